@@ -36,10 +36,69 @@ OUT_DIR = os.path.join(ROOT, "td", "generated")
 HAND_WRITTEN_TD = os.path.join(ROOT, "td", "TfOps.td")
 SHARD_SIZE = 100
 
-# Generated ops whose verifier also calls a hand-written shape/type check
-# `::tfmlir::TF::verify<Name>Op(Operation *)` (defined in cpp/lib/TfVerifiers.cpp, declared in
-# cpp/include/tfmlir/TfVerifiers.h and, by this generator, in the generated code).
-HAND_WRITTEN_VERIFIERS = ("BiasAdd", "ConcatV2", "Fill", "MatMul", "Pack", "Reshape", "Transpose")
+# Hand-written semantics of generated ops. The generated code declares and
+# calls these functions (namespace ::tfmlir::TF), so adding one recompiles only
+# the shards concerned and the hand-written file.
+#
+# VERIFIERS: LogicalResult fn(Operation *), extra shape/type checks
+#            (cpp/lib/TfVerifiers.cpp).
+# FOLDERS:   OpFoldResult fn(Operation *, ArrayRef<Attribute> operands)
+#            (cpp/lib/TfFolders.cpp).
+# PATTERNS:  void fn(RewritePatternSet &, MLIRContext *), canonicalization
+#            patterns (DRR in td/TfCanonicalize.td, cpp/lib/TfCanonicalize.cpp).
+# INFERENCE: LogicalResult fn(MLIRContext *, std::optional<Location>,
+#            ValueRange operands, AttrGetter, SmallVectorImpl<Type> &), result
+#            types (InferTypeOpInterface; cpp/lib/TfInference.cpp).
+BINARY_ARITHMETIC = ("Add", "AddV2", "Atan2", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Div",
+                     "DivNoNan", "FloorDiv", "FloorMod", "LeftShift", "Maximum", "Minimum", "Mod",
+                     "Mul", "MulNoNan", "Pow", "RealDiv", "RightShift", "SquaredDifference", "Sub",
+                     "TruncateDiv", "TruncateMod", "Xdivy", "Xlog1py", "Xlogy")
+BINARY_PREDICATES = ("Equal", "Greater", "GreaterEqual", "Less", "LessEqual", "LogicalAnd",
+                     "LogicalOr", "NotEqual")
+# Ops whose result type is their first operand's (TF's ODS infers these too).
+SAME_TYPE_AS_FIRST_OPERAND = (
+    "Abs", "Acos", "Acosh", "AddN", "Asin", "Asinh", "Atan", "Atanh", "BesselI0e", "BesselI1e",
+    "BiasAdd", "Ceil", "CheckNumerics", "CollectiveReduce", "Conj", "Cos", "Cosh", "Cross",
+    "DataFormatDimMap", "DataFormatVecPermute", "DebugIdentity", "Digamma", "Elu", "EluGrad", "Erf",
+    "Erfc", "Exp", "Expm1", "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxArgsGradient", "Floor",
+    "Inv", "Invert", "LeakyRelu", "LeakyReluGrad", "Lgamma", "Log", "Log1p", "LogSoftmax",
+    "LogicalNot", "NcclAllReduce", "Neg", "OnesLike", "PreventGradient", "QuantizeAndDequantize",
+    "RandomShuffle", "Reciprocal", "ReciprocalGrad", "Relu", "Relu6", "Relu6Grad", "ReluGrad", "Rint",
+    "Round", "Rsqrt", "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Sinh",
+    "Snapshot", "Softmax", "Softplus", "SoftplusGrad", "Softsign", "SoftsignGrad", "Sqrt", "SqrtGrad",
+    "Square", "StopGradient", "StringStrip", "Tan", "Tanh", "TanhGrad", "XlaSetDynamicDimensionSize",
+    "ZerosLike", "_UnaryOpsComposition")
+
+VERIFIERS = {n: f"verify{n}Op" for n in (
+    "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Cast", "ConcatV2", "Conv2D", "ExpandDims", "Fill",
+    "Gather", "GatherV2", "MatMul", "Pack", "Range", "Reshape", "Select", "SelectV2", "Slice", "Split",
+    "SplitV", "Squeeze", "StridedSlice", "Transpose", "Unpack")}
+VERIFIERS.update({n: "verifyBroadcastBinaryOp" for n in BINARY_ARITHMETIC + BINARY_PREDICATES})
+
+FOLDERS = {"Add": "foldAddOp", "AddV2": "foldAddOp", "Sub": "foldSubOp", "Mul": "foldMulOp",
+           "Div": "foldDivOp", "RealDiv": "foldDivOp", "Maximum": "foldMaximumOp",
+           "Minimum": "foldMinimumOp", "Equal": "foldComparisonOp", "NotEqual": "foldComparisonOp",
+           "Less": "foldComparisonOp", "LessEqual": "foldComparisonOp", "Greater": "foldComparisonOp",
+           "GreaterEqual": "foldComparisonOp", "LogicalAnd": "foldLogicalOp",
+           "LogicalOr": "foldLogicalOp", "LogicalNot": "foldUnaryOp", "Neg": "foldUnaryOp",
+           "Abs": "foldUnaryOp", "Square": "foldUnaryOp", "Cast": "foldCastOp",
+           "Reshape": "foldReshapeOp", "ExpandDims": "foldReshapeOp", "Squeeze": "foldReshapeOp",
+           "Transpose": "foldTransposeOp", "Rank": "foldRankOp", "Size": "foldSizeOp",
+           "Select": "foldSelectOp", "SelectV2": "foldSelectOp", "Fill": "foldFillOp",
+           "ZerosLike": "foldZerosOnesLikeOp", "OnesLike": "foldZerosOnesLikeOp",
+           "Pack": "foldPackOp", "ConcatV2": "foldConcatV2Op"}
+
+PATTERNS = {n: f"populate{n}Patterns" for n in (
+    "AddV2", "LogicalNot", "Neg", "Reshape", "Sub", "Transpose")}
+
+INFERENCE = {n: "inferSameTypeAsFirstOperand" for n in SAME_TYPE_AS_FIRST_OPERAND}
+INFERENCE.update({n: "inferBroadcastBinaryOp" for n in BINARY_ARITHMETIC})
+INFERENCE.update({n: "inferBroadcastPredicateOp" for n in BINARY_PREDICATES})
+INFERENCE.update({n: f"infer{n}Op" for n in (
+    "BatchMatMul", "BatchMatMulV2", "ConcatV2", "Conv2D", "ExpandDims", "Fill", "MatMul", "Pack",
+    "Rank", "Reshape", "Select", "SelectV2", "Squeeze", "ToBool", "Transpose")})
+INFERENCE.update({n: "inferReductionOp" for n in ("All", "Any", "Max", "Mean", "Min", "Prod", "Sum")})
+INFERENCE.update({n: "inferPoolOp" for n in ("AvgPool", "MaxPool")})
 
 HEADER = "// Generated by scripts/gen_tf_ops.py from third_party/tensorflow; do not edit.\n"
 
@@ -330,16 +389,55 @@ class OpGen:
         if results:
             lines.append("  let results = (outs\n" + ",\n".join(f"    {c}:${n}" for n, c, _ in results) + "\n  );")
         lines.extend(derived_lines)
-        if name in HAND_WRITTEN_VERIFIERS:
-            # Shape/type rules written by hand in cpp/lib/TfVerifiers.cpp.
-            checks.append(f"  if (::mlir::failed(::tfmlir::TF::verify{name}Op(*this))) return ::mlir::failure();")
+        declarations, definitions = [], []
+        if name in VERIFIERS:
+            fn = VERIFIERS[name]
+            declarations.append(f"::mlir::LogicalResult {fn}(::mlir::Operation *op);")
+            checks.append(f"  if (::mlir::failed({fn}(*this))) return ::mlir::failure();")
         if checks:
-            declaration = (f"::mlir::LogicalResult verify{name}Op(::mlir::Operation *op);\n"
-                           if name in HAND_WRITTEN_VERIFIERS else "")
             lines.append("  let hasVerifier = 1;")
-            lines.append("  let extraClassDefinition = [{\n" + declaration
-                         + "::llvm::LogicalResult $cppClass::verify() {\n"
-                         + "\n".join(checks) + "\n  return ::mlir::success();\n}\n  }];")
+            definitions.append("::llvm::LogicalResult $cppClass::verify() {\n" + "\n".join(checks)
+                               + "\n  return ::mlir::success();\n}")
+        if name in FOLDERS and len(results) == 1:
+            fn = FOLDERS[name]
+            lines.append("  let hasFolder = 1;")
+            declarations.append(f"::mlir::OpFoldResult {fn}(::mlir::Operation *op, "
+                                "::llvm::ArrayRef<::mlir::Attribute> operands);")
+            definitions.append("::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {\n"
+                               f"  return {fn}(*this, adaptor.getOperands());\n}}")
+        if name in PATTERNS:
+            fn = PATTERNS[name]
+            lines.append("  let hasCanonicalizer = 1;")
+            declarations.append(f"void {fn}(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);")
+            definitions.append("void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, "
+                               f"::mlir::MLIRContext *context) {{\n  {fn}(results, context);\n}}")
+        if name in INFERENCE and len(results) == 1:
+            fn = INFERENCE[name]
+            lines[0] = lines[0].replace(
+                "]> {", ("" if not traits else ", ")
+                + "DeclareOpInterfaceMethods<InferTypeOpInterface>]> {", 1)
+            lines.append("  let extraClassDeclaration = [{\n    static bool isCompatibleReturnTypes("
+                         "::mlir::TypeRange inferred, ::mlir::TypeRange actual);\n  }];")
+            declarations.append(
+                f"::llvm::LogicalResult {fn}(::mlir::MLIRContext *context, "
+                "::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, "
+                "AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);")
+            lookup = ("    if (properties)\n      if (auto attr = getInherentAttr(context, "
+                      "*properties.as<Properties *>(), name); attr && *attr) return *attr;\n"
+                      if stored else "")
+            definitions.append(
+                "::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, "
+                "::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, "
+                "::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, "
+                "::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {\n"
+                "  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {\n" + lookup
+                + "    return attributes ? attributes.get(name) : ::mlir::Attribute();\n  };\n"
+                f"  return {fn}(context, location, operands, getAttr, inferred);\n}}\n"
+                "bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {\n"
+                "  return areCompatibleReturnTypes(inferred, actual);\n}")
+        if definitions:
+            lines.append("  let extraClassDefinition = [{\n" + "".join(d + "\n" for d in declarations)
+                         + "\n".join(definitions) + "\n  }];")
         lines.append("}")
         return "\n".join(lines) + "\n", None
 
@@ -385,25 +483,29 @@ def main():
         if text is None:
             problems.append(f"{opdef['name']}: {problem}")
             continue
-        defs.append(text)
+        defs.append((opdef["name"], text))
     os.makedirs(OUT_DIR, exist_ok=True)
     for old in os.listdir(OUT_DIR):
         if old.startswith("TfGenOps"):
             os.remove(os.path.join(OUT_DIR, old))
-    shards = []
+    shards, pattern_shards = [], []
     for i in range(0, len(defs), SHARD_SIZE):
         shard = f"TfGenOps{i // SHARD_SIZE:02d}"
         shards.append(shard)
+        if any(n in PATTERNS for n, _ in defs[i:i + SHARD_SIZE]):
+            pattern_shards.append(shard)
         with open(os.path.join(OUT_DIR, shard + ".td"), "w") as f:
             f.write(HEADER + f"#ifndef TFMLIR_{shard.upper()}_TD\n#define TFMLIR_{shard.upper()}_TD\n\n"
-                    'include "TfOpBase.td"\n\n' + "\n".join(defs[i:i + SHARD_SIZE])
+                    'include "TfOpBase.td"\n\n' + "\n".join(t for _, t in defs[i:i + SHARD_SIZE])
                     + f"\n#endif // TFMLIR_{shard.upper()}_TD\n")
     with open(os.path.join(OUT_DIR, "TfGenOpsAll.td"), "w") as f:
         f.write(HEADER + '// Every tf op (hand-written and generated), for the Python bindings.\n'
                 'include "TfOps.td"\n' + "".join(f'include "generated/{s}.td"\n' for s in shards))
     with open(os.path.join(OUT_DIR, "shards.cmake"), "w") as f:
         f.write("# Generated by scripts/gen_tf_ops.py; do not edit.\nset(TFMLIR_GEN_OP_SHARDS\n"
-                + "".join(f"  {s}\n" for s in shards) + ")\n")
+                + "".join(f"  {s}\n" for s in shards) + ")\n"
+                "# Shards holding the ops that canonicalization patterns (td/TfCanonicalize.td) use.\n"
+                "set(TFMLIR_PATTERN_OP_SHARDS\n" + "".join(f"  {s}\n" for s in pattern_shards) + ")\n")
     print(f"{len(defs)} generated ops in {len(shards)} shards; {len(skip)} hand-written; "
           f"{len(problems)} skipped", file=sys.stderr)
     for p in problems:

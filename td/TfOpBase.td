@@ -35,6 +35,8 @@ def TF_Dialect : Dialect {
     operations are accepted, as in TensorFlow.
   }];
   let dependentDialects = ["::tfmlir::tf_type::TFTypeDialect"];
+  // Folded values become tf.Const ops.
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// Adds the ops generated from TF's op registry (td/generated/).
     void registerGeneratedOps();

@@ -34,6 +34,7 @@ def TF_IdentityOp : TF_Op<"Identity", [Pure]> {
   let arguments = (ins AnyTensor:$input);
   let results = (outs AnyTensor:$output);
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   TF_DerivedOperandTypeAttr T = TF_DerivedOperandTypeAttr<0>;
 }
 
@@ -203,6 +204,7 @@ def TF_ShapeOp : TF_Op<"Shape", [Pure]> {
   let arguments = (ins AnyTensor:$input);
   let results = (outs TF_I32OrI64Tensor:$output);
   let hasVerifier = 1;
+  let hasFolder = 1;
   TF_DerivedOperandTypeAttr T = TF_DerivedOperandTypeAttr<0>;
   TF_DerivedResultTypeAttr out_type = TF_DerivedResultTypeAttr<0>;
 }

@@ -1,5 +1,6 @@
 //===- Tf.cpp - the tf dialect (open) and its hand-written ops ------------===//
 #include "tfmlir/Tf.h"
+#include "tfmlir/TfOpSemantics.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -22,6 +23,16 @@ void TFDialect::initialize() {
   registerGeneratedOps();
   // TF's dialect is open: ops of newer TF versions or custom ops may appear.
   allowUnknownOperations();
+}
+
+/// Folded values become tf.Const ops; only values of exactly the folded op's
+/// result type are materialized (tf.Const's value and result types match).
+Operation *TFDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                          Location loc) {
+  auto elements = llvm::dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstOp::create(builder, loc, elements);
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,6 +88,15 @@ bool tfmlir::TF::areCastCompatible(Type a, Type b) {
   if (canonicalElementType(ta.getElementType()) != canonicalElementType(tb.getElementType()))
     return false;
   return succeeded(verifyCompatibleShape(ta, tb));
+}
+
+bool tfmlir::TF::areCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [a, b] : llvm::zip_equal(inferred, actual))
+    if (!areCastCompatible(a, b))
+      return false;
+  return true;
 }
 
 /// Checks the callee `sym` of `op` against the given argument and result
@@ -434,6 +454,10 @@ static LogicalResult verifyShapeResult(Operation *op, Type shapedType, Value res
 
 LogicalResult ShapeOp::verify() {
   return verifyShapeResult(*this, getInput().getType(), getOutput());
+}
+
+OpFoldResult ShapeOp::fold(FoldAdaptor) {
+  return foldShapeOf(getInput().getType(), getOutput().getType());
 }
 
 LogicalResult VariableShapeOp::verify() {

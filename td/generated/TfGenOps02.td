@@ -143,9 +143,22 @@ def TF_CastOp : TF_Op<"Cast", [Pure]> {
   );
   TF_DerivedResultGroupTypeAttr DstT = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr SrcT = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyCastOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldCastOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyCastOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldCastOp(*this, adaptor.getOperands());
+}
+  }];
 }
 
-def TF_CeilOp : TF_Op<"Ceil", [Pure]> {
+def TF_CeilOp : TF_Op<"Ceil", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Ceil";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -154,9 +167,24 @@ def TF_CeilOp : TF_Op<"Ceil", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_CheckNumericsOp : TF_Op<"CheckNumerics", []> {
+def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "CheckNumerics";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
@@ -166,6 +194,23 @@ def TF_CheckNumericsOp : TF_Op<"CheckNumerics", []> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_CheckNumericsV2Op : TF_Op<"CheckNumericsV2", []> {
@@ -494,7 +539,7 @@ def TF_CollectivePermuteOp : TF_Op<"CollectivePermute", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveReduceOp : TF_Op<"CollectiveReduce", []> {
+def TF_CollectiveReduceOp : TF_Op<"CollectiveReduce", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "CollectiveReduce";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
@@ -512,6 +557,23 @@ def TF_CollectiveReduceOp : TF_Op<"CollectiveReduce", []> {
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", []> {
@@ -823,7 +885,7 @@ def TF_ConcatOffsetOp : TF_Op<"ConcatOffset", [Pure]> {
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure]> {
+def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "ConcatV2";
   let arguments = (ins
     Variadic<AnyTensor>:$values,
@@ -836,11 +898,29 @@ def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyConcatV2Op(::mlir::Operation *op);
+::mlir::OpFoldResult foldConcatV2Op(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferConcatV2Op(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyConcatV2Op(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyConcatV2Op(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldConcatV2Op(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferConcatV2Op(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -945,7 +1025,7 @@ def TF_ConfigureTPUEmbeddingMemoryOp : TF_Op<"ConfigureTPUEmbeddingMemory", []> 
   );
 }
 
-def TF_ConjOp : TF_Op<"Conj", [Pure]> {
+def TF_ConjOp : TF_Op<"Conj", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Conj";
   let arguments = (ins
     TF_TensorOfDTypes<"0x240100", "complex64, complex128, variant">:$input
@@ -954,6 +1034,21 @@ def TF_ConjOp : TF_Op<"Conj", [Pure]> {
     TF_TensorOfDTypes<"0x240100", "complex64, complex128, variant">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_ConjugateTransposeOp : TF_Op<"ConjugateTranspose", [Pure]> {
@@ -1015,7 +1110,7 @@ def TF_ConvOp : TF_Op<"Conv", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_Conv2DOp : TF_Op<"Conv2D", [Pure]> {
+def TF_Conv2DOp : TF_Op<"Conv2D", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Conv2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
@@ -1031,6 +1126,29 @@ def TF_Conv2DOp : TF_Op<"Conv2D", [Pure]> {
     TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyConv2DOp(::mlir::Operation *op);
+::llvm::LogicalResult inferConv2DOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyConv2DOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferConv2DOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_Conv2DBackpropFilterOp : TF_Op<"Conv2DBackpropFilter", [Pure]> {
@@ -1344,7 +1462,7 @@ def TF_CopyToMeshGradOp : TF_Op<"CopyToMeshGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CosOp : TF_Op<"Cos", [Pure]> {
+def TF_CosOp : TF_Op<"Cos", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Cos";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -1353,9 +1471,24 @@ def TF_CosOp : TF_Op<"Cos", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_CoshOp : TF_Op<"Cosh", [Pure]> {
+def TF_CoshOp : TF_Op<"Cosh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Cosh";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -1364,6 +1497,21 @@ def TF_CoshOp : TF_Op<"Cosh", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_CountUpToOp : TF_Op<"CountUpTo", [Pure]> {
@@ -1470,7 +1618,7 @@ def TF_CropAndResizeGradImageOp : TF_Op<"CropAndResizeGradImage", [Pure]> {
   }];
 }
 
-def TF_CrossOp : TF_Op<"Cross", [Pure]> {
+def TF_CrossOp : TF_Op<"Cross", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Cross";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$a,
@@ -1480,6 +1628,21 @@ def TF_CrossOp : TF_Op<"Cross", [Pure]> {
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", []> {

@@ -229,7 +229,7 @@ def TF_MapUnstageNoKeyOp : TF_Op<"MapUnstageNoKey", []> {
   }];
 }
 
-def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
+def TF_MatMulOp : TF_Op<"MatMul", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "MatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$a,
@@ -244,11 +244,26 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyMatMulOp(::mlir::Operation *op);
+::llvm::LogicalResult inferMatMulOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyMatMulOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyMatMulOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferMatMulOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -509,7 +524,7 @@ def TF_MatrixTriangularSolveOp : TF_Op<"MatrixTriangularSolve", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MaxOp : TF_Op<"Max", [Pure]> {
+def TF_MaxOp : TF_Op<"Max", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Max";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
@@ -521,6 +536,23 @@ def TF_MaxOp : TF_Op<"Max", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferReductionOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [Pure]> {
@@ -542,7 +574,7 @@ def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [P
   }];
 }
 
-def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
+def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "MaxPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$input,
@@ -556,6 +588,23 @@ def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
     TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferPoolOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferPoolOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_MaxPool3DOp : TF_Op<"MaxPool3D", [Pure]> {
@@ -763,7 +812,7 @@ def TF_MaxPoolWithArgmaxOp : TF_Op<"MaxPoolWithArgmax", [Pure]> {
   }];
 }
 
-def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
+def TF_MaximumOp : TF_Op<"Maximum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Maximum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
@@ -773,9 +822,35 @@ def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
     TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldMaximumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldMaximumOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_MeanOp : TF_Op<"Mean", [Pure]> {
+def TF_MeanOp : TF_Op<"Mean", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Mean";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
@@ -787,6 +862,23 @@ def TF_MeanOp : TF_Op<"Mean", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferReductionOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_MergeOp : TF_Op<"Merge", [Pure]> {
@@ -865,7 +957,7 @@ def TF_MfccOp : TF_Op<"Mfcc", [Pure]> {
   }];
 }
 
-def TF_MinOp : TF_Op<"Min", [Pure]> {
+def TF_MinOp : TF_Op<"Min", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Min";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
@@ -877,9 +969,26 @@ def TF_MinOp : TF_Op<"Min", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferReductionOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
+def TF_MinimumOp : TF_Op<"Minimum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Minimum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
@@ -889,6 +998,32 @@ def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
     TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldMinimumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldMinimumOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_MirrorPadOp : TF_Op<"MirrorPad", [Pure]> {
@@ -943,7 +1078,7 @@ def TF_MlirPassthroughOpOp : TF_Op<"MlirPassthroughOp", [Pure]> {
   TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_ModOp : TF_Op<"Mod", [Pure]> {
+def TF_ModOp : TF_Op<"Mod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Mod";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$x,
@@ -953,6 +1088,27 @@ def TF_ModOp : TF_Op<"Mod", [Pure]> {
     TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_ModelDatasetOp : TF_Op<"ModelDataset", [Pure]> {
@@ -970,7 +1126,7 @@ def TF_ModelDatasetOp : TF_Op<"ModelDataset", [Pure]> {
   );
 }
 
-def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
+def TF_MulOp : TF_Op<"Mul", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Mul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
@@ -980,9 +1136,35 @@ def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldMulOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldMulOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure]> {
+def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "MulNoNan";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x,
@@ -992,6 +1174,27 @@ def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_MultiDeviceIteratorOp : TF_Op<"MultiDeviceIterator", []> {
@@ -1320,7 +1523,7 @@ def TF_NPolymorphicRestrictOutOp : TF_Op<"NPolymorphicRestrictOut", [Pure]> {
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", []> {
+def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "NcclAllReduce";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$input,
@@ -1332,6 +1535,23 @@ def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", []> {
     TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$data
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_NcclBroadcastOp : TF_Op<"NcclBroadcast", []> {
@@ -1395,7 +1615,7 @@ def TF_NearestNeighborsOp : TF_Op<"NearestNeighbors", [Pure]> {
   );
 }
 
-def TF_NegOp : TF_Op<"Neg", [Pure]> {
+def TF_NegOp : TF_Op<"Neg", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Neg";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
@@ -1404,6 +1624,31 @@ def TF_NegOp : TF_Op<"Neg", [Pure]> {
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateNegPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldUnaryOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateNegPatterns(results, context);
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_NegTrainOp : TF_Op<"NegTrain", []> {

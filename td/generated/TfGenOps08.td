@@ -110,7 +110,7 @@ def TF_NoneOp : TF_Op<"None", [Pure]> {
   );
 }
 
-def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative]> {
+def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "NotEqual";
   let arguments = (ins
     AnyTensor:$x,
@@ -121,6 +121,34 @@ def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative]> {
     TF_TensorOfDTypes<"0x400", "bool">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_NthElementOp : TF_Op<"NthElement", [Pure]> {
@@ -178,7 +206,7 @@ def TF_OneShotIteratorOp : TF_Op<"OneShotIterator", []> {
   );
 }
 
-def TF_OnesLikeOp : TF_Op<"OnesLike", [Pure]> {
+def TF_OnesLikeOp : TF_Op<"OnesLike", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "OnesLike";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, complex128, bool">:$x
@@ -187,6 +215,26 @@ def TF_OnesLikeOp : TF_Op<"OnesLike", [Pure]> {
     TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, complex128, bool">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldZerosOnesLikeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldZerosOnesLikeOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_OpWithDefaultAttrOp : TF_Op<"OpWithDefaultAttr", [Pure]> {
@@ -571,7 +619,7 @@ def TF_OutfeedEnqueueTupleOp : TF_Op<"OutfeedEnqueueTuple", []> {
   TF_DerivedOperandGroupTypeListAttr dtypes = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_PackOp : TF_Op<"Pack", [Pure]> {
+def TF_PackOp : TF_Op<"Pack", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Pack";
   let arguments = (ins
     Variadic<AnyTensor>:$values,
@@ -583,11 +631,31 @@ def TF_PackOp : TF_Op<"Pack", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyPackOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldPackOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferPackOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyPackOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyPackOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldPackOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferPackOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1283,7 +1351,7 @@ def TF_PopulationCountOp : TF_Op<"PopulationCount", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_PowOp : TF_Op<"Pow", [Pure]> {
+def TF_PowOp : TF_Op<"Pow", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Pow";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc436e", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128">:$x,
@@ -1293,6 +1361,27 @@ def TF_PowOp : TF_Op<"Pow", [Pure]> {
     TF_TensorOfDTypes<"0xc436e", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_PrefetchDatasetOp : TF_Op<"PrefetchDataset", [Pure]> {
@@ -1350,7 +1439,7 @@ def TF_PrelinearizeTupleOp : TF_Op<"PrelinearizeTuple", [Pure]> {
   }];
 }
 
-def TF_PreventGradientOp : TF_Op<"PreventGradient", [Pure]> {
+def TF_PreventGradientOp : TF_Op<"PreventGradient", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "PreventGradient";
   let arguments = (ins
     AnyTensor:$input,
@@ -1360,6 +1449,23 @@ def TF_PreventGradientOp : TF_Op<"PreventGradient", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_PrintOp : TF_Op<"Print", []> {
@@ -1446,7 +1552,7 @@ def TF_PrivateThreadPoolDatasetOp : TF_Op<"PrivateThreadPoolDataset", [Pure]> {
   }];
 }
 
-def TF_ProdOp : TF_Op<"Prod", [Pure]> {
+def TF_ProdOp : TF_Op<"Prod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Prod";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
@@ -1458,6 +1564,23 @@ def TF_ProdOp : TF_Op<"Prod", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferReductionOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_PyFuncOp : TF_Op<"PyFunc", []> {
@@ -1511,7 +1634,7 @@ def TF_QrOp : TF_Op<"Qr", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_QuantizeAndDequantizeOp : TF_Op<"QuantizeAndDequantize", [Pure]> {
+def TF_QuantizeAndDequantizeOp : TF_Op<"QuantizeAndDequantize", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "QuantizeAndDequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1525,6 +1648,23 @@ def TF_QuantizeAndDequantizeOp : TF_Op<"QuantizeAndDequantize", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_QuantizeAndDequantizeV2Op : TF_Op<"QuantizeAndDequantizeV2", [Pure]> {

@@ -4,7 +4,7 @@
 
 include "TfOpBase.td"
 
-def TF_ReciprocalOp : TF_Op<"Reciprocal", [Pure]> {
+def TF_ReciprocalOp : TF_Op<"Reciprocal", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Reciprocal";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
@@ -13,9 +13,24 @@ def TF_ReciprocalOp : TF_Op<"Reciprocal", [Pure]> {
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_ReciprocalGradOp : TF_Op<"ReciprocalGrad", [Pure]> {
+def TF_ReciprocalGradOp : TF_Op<"ReciprocalGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "ReciprocalGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
@@ -25,6 +40,21 @@ def TF_ReciprocalGradOp : TF_Op<"ReciprocalGrad", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_RecordInputOp : TF_Op<"RecordInput", []> {
@@ -371,7 +401,7 @@ def TF_RelayoutLikeOp : TF_Op<"RelayoutLike", [Pure]> {
   TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ReluOp : TF_Op<"Relu", [Pure]> {
+def TF_ReluOp : TF_Op<"Relu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Relu";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca4a7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8">:$features
@@ -380,9 +410,24 @@ def TF_ReluOp : TF_Op<"Relu", [Pure]> {
     TF_TensorOfDTypes<"0xca4a7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_Relu6Op : TF_Op<"Relu6", [Pure]> {
+def TF_Relu6Op : TF_Op<"Relu6", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Relu6";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$features
@@ -391,9 +436,24 @@ def TF_Relu6Op : TF_Op<"Relu6", [Pure]> {
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_Relu6GradOp : TF_Op<"Relu6Grad", [Pure]> {
+def TF_Relu6GradOp : TF_Op<"Relu6Grad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Relu6Grad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$gradients,
@@ -403,9 +463,24 @@ def TF_Relu6GradOp : TF_Op<"Relu6Grad", [Pure]> {
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_ReluGradOp : TF_Op<"ReluGrad", [Pure]> {
+def TF_ReluGradOp : TF_Op<"ReluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "ReluGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$gradients,
@@ -415,6 +490,21 @@ def TF_ReluGradOp : TF_Op<"ReluGrad", [Pure]> {
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_RemoteCallOp : TF_Op<"RemoteCall", []> {
@@ -545,7 +635,7 @@ def TF_ReservedInputOp : TF_Op<"ReservedInput", [Pure]> {
   );
 }
 
-def TF_ReshapeOp : TF_Op<"Reshape", [Pure]> {
+def TF_ReshapeOp : TF_Op<"Reshape", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Reshape";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -557,11 +647,34 @@ def TF_ReshapeOp : TF_Op<"Reshape", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyReshapeOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateReshapePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult inferReshapeOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyReshapeOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyReshapeOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldReshapeOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateReshapePatterns(results, context);
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferReshapeOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }

@@ -387,7 +387,7 @@ def TF_RewriteDatasetOp : TF_Op<"RewriteDataset", [Pure]> {
   }];
 }
 
-def TF_RightShiftOp : TF_Op<"RightShift", [Pure]> {
+def TF_RightShiftOp : TF_Op<"RightShift", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "RightShift";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
@@ -397,9 +397,30 @@ def TF_RightShiftOp : TF_Op<"RightShift", [Pure]> {
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_RintOp : TF_Op<"Rint", [Pure]> {
+def TF_RintOp : TF_Op<"Rint", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Rint";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -408,6 +429,21 @@ def TF_RintOp : TF_Op<"Rint", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_RiscAbsOp : TF_Op<"RiscAbs", [Pure]> {
@@ -1136,7 +1172,7 @@ def TF_RollOp : TF_Op<"Roll", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tshift = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RoundOp : TF_Op<"Round", [Pure]> {
+def TF_RoundOp : TF_Op<"Round", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Round";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
@@ -1145,6 +1181,21 @@ def TF_RoundOp : TF_Op<"Round", [Pure]> {
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_RpcCallOp : TF_Op<"RpcCall", []> {
@@ -1240,7 +1291,7 @@ def TF_RpcServerStartOp : TF_Op<"RpcServerStart", []> {
   );
 }
 
-def TF_RsqrtOp : TF_Op<"Rsqrt", [Pure]> {
+def TF_RsqrtOp : TF_Op<"Rsqrt", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Rsqrt";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -1249,9 +1300,24 @@ def TF_RsqrtOp : TF_Op<"Rsqrt", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_RsqrtGradOp : TF_Op<"RsqrtGrad", [Pure]> {
+def TF_RsqrtGradOp : TF_Op<"RsqrtGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "RsqrtGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
@@ -1261,6 +1327,21 @@ def TF_RsqrtGradOp : TF_Op<"RsqrtGrad", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SampleDistortedBoundingBoxOp : TF_Op<"SampleDistortedBoundingBox", []> {

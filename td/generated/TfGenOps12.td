@@ -498,7 +498,7 @@ def TF_SegmentSumV2Op : TF_Op<"SegmentSumV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SelectOp : TF_Op<"Select", [Pure]> {
+def TF_SelectOp : TF_Op<"Select", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Select";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$condition,
@@ -509,9 +509,35 @@ def TF_SelectOp : TF_Op<"Select", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySelectOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSelectOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySelectOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSelectOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSelectOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SelectV2Op : TF_Op<"SelectV2", [Pure]> {
+def TF_SelectV2Op : TF_Op<"SelectV2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SelectV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$condition,
@@ -522,6 +548,32 @@ def TF_SelectV2Op : TF_Op<"SelectV2", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySelectV2Op(::mlir::Operation *op);
+::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSelectV2Op(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySelectV2Op(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSelectOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSelectV2Op(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SelfAdjointEigOp : TF_Op<"SelfAdjointEig", [Pure]> {
@@ -548,7 +600,7 @@ def TF_SelfAdjointEigV2Op : TF_Op<"SelfAdjointEigV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SeluOp : TF_Op<"Selu", [Pure]> {
+def TF_SeluOp : TF_Op<"Selu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Selu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
@@ -557,9 +609,24 @@ def TF_SeluOp : TF_Op<"Selu", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SeluGradOp : TF_Op<"SeluGrad", [Pure]> {
+def TF_SeluGradOp : TF_Op<"SeluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SeluGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
@@ -569,6 +636,21 @@ def TF_SeluGradOp : TF_Op<"SeluGrad", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SendOp : TF_Op<"Send", []> {
@@ -858,7 +940,7 @@ def TF_ShutdownTPUSystemOp : TF_Op<"ShutdownTPUSystem", []> {
   );
 }
 
-def TF_SigmoidOp : TF_Op<"Sigmoid", [Pure]> {
+def TF_SigmoidOp : TF_Op<"Sigmoid", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sigmoid";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -867,9 +949,24 @@ def TF_SigmoidOp : TF_Op<"Sigmoid", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SigmoidGradOp : TF_Op<"SigmoidGrad", [Pure]> {
+def TF_SigmoidGradOp : TF_Op<"SigmoidGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SigmoidGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
@@ -879,9 +976,24 @@ def TF_SigmoidGradOp : TF_Op<"SigmoidGrad", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SignOp : TF_Op<"Sign", [Pure]> {
+def TF_SignOp : TF_Op<"Sign", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sign";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
@@ -890,6 +1002,21 @@ def TF_SignOp : TF_Op<"Sign", [Pure]> {
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SimpleOp : TF_Op<"Simple", [Pure]> {
@@ -912,7 +1039,7 @@ def TF_SimpleStructOp : TF_Op<"SimpleStruct", [Pure]> {
   TF_DerivedResultGroupSizeAttr n_a = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_SinOp : TF_Op<"Sin", [Pure]> {
+def TF_SinOp : TF_Op<"Sin", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sin";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -921,9 +1048,24 @@ def TF_SinOp : TF_Op<"Sin", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SinhOp : TF_Op<"Sinh", [Pure]> {
+def TF_SinhOp : TF_Op<"Sinh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sinh";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -932,6 +1074,21 @@ def TF_SinhOp : TF_Op<"Sinh", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SizeOp : TF_Op<"Size", [Pure]> {
@@ -944,6 +1101,13 @@ def TF_SizeOp : TF_Op<"Size", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldSizeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSizeOp(*this, adaptor.getOperands());
+}
+  }];
 }
 
 def TF_SkipDatasetOp : TF_Op<"SkipDataset", [Pure]> {
@@ -1042,6 +1206,14 @@ def TF_SliceOp : TF_Op<"Slice", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySliceOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySliceOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_SlidingWindowDatasetOp : TF_Op<"SlidingWindowDataset", [Pure]> {
@@ -1066,7 +1238,7 @@ def TF_SlidingWindowDatasetOp : TF_Op<"SlidingWindowDataset", [Pure]> {
   }];
 }
 
-def TF_SnapshotOp : TF_Op<"Snapshot", [Pure]> {
+def TF_SnapshotOp : TF_Op<"Snapshot", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Snapshot";
   let arguments = (ins
     AnyTensor:$input
@@ -1075,6 +1247,21 @@ def TF_SnapshotOp : TF_Op<"Snapshot", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SnapshotChunkDatasetOp : TF_Op<"SnapshotChunkDataset", [Pure]> {
@@ -1210,7 +1397,7 @@ def TF_SobolSampleOp : TF_Op<"SobolSample", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_SoftmaxOp : TF_Op<"Softmax", [Pure]> {
+def TF_SoftmaxOp : TF_Op<"Softmax", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Softmax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logits
@@ -1219,6 +1406,21 @@ def TF_SoftmaxOp : TF_Op<"Softmax", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$softmax
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SoftmaxCrossEntropyWithLogitsOp : TF_Op<"SoftmaxCrossEntropyWithLogits", [Pure]> {
@@ -1234,7 +1436,7 @@ def TF_SoftmaxCrossEntropyWithLogitsOp : TF_Op<"SoftmaxCrossEntropyWithLogits", 
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SoftplusOp : TF_Op<"Softplus", [Pure]> {
+def TF_SoftplusOp : TF_Op<"Softplus", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Softplus";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
@@ -1243,9 +1445,24 @@ def TF_SoftplusOp : TF_Op<"Softplus", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SoftplusGradOp : TF_Op<"SoftplusGrad", [Pure]> {
+def TF_SoftplusGradOp : TF_Op<"SoftplusGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SoftplusGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
@@ -1255,9 +1472,24 @@ def TF_SoftplusGradOp : TF_Op<"SoftplusGrad", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SoftsignOp : TF_Op<"Softsign", [Pure]> {
+def TF_SoftsignOp : TF_Op<"Softsign", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Softsign";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
@@ -1266,9 +1498,24 @@ def TF_SoftsignOp : TF_Op<"Softsign", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SoftsignGradOp : TF_Op<"SoftsignGrad", [Pure]> {
+def TF_SoftsignGradOp : TF_Op<"SoftsignGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SoftsignGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
@@ -1278,6 +1525,21 @@ def TF_SoftsignGradOp : TF_Op<"SoftsignGrad", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_SortListOfSparseCoreCooTensorsOp : TF_Op<"SortListOfSparseCoreCooTensors", [Pure, SameVariadicOperandSize]> {

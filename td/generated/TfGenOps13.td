@@ -957,6 +957,14 @@ def TF_SplitOp : TF_Op<"Split", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySplitOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySplitOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_SplitDedupDataOp : TF_Op<"SplitDedupData", [Pure]> {
@@ -993,6 +1001,14 @@ def TF_SplitVOp : TF_Op<"SplitV", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tlen = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySplitVOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySplitVOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_SqlDatasetOp : TF_Op<"SqlDataset", []> {
@@ -1015,7 +1031,7 @@ def TF_SqlDatasetOp : TF_Op<"SqlDataset", []> {
   }];
 }
 
-def TF_SqrtOp : TF_Op<"Sqrt", [Pure]> {
+def TF_SqrtOp : TF_Op<"Sqrt", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sqrt";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
@@ -1024,9 +1040,24 @@ def TF_SqrtOp : TF_Op<"Sqrt", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SqrtGradOp : TF_Op<"SqrtGrad", [Pure]> {
+def TF_SqrtGradOp : TF_Op<"SqrtGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SqrtGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
@@ -1036,9 +1067,24 @@ def TF_SqrtGradOp : TF_Op<"SqrtGrad", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SquareOp : TF_Op<"Square", [Pure]> {
+def TF_SquareOp : TF_Op<"Square", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Square";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$x
@@ -1047,9 +1093,29 @@ def TF_SquareOp : TF_Op<"Square", [Pure]> {
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldUnaryOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SquaredDifferenceOp : TF_Op<"SquaredDifference", [Pure, Commutative]> {
+def TF_SquaredDifferenceOp : TF_Op<"SquaredDifference", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "SquaredDifference";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$x,
@@ -1059,9 +1125,30 @@ def TF_SquaredDifferenceOp : TF_Op<"SquaredDifference", [Pure, Commutative]> {
     TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_SqueezeOp : TF_Op<"Squeeze", [Pure]> {
+def TF_SqueezeOp : TF_Op<"Squeeze", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Squeeze";
   let arguments = (ins
     AnyTensor:$input,
@@ -1071,6 +1158,34 @@ def TF_SqueezeOp : TF_Op<"Squeeze", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySqueezeOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSqueezeOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySqueezeOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldReshapeOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSqueezeOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_StackOp : TF_Op<"Stack", []> {

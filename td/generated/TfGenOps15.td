@@ -605,7 +605,7 @@ def TF_TimestampOp : TF_Op<"Timestamp", []> {
   );
 }
 
-def TF_ToBoolOp : TF_Op<"ToBool", [Pure]> {
+def TF_ToBoolOp : TF_Op<"ToBool", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "ToBool";
   let arguments = (ins
     AnyTensor:$input
@@ -614,6 +614,21 @@ def TF_ToBoolOp : TF_Op<"ToBool", [Pure]> {
     TF_TensorOfDTypes<"0x400", "bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferToBoolOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferToBoolOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_TopKOp : TF_Op<"TopK", [Pure]> {
@@ -686,7 +701,7 @@ def TF_TpuHandleToProtoKeyOp : TF_Op<"TpuHandleToProtoKey", [Pure]> {
   );
 }
 
-def TF_TransposeOp : TF_Op<"Transpose", [Pure]> {
+def TF_TransposeOp : TF_Op<"Transpose", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Transpose";
   let arguments = (ins
     AnyTensor:$x,
@@ -698,11 +713,34 @@ def TF_TransposeOp : TF_Op<"Transpose", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyTransposeOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTransposeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTransposePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult inferTransposeOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyTransposeOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTransposeOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTransposeOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTransposePatterns(results, context);
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferTransposeOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -735,7 +773,7 @@ def TF_TridiagonalSolveOp : TF_Op<"TridiagonalSolve", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure]> {
+def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "TruncateDiv";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
@@ -745,9 +783,30 @@ def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure]> {
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure]> {
+def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "TruncateMod";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "int32, int64, bfloat16, half, float, double">:$x,
@@ -757,6 +816,27 @@ def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure]> {
     TF_TensorOfDTypes<"0x8420e", "int32, int64, bfloat16, half, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_TruncatedNormalOp : TF_Op<"TruncatedNormal", []> {
@@ -1376,6 +1456,14 @@ def TF_UnpackOp : TF_Op<"Unpack", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupSizeAttr num = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyUnpackOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyUnpackOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_UnravelIndexOp : TF_Op<"UnravelIndex", [Pure]> {

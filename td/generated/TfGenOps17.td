@@ -65,7 +65,7 @@ def TF_XlaWhileOp : TF_Op<"XlaWhile", []> {
   }];
 }
 
-def TF_Xlog1pyOp : TF_Op<"Xlog1py", [Pure]> {
+def TF_Xlog1pyOp : TF_Op<"Xlog1py", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Xlog1py";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$x,
@@ -75,9 +75,30 @@ def TF_Xlog1pyOp : TF_Op<"Xlog1py", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_XlogyOp : TF_Op<"Xlogy", [Pure]> {
+def TF_XlogyOp : TF_Op<"Xlogy", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Xlogy";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$x,
@@ -87,9 +108,30 @@ def TF_XlogyOp : TF_Op<"Xlogy", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_ZerosLikeOp : TF_Op<"ZerosLike", [Pure]> {
+def TF_ZerosLikeOp : TF_Op<"ZerosLike", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "ZerosLike";
   let arguments = (ins
     AnyTensor:$x
@@ -98,6 +140,26 @@ def TF_ZerosLikeOp : TF_Op<"ZerosLike", [Pure]> {
     AnyTensor:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldZerosOnesLikeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldZerosOnesLikeOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF_ZetaOp : TF_Op<"Zeta", [Pure]> {

@@ -1804,7 +1804,7 @@ expected to create these operators.
   }];
 }
 
-def TF__UnaryOpsCompositionOp : TF_Op<"_UnaryOpsComposition", [Pure]> {
+def TF__UnaryOpsCompositionOp : TF_Op<"_UnaryOpsComposition", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is";
   let description = [{
 expected to create these operators.
@@ -1817,6 +1817,23 @@ expected to create these operators.
     TF_TensorOfDTypes<"0x80006", "float, half, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 def TF__VarHandlesOpOp : TF_Op<"_VarHandlesOp", []> {

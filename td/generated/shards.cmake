@@ -21,3 +21,12 @@ set(TFMLIR_GEN_OP_SHARDS
   TfGenOps18
   TfGenOps19
 )
+# Shards holding the ops that canonicalization patterns (td/TfCanonicalize.td) use.
+set(TFMLIR_PATTERN_OP_SHARDS
+  TfGenOps00
+  TfGenOps06
+  TfGenOps07
+  TfGenOps10
+  TfGenOps14
+  TfGenOps15
+)

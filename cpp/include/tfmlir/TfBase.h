@@ -15,6 +15,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -47,6 +48,14 @@ mlir::Attribute getResourceSubtypeShape(mlir::Type type);
 /// True if two tensor types may describe the same value in TF: same element
 /// type (ref types and resource/variant subtypes aside) and compatible shapes.
 bool areCastCompatible(mlir::Type a, mlir::Type b);
+
+/// Result types inferred for an op are compatible with the declared ones when
+/// they pairwise are (areCastCompatible): TF's printed IR may be more or less
+/// refined than what an op's inference computes.
+bool areCompatibleReturnTypes(mlir::TypeRange inferred, mlir::TypeRange actual);
+/// Looks up an attribute by name while result types are inferred (in the
+/// op's properties or its attribute dictionary); null if absent.
+using AttrGetter = llvm::function_ref<mlir::Attribute(llvm::StringRef)>;
 
 /// True if `type` is a tensor whose element type (ref types count as their
 /// base type) is a TF DataType whose enum value's bit is set in `mask`.

@@ -25,13 +25,13 @@ func.func @empty_graph() {
 // control token (fetched after the data) goes away with the graph.
 // CHECK-LABEL: func.func @graph_single_island(
 // CHECK-NEXT:    %[[A:.*]] = "tf.Neg"(%arg0) : (tensor<f32>) -> tensor<f32>
-// CHECK-NEXT:    %[[B:.*]] = "tf.Neg"(%[[A]]) : (tensor<f32>) -> tensor<f32>
+// CHECK-NEXT:    %[[B:.*]] = "tf.Abs"(%[[A]]) : (tensor<f32>) -> tensor<f32>
 // CHECK-NEXT:    return %[[B]] : tensor<f32>
 func.func @graph_single_island(%arg0: tensor<f32>) -> tensor<f32> {
   %0 = tf_executor.graph {
     %outputs, %control = tf_executor.island {
       %a = "tf.Neg"(%arg0) : (tensor<f32>) -> tensor<f32>
-      %b = "tf.Neg"(%a) : (tensor<f32>) -> tensor<f32>
+      %b = "tf.Abs"(%a) : (tensor<f32>) -> tensor<f32>
       tf_executor.yield %b : tensor<f32>
     }
     tf_executor.fetch %outputs, %control : tensor<f32>, !tf_executor.control

@@ -1,0 +1,132 @@
+//===- TfOpSemantics.h - hand-written semantics of generated tf ops -*- C++ -*-===//
+//
+// Verifiers, folders, result type inference and canonicalization patterns of
+// ops generated from TF's registry. scripts/gen_tf_ops.py (VERIFIERS,
+// FOLDERS, INFERENCE, PATTERNS) attaches them to the ops and emits matching
+// declarations into the generated code, so changing one recompiles only the
+// file that defines it. They take the generic Operation API, so they work on
+// any op of the right shape and need none of the generated op classes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFMLIR_TFOPSEMANTICS_H
+#define TFMLIR_TFOPSEMANTICS_H
+
+#include "tfmlir/TfBase.h"
+
+namespace tfmlir {
+namespace TF {
+
+/// The integer values of `v` if it is defined by a constant-like op holding
+/// integer elements (a tf.Const, or any op folding to dense integers).
+std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value v);
+
+// Verifiers (cpp/lib/TfVerifiers.cpp). Messages follow TF's wording where TF
+// has one; unranked or dynamic shapes are accepted wherever a rule cannot be
+// decided.
+#define TFMLIR_VERIFIER(name) mlir::LogicalResult name(mlir::Operation *op);
+TFMLIR_VERIFIER(verifyBatchMatMulOp)
+TFMLIR_VERIFIER(verifyBatchMatMulV2Op)
+TFMLIR_VERIFIER(verifyBiasAddOp)
+TFMLIR_VERIFIER(verifyBroadcastBinaryOp)
+TFMLIR_VERIFIER(verifyCastOp)
+TFMLIR_VERIFIER(verifyConcatV2Op)
+TFMLIR_VERIFIER(verifyConv2DOp)
+TFMLIR_VERIFIER(verifyExpandDimsOp)
+TFMLIR_VERIFIER(verifyFillOp)
+TFMLIR_VERIFIER(verifyGatherOp)
+TFMLIR_VERIFIER(verifyGatherV2Op)
+TFMLIR_VERIFIER(verifyMatMulOp)
+TFMLIR_VERIFIER(verifyPackOp)
+TFMLIR_VERIFIER(verifyRangeOp)
+TFMLIR_VERIFIER(verifyReshapeOp)
+TFMLIR_VERIFIER(verifySelectOp)
+TFMLIR_VERIFIER(verifySelectV2Op)
+TFMLIR_VERIFIER(verifySliceOp)
+TFMLIR_VERIFIER(verifySplitOp)
+TFMLIR_VERIFIER(verifySplitVOp)
+TFMLIR_VERIFIER(verifySqueezeOp)
+TFMLIR_VERIFIER(verifyStridedSliceOp)
+TFMLIR_VERIFIER(verifyTransposeOp)
+TFMLIR_VERIFIER(verifyUnpackOp)
+#undef TFMLIR_VERIFIER
+
+// Folders (cpp/lib/TfFolders.cpp): `operands` holds the constant value of
+// each operand, or null. An attribute result always has the op's (static)
+// result type; a Value result always has the op's result type.
+#define TFMLIR_FOLDER(name)                                                    \
+  mlir::OpFoldResult name(mlir::Operation *op,                                 \
+                          llvm::ArrayRef<mlir::Attribute> operands);
+TFMLIR_FOLDER(foldAddOp)
+TFMLIR_FOLDER(foldCastOp)
+TFMLIR_FOLDER(foldComparisonOp)
+TFMLIR_FOLDER(foldConcatV2Op)
+TFMLIR_FOLDER(foldDivOp)
+TFMLIR_FOLDER(foldFillOp)
+TFMLIR_FOLDER(foldLogicalOp)
+TFMLIR_FOLDER(foldMaximumOp)
+TFMLIR_FOLDER(foldMinimumOp)
+TFMLIR_FOLDER(foldMulOp)
+TFMLIR_FOLDER(foldPackOp)
+TFMLIR_FOLDER(foldRankOp)
+TFMLIR_FOLDER(foldReshapeOp)
+TFMLIR_FOLDER(foldSelectOp)
+TFMLIR_FOLDER(foldSizeOp)
+TFMLIR_FOLDER(foldSubOp)
+TFMLIR_FOLDER(foldTransposeOp)
+TFMLIR_FOLDER(foldUnaryOp)
+TFMLIR_FOLDER(foldZerosOnesLikeOp)
+#undef TFMLIR_FOLDER
+/// The static shape of `type` as a constant of element type `elementType`
+/// (i32 or i64), or null when the shape is not static (tf.Shape's folder).
+mlir::Attribute foldShapeOf(mlir::Type type, mlir::Type resultType);
+
+// Result type inference (cpp/lib/TfInference.cpp). Never fails on valid IR:
+// what cannot be inferred is left dynamic (unranked, or `?` dimensions).
+#define TFMLIR_INFERENCE(name)                                                 \
+  llvm::LogicalResult name(mlir::MLIRContext *context,                         \
+                           std::optional<mlir::Location> location,             \
+                           mlir::ValueRange operands, AttrGetter getAttr,      \
+                           llvm::SmallVectorImpl<mlir::Type> &inferred);
+TFMLIR_INFERENCE(inferBatchMatMulOp)
+TFMLIR_INFERENCE(inferBatchMatMulV2Op)
+TFMLIR_INFERENCE(inferBroadcastBinaryOp)
+TFMLIR_INFERENCE(inferBroadcastPredicateOp)
+TFMLIR_INFERENCE(inferConcatV2Op)
+TFMLIR_INFERENCE(inferConv2DOp)
+TFMLIR_INFERENCE(inferExpandDimsOp)
+TFMLIR_INFERENCE(inferFillOp)
+TFMLIR_INFERENCE(inferMatMulOp)
+TFMLIR_INFERENCE(inferPackOp)
+TFMLIR_INFERENCE(inferPoolOp)
+TFMLIR_INFERENCE(inferRankOp)
+TFMLIR_INFERENCE(inferReductionOp)
+TFMLIR_INFERENCE(inferReshapeOp)
+TFMLIR_INFERENCE(inferSameTypeAsFirstOperand)
+TFMLIR_INFERENCE(inferSelectOp)
+TFMLIR_INFERENCE(inferSelectV2Op)
+TFMLIR_INFERENCE(inferSqueezeOp)
+TFMLIR_INFERENCE(inferToBoolOp)
+TFMLIR_INFERENCE(inferTransposeOp)
+#undef TFMLIR_INFERENCE
+
+// Canonicalization patterns (td/TfCanonicalize.td, cpp/lib/TfCanonicalize.cpp).
+#define TFMLIR_PATTERNS(name)                                                  \
+  void name(mlir::RewritePatternSet &results, mlir::MLIRContext *context);
+TFMLIR_PATTERNS(populateAddV2Patterns)
+TFMLIR_PATTERNS(populateLogicalNotPatterns)
+TFMLIR_PATTERNS(populateNegPatterns)
+TFMLIR_PATTERNS(populateReshapePatterns)
+TFMLIR_PATTERNS(populateSubPatterns)
+TFMLIR_PATTERNS(populateTransposePatterns)
+#undef TFMLIR_PATTERNS
+/// Helpers of the DRR patterns: true if both are integer permutations of the
+/// same rank; the permutation of Transpose(Transpose(x, inner), outer); copies
+/// the discardable attributes of `from`'s op to `to`'s op (returns `to`).
+bool arePermutationsComposable(mlir::Attribute inner, mlir::Attribute outer);
+mlir::ElementsAttr composePermutations(mlir::Attribute inner, mlir::Attribute outer);
+mlir::Value copyDiscardableAttrs(mlir::Value from, mlir::Value to);
+
+} // namespace TF
+} // namespace tfmlir
+
+#endif // TFMLIR_TFOPSEMANTICS_H
