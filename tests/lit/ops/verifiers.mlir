@@ -591,3 +591,68 @@ func.func @expand_dims_range(%x: tensor<2xf32>) {
   %0 = "tf.ExpandDims"(%x, %d) : (tensor<2xf32>, tensor<i32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @batch_matmul_rhs_rank(%x: tensor<2x3xf32>, %y: tensor<3xf32>) {
+  // expected-error@+1 {{requires rhs operand to have rank at least two}}
+  %0 = "tf.BatchMatMulV2"(%x, %y) <{adj_x = false, adj_y = false}> : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_rank(%x: tensor<1x8x8x3xf32>, %f: tensor<3x3x3xf32>) {
+  // expected-error@+1 {{requires filter to be a 4D tensor, got rank 3}}
+  %0 = "tf.Conv2D"(%x, %f) <{data_format = "NHWC", dilations = [1, 1, 1, 1], explicit_paddings = [], padding = "SAME", strides = [1, 1, 1, 1], use_cudnn_on_gpu = true}> : (tensor<1x8x8x3xf32>, tensor<3x3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_positive_strides(%x: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{requires positive strides}}
+  %0 = "tf.Conv2D"(%x, %f) <{data_format = "NHWC", dilations = [1, 1, 1, 1], explicit_paddings = [], padding = "SAME", strides = [1, 0, 1, 1], use_cudnn_on_gpu = true}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilations_length(%x: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{requires dilations attribute length to be 4; actual length 3}}
+  %0 = "tf.Conv2D"(%x, %f) <{data_format = "NHWC", dilations = [1, 1, 1], explicit_paddings = [], padding = "SAME", strides = [1, 1, 1, 1], use_cudnn_on_gpu = true}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_positive_dilations(%x: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{requires positive dilations}}
+  %0 = "tf.Conv2D"(%x, %f) <{data_format = "NHWC", dilations = [1, -1, 1, 1], explicit_paddings = [], padding = "SAME", strides = [1, 1, 1, 1], use_cudnn_on_gpu = true}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_padding(%x: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{requires non-negative explicit paddings}}
+  %0 = "tf.Conv2D"(%x, %f) <{data_format = "NHWC", dilations = [1, 1, 1, 1], explicit_paddings = [0, 0, -1, 1, 1, 1, 0, 0], padding = "EXPLICIT", strides = [1, 1, 1, 1], use_cudnn_on_gpu = true}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_paddings_without_explicit(%x: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{requires explicit_paddings to be empty unless padding is EXPLICIT}}
+  %0 = "tf.Conv2D"(%x, %f) <{data_format = "NHWC", dilations = [1, 1, 1, 1], explicit_paddings = [0, 0, 1, 1, 1, 1, 0, 0], padding = "SAME", strides = [1, 1, 1, 1], use_cudnn_on_gpu = true}> : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_result_rank(%x: tensor<2xf32>) {
+  %d = "tf.Const"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  // expected-error@+1 {{requires the result rank (3) to be one more than the input rank (1)}}
+  %0 = "tf.ExpandDims"(%x, %d) : (tensor<2xf32>, tensor<i32>) -> tensor<?x?x?xf32>
+  return
+}
