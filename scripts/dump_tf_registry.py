@@ -25,6 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_DIR = os.path.join(HERE, "..", "third_party", "tensorflow")
 
 
+def _scrub_paths(doc):
+    """TF's docs show example `file:///tmp/...` URLs; keep machine paths out of the snapshot."""
+    return re.sub(r"file:///tmp/", "file:///<dump_root>/", doc)
+
+
 def _attr_value(value):
     """AttrValue proto -> JSON (kind, value)."""
     from tensorflow.core.framework import types_pb2
@@ -109,7 +114,7 @@ def dump_registry():
             "is_aggregate": op.is_aggregate,
             "summary": op.summary,
             "description": op.description,
-            "doc": (raw.__doc__ or "") if raw is not None else "",
+            "doc": _scrub_paths((raw.__doc__ or "") if raw is not None else ""),
             "deprecated": op.deprecation.explanation if op.HasField("deprecation") else None,
         })
         try:
