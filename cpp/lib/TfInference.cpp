@@ -96,11 +96,15 @@ LogicalResult needOperands(std::optional<Location> loc, ValueRange operands, siz
   return failure();
 }
 
-/// Output size of a windowed (convolution/pooling) dimension, TF's rules.
+/// Output size of windowed (convolution/pooling) dimension `dim`, TF's rules;
+/// `explicitPads` holds (before, after) per dimension for padding "EXPLICIT".
 int64_t windowOutput(int64_t in, int64_t window, int64_t stride, int64_t dilation,
-                     StringRef padding, int64_t padBefore, int64_t padAfter) {
+                     StringRef padding, ArrayRef<int64_t> explicitPads, int64_t dim) {
   if (ShapedType::isDynamic(in) || ShapedType::isDynamic(window) || stride <= 0)
     return ShapedType::kDynamic;
+  bool padded = static_cast<int64_t>(explicitPads.size()) > 2 * dim + 1;
+  int64_t padBefore = padded ? explicitPads[2 * dim] : 0;
+  int64_t padAfter = padded ? explicitPads[2 * dim + 1] : 0;
   int64_t effective = (window - 1) * dilation + 1;
   if (padding == "SAME")
     return (in + stride - 1) / stride;
@@ -446,15 +450,9 @@ LogicalResult tfmlir::TF::inferConv2DOp(MLIRContext *, std::optional<Location> l
   StringRef padding = stringAttr(getAttr, "padding", "");
   if (!strides || strides->size() != 4 || dilations.size() != 4 || !filter || filter->size() != 4)
     return result(inferred, tensorOf(out, elt));
-  for (auto [dim, k] : {std::pair<int64_t, int64_t>{h, 0}, {w, 1}}) {
-    int64_t before = 0, after = 0;
-    if (explicitPads.size() == 8) {
-      before = explicitPads[2 * dim];
-      after = explicitPads[2 * dim + 1];
-    }
+  for (auto [dim, k] : {std::pair<int64_t, int64_t>{h, 0}, {w, 1}})
     out[dim] = windowOutput((*input)[dim], (*filter)[k], (*strides)[dim], dilations[dim], padding,
-                            before, after);
-  }
+                            explicitPads, dim);
   return result(inferred, tensorOf(out, elt));
 }
 
@@ -476,15 +474,9 @@ LogicalResult tfmlir::TF::inferPoolOp(MLIRContext *, std::optional<Location> loc
   auto explicitPads = intListAttr(getAttr, "explicit_paddings").value_or(SmallVector<int64_t>());
   StringRef padding = stringAttr(getAttr, "padding", "");
   if (ksize && strides && ksize->size() == 4 && strides->size() == 4)
-    for (int64_t dim : {h, w}) {
-      int64_t before = 0, after = 0;
-      if (explicitPads.size() == 8) {
-        before = explicitPads[2 * dim];
-        after = explicitPads[2 * dim + 1];
-      }
-      out[dim] = windowOutput((*input)[dim], (*ksize)[dim], (*strides)[dim], 1, padding, before,
-                              after);
-    }
+    for (int64_t dim : {h, w})
+      out[dim] = windowOutput((*input)[dim], (*ksize)[dim], (*strides)[dim], 1, padding,
+                              explicitPads, dim);
   return result(inferred, tensorOf(out, elt));
 }
 
