@@ -84,6 +84,7 @@ def header_traits():
             "resource_instance": "GetResourceInstanceInterface::Trait" in t,
             "regions": "ZeroRegions" not in t,
             "terminator": "IsTerminator" in t,
+            "call": "CallOpInterface::Trait" in t,
         }
     return traits
 
@@ -524,6 +525,17 @@ def derive_models(result, kind_names):
                 "instance": "per_op" if per_op else "attrs" if attrs else "shared",
                 "instance_attrs": attrs,
             }
+        def group_of(flat, sizes):
+            total = 0
+            for g, size in enumerate(sizes or []):
+                if flat < total + size:
+                    return str(g)
+                total += size
+            return None
+
+        # Effects by ODS operand/result group.
+        operands = {group_of(int(k), instance.get("operand_groups")): v for k, v in operands.items()}
+        results = {group_of(int(k), instance.get("result_groups")): v for k, v in results.items()}
         model = {
             "unknown": unknown,
             "pure": bool(t.get("memory_interface") and t.get("speculatable") and not unknown

@@ -20,8 +20,17 @@ Conventions (TF's):
   list(type) and number attrs) are derived; the rest stay in the discardable
   dictionary and are checked by a generated verifier (kind, allowed values,
   minimum; required when the OpDef has no default).
-- Operand/result constraints come from the allowed types; is_stateful ops have
-  unknown side effects, the others are Pure; is_commutative -> Commutative.
+- Operand/result constraints come from the allowed types; is_commutative ->
+  Commutative.
+- Side effects of the ops TF defines in ODS: what TF 2.21 was observed to do
+  (third_party/tensorflow/tf_op_effects.json, scripts/dump_tf_effects.py):
+  reads/writes of resource operands, allocations of resource results,
+  op-based resources (one C++ resource kind per class of ops TF orders
+  together, td/generated/TfEffects.td + cpp/include/tfmlir/TfResourceKinds.h.inc),
+  MustExecute, Pure / NoMemoryEffect, or no MemoryEffectOpInterface (unknown
+  effects). Other registry ops: Pure unless is_stateful (TF's fallback).
+  The same model is written to python/tfmlir/passes/analysis/_tf_op_effects.py
+  for the Python side-effect analysis.
 - Hand-written definitions (td/TfOps.td) take precedence.
 """
 import json
@@ -32,6 +41,9 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 REGISTRY = os.path.join(ROOT, "third_party", "tensorflow", "op_registry.json")
 ODS_FACTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_ods_ops.json")
+EFFECTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_op_effects.json")
+EFFECTS_PY = os.path.join(ROOT, "python", "tfmlir", "passes", "analysis", "_tf_op_effects.py")
+KINDS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfResourceKinds.h.inc")
 OUT_DIR = os.path.join(ROOT, "td", "generated")
 HAND_WRITTEN_TD = os.path.join(ROOT, "td", "TfOps.td")
 SHARD_SIZE = 100
@@ -148,8 +160,24 @@ def short_dtype(n):
     return n[3:].lower()
 
 
+# Value-based effects on resource operands (and allocations by handle ops):
+# TF's analysis tells resources apart by alias analysis, not by kind.
+VALUE_KIND = "Resource"
+KINDS = set()
+
+
+def kind_def(kind):
+    KINDS.add(kind)
+    return f"TF_{kind}Resource"
+
+
+def decorate(wrapper, constraint, effect):
+    return f'{wrapper}<{constraint}, "", [{effect}]>' if effect else constraint
+
+
 class OpGen:
-    def __init__(self, opdef, facts):
+    def __init__(self, opdef, facts, model=None):
+        self.model = model
         self.op = opdef
         self.facts = facts  # TF's ODS facts, or None for ops TF leaves unregistered
         self.attrs = {a["name"]: a for a in opdef["attrs"]}
@@ -341,8 +369,32 @@ class OpGen:
                     for arg, tf_name in zip(args, names):
                         arg["name"] = tf_name
         traits = []
-        if not op["is_stateful"]:
-            traits.append("Pure")
+        model = self.model
+        operand_effects, result_effects = {}, {}
+        if model is None:
+            if not op["is_stateful"]:
+                traits.append("Pure")
+        elif not model["unknown"]:
+            if model["pure"]:
+                traits.append("Pure")
+            else:
+                op_level = []
+                effect = model["op_effect"]
+                if effect is not None:
+                    mem = "MemRead" if effect["access"] == "read" else "MemWrite"
+                    op_level.append(f"{mem}<{kind_def(effect['kind'])}>")
+                if model["must_execute"]:
+                    op_level.append(f"MemWrite<{kind_def('MustExecute')}>")
+                for group, access in model["operands"].items():
+                    mem = "MemRead" if access == "read" else "MemWrite"
+                    operand_effects[int(group)] = f"{mem}<{kind_def(VALUE_KIND)}>"
+                for group, kind in model["results"].items():
+                    kind = VALUE_KIND if kind == "handle" else kind
+                    result_effects[int(group)] = f"MemAlloc<{kind_def(kind)}>"
+                if op_level:
+                    traits.append("MemoryEffects<[" + ", ".join(op_level) + "]>")
+                elif not operand_effects and not result_effects:
+                    traits.append("NoMemoryEffect")
         if op["is_commutative"]:
             traits.append("Commutative")
         operands, in_trait, in_collapsed = self.groups(op["inputs"], "attr_sized_operands", "same_variadic_operands")
@@ -360,7 +412,13 @@ class OpGen:
             stored = {}
             derived_names = [n for n in inferable if n in self.attrs]
 
-        arg_lines = [f"    {c}:${n}" for n, c, _ in operands]
+        if (operand_effects and in_collapsed) or (result_effects and out_collapsed):
+            # Groups merged into one: the effects apply to the whole op.
+            merged = sorted(set(operand_effects.values()) | set(result_effects.values()))
+            traits.append("MemoryEffects<[" + ", ".join(merged) + "]>")
+            operand_effects, result_effects = {}, {}
+        arg_lines = [f"    {decorate('Arg', c, operand_effects.get(k))}:${n}"
+                     for k, (n, c, _) in enumerate(operands)]
         for attr_name in sorted(stored):
             attr = self.stored_attr(attr_name, stored[attr_name])
             if attr is None:
@@ -387,7 +445,9 @@ class OpGen:
             lines.append(f"  let description = [{{\n{td_block(description)}\n  }}];")
         lines.append("  let arguments = (ins" + ("\n" + ",\n".join(arg_lines) if arg_lines else "") + "\n  );")
         if results:
-            lines.append("  let results = (outs\n" + ",\n".join(f"    {c}:${n}" for n, c, _ in results) + "\n  );")
+            lines.append("  let results = (outs\n" + ",\n".join(
+                f"    {decorate('Res', c, result_effects.get(k))}:${n}"
+                for k, (n, c, _) in enumerate(results)) + "\n  );")
         lines.extend(derived_lines)
         declarations, definitions = [], []
         if name in VERIFIERS:
@@ -465,9 +525,65 @@ def hand_written_ops():
     return set(re.findall(r'TF_(?:Op|CallOp)<"([^"]+)"', text))
 
 
+def write_effects(effects):
+    """The resource kinds (ODS + C++) and the Python effect table."""
+    ods = json.load(open(ODS_FACTS))["ops"]
+    kinds = sorted(KINDS | {VALUE_KIND, "MustExecute"})
+    with open(os.path.join(OUT_DIR, "TfEffects.td"), "w") as f:
+        f.write(HEADER + "#ifndef TFMLIR_TFEFFECTS_TD\n#define TFMLIR_TFEFFECTS_TD\n\n"
+                'include "mlir/Interfaces/SideEffectInterfaces.td"\n\n'
+                "// Side-effect resources of the generated ops: one per class of ops that\n"
+                "// TensorFlow orders together (op-based effects), one per allocation kind,\n"
+                "// `Resource` for effects on resource values, and `MustExecute`.\n"
+                + "".join(f'def TF_{k}Resource : Resource<"::tfmlir::TF::ResourceEffects::{k}">;\n'
+                          for k in kinds if k != "Variable")
+                + "\n#endif // TFMLIR_TFEFFECTS_TD\n")
+    with open(KINDS_H, "w") as f:
+        f.write(HEADER + "// Side-effect resource kinds of the generated tf ops (see td/generated/TfEffects.td).\n"
+                + "".join(f"struct {k} : public ::mlir::SideEffects::Resource::Base<{k}> {{\n"
+                          f'  ::llvm::StringRef getName() final {{ return "{k}"; }}\n}};\n'
+                          for k in kinds if k != "Variable"))
+    table = {}
+    for name, entry in sorted(effects.items()):
+        m = entry["model"]
+        t = entry["traits"]
+        table[name[3:]] = {
+            "unknown": m["unknown"], "pure": m["pure"],
+            "operands": {int(k): v for k, v in m["operands"].items()},
+            "results": {int(k): v for k, v in m["results"].items()},
+            "op_effect": m["op_effect"], "must_execute": m["must_execute"],
+            "allocator": t.get("allocator", False), "unique_allocation": t.get("unique_allocation", False),
+            "resource_instance": t.get("resource_instance", False),
+            "call": t.get("call", False),
+            "operand_variadic": [bool(a["variadic"]) for a in ods.get(name, {}).get("operands", [])],
+        }
+    stateless = sorted(op["name"] for op in json.load(open(REGISTRY))["ops"]
+                       if not op["is_stateful"] and "tf." + op["name"] not in effects)
+    with open(EFFECTS_PY, "w") as f:
+        f.write('"""Generated by scripts/gen_tf_ops.py from third_party/tensorflow/tf_op_effects.json; '
+                'do not edit.\n\nThe side effects TensorFlow 2.21 gives the ops it defines in ODS, as observed\n'
+                "by scripts/dump_tf_effects.py (the same model the generated ODS declares).\n"
+                "MODELS: op name without \"tf.\" -> {unknown, pure, operands: {ODS operand group:\n"
+                '"read"|"write"}, results: {ODS result group: allocation kind | "handle"},\n'
+                "op_effect: None | {kind, access, self_dependent_only, instance, instance_attrs},\n"
+                "must_execute, allocator, unique_allocation, resource_instance, call}.\n"
+                '"""\n')
+        f.write(f"TF_VERSION = {json.dumps(json.load(open(EFFECTS))['tensorflow_version'])}\n\n")
+        f.write("MODELS = {\n")
+        for name, entry in table.items():
+            f.write(f"    {name!r}: {entry!r},\n")
+        f.write("}\n\n# Registry ops outside TF's ODS that are not stateful: TF's fallback gives them\n"
+                "# no effects.\nREGISTRY_STATELESS = frozenset((\n")
+        for name in stateless:
+            f.write(f"    {name!r},\n")
+        f.write("))\n")
+
+
 def main():
     registry = json.load(open(REGISTRY))
     facts = json.load(open(ODS_FACTS))["ops"]
+    effects = json.load(open(EFFECTS))["ops"]
+    models = {n: e["model"] for n, e in effects.items()}
     skip = hand_written_ops()
     defs, problems = [], []
     registry_names = {op["name"] for op in registry["ops"]}
@@ -479,7 +595,8 @@ def main():
         if not re.fullmatch(r"\w+", opdef["name"]):
             problems.append(f"{opdef['name']}: not an identifier (a test-only op)")
             continue
-        text, problem = OpGen(opdef, facts.get("tf." + opdef["name"])).emit()
+        text, problem = OpGen(opdef, facts.get("tf." + opdef["name"]),
+                              models.get("tf." + opdef["name"])).emit()
         if text is None:
             problems.append(f"{opdef['name']}: {problem}")
             continue
@@ -496,8 +613,9 @@ def main():
             pattern_shards.append(shard)
         with open(os.path.join(OUT_DIR, shard + ".td"), "w") as f:
             f.write(HEADER + f"#ifndef TFMLIR_{shard.upper()}_TD\n#define TFMLIR_{shard.upper()}_TD\n\n"
-                    'include "TfOpBase.td"\n\n' + "\n".join(t for _, t in defs[i:i + SHARD_SIZE])
+                    'include "TfOpBase.td"\ninclude "generated/TfEffects.td"\n\n' + "\n".join(t for _, t in defs[i:i + SHARD_SIZE])
                     + f"\n#endif // TFMLIR_{shard.upper()}_TD\n")
+    write_effects(effects)
     with open(os.path.join(OUT_DIR, "TfGenOpsAll.td"), "w") as f:
         f.write(HEADER + '// Every tf op (hand-written and generated), for the Python bindings.\n'
                 'include "TfOps.td"\n' + "".join(f'include "generated/{s}.td"\n' for s in shards))

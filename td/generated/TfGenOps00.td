@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS00_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_AOp : TF_Op<"A", [Pure]> {
   let summary = "A";
@@ -422,7 +423,7 @@ def TF_AllCandidateSamplerOp : TF_Op<"AllCandidateSampler", []> {
   }];
 }
 
-def TF_AllToAllOp : TF_Op<"AllToAll", []> {
+def TF_AllToAllOp : TF_Op<"AllToAll", [Pure]> {
   let summary = "AllToAll";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$input,
@@ -473,7 +474,7 @@ def TF_AnonymousIteratorOp : TF_Op<"AnonymousIterator", []> {
     TypeArrayAttr:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle
   );
 }
 
@@ -484,7 +485,7 @@ def TF_AnonymousIteratorV2Op : TF_Op<"AnonymousIteratorV2", []> {
     TypeArrayAttr:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -496,7 +497,7 @@ def TF_AnonymousIteratorV3Op : TF_Op<"AnonymousIteratorV3", []> {
     TypeArrayAttr:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle
   );
 }
 
@@ -505,7 +506,7 @@ def TF_AnonymousMemoryCacheOp : TF_Op<"AnonymousMemoryCache", []> {
   let arguments = (ins
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -518,7 +519,7 @@ def TF_AnonymousMultiDeviceIteratorOp : TF_Op<"AnonymousMultiDeviceIterator", []
     TypeArrayAttr:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -531,7 +532,7 @@ def TF_AnonymousMultiDeviceIteratorV3Op : TF_Op<"AnonymousMultiDeviceIteratorV3"
     TypeArrayAttr:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle
   );
 }
 
@@ -599,7 +600,7 @@ def TF_AnonymousRandomSeedGeneratorOp : TF_Op<"AnonymousRandomSeedGenerator", []
     TF_TensorOfDTypes<"0x200", "int64">:$seed2
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -612,7 +613,7 @@ def TF_AnonymousSeedGeneratorOp : TF_Op<"AnonymousSeedGenerator", []> {
     TF_TensorOfDTypes<"0x400", "bool">:$reshuffle
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -1229,7 +1230,7 @@ def TF_AssertPrevDatasetOp : TF_Op<"AssertPrevDataset", [Pure]> {
   }];
 }
 
-def TF_AssignOp : TF_Op<"Assign", [Pure]> {
+def TF_AssignOp : TF_Op<"Assign", []> {
   let summary = "Assign";
   let arguments = (ins
     AnyTensor:$ref,
@@ -1284,7 +1285,7 @@ def TF_AssignSubOp : TF_Op<"AssignSub", [Pure]> {
 def TF_AssignSubVariableOpOp : TF_Op<"AssignSubVariableOp", []> {
   let summary = "AssignSubVariableOp";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     AnyTensor:$value_arg
   );
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;

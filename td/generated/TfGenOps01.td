@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS01_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_BarrierCloseOp : TF_Op<"BarrierClose", [Pure]> {
   let summary = "BarrierClose";

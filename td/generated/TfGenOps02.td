@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS02_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_CTCGreedyDecoderOp : TF_Op<"CTCGreedyDecoder", [Pure]> {
   let summary = "CTCGreedyDecoder";
@@ -99,7 +100,7 @@ def TF_CacheDatasetV2Op : TF_Op<"CacheDatasetV2", []> {
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
     TF_TensorOfDTypes<"0x80", "string">:$filename,
-    TF_TensorOfDTypes<"0x100000", "resource">:$cache,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$cache,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
     TF_ShapeAttrArray:$output_shapes,
     TypeArrayAttr:$output_types
@@ -184,7 +185,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "CheckNumerics";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
@@ -326,7 +327,7 @@ def TF_ClipByValueOp : TF_Op<"ClipByValue", [Pure]> {
 def TF_CloseSummaryWriterOp : TF_Op<"CloseSummaryWriter", []> {
   let summary = "CloseSummaryWriter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
   );
 }
 
@@ -348,7 +349,7 @@ def TF_CollectiveAllToAllV2Op : TF_Op<"CollectiveAllToAllV2", []> {
     TF_TensorOfDTypes<"0x8", "int32">:$group_size,
     TF_TensorOfDTypes<"0x8", "int32">:$group_key,
     TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$ordering_token,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
     DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
     DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
@@ -380,7 +381,7 @@ def TF_CollectiveAllToAllV3Op : TF_Op<"CollectiveAllToAllV3", []> {
   }];
 }
 
-def TF_CollectiveAssignGroupV2Op : TF_Op<"CollectiveAssignGroupV2", []> {
+def TF_CollectiveAssignGroupV2Op : TF_Op<"CollectiveAssignGroupV2", [Pure]> {
   let summary = "CollectiveAssignGroupV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
@@ -495,7 +496,7 @@ def TF_CollectiveGatherV2Op : TF_Op<"CollectiveGatherV2", []> {
     TF_TensorOfDTypes<"0x8", "int32">:$group_size,
     TF_TensorOfDTypes<"0x8", "int32">:$group_key,
     TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$ordering_token,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
     DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
     DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
@@ -583,7 +584,7 @@ def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", []> {
     TF_TensorOfDTypes<"0x8", "int32">:$group_size,
     TF_TensorOfDTypes<"0x8", "int32">:$group_key,
     TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$ordering_token,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
     DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
     StrAttr:$final_op,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
@@ -605,7 +606,7 @@ def TF_CollectiveReduceV2Op : TF_Op<"CollectiveReduceV2", []> {
     TF_TensorOfDTypes<"0x8", "int32">:$group_size,
     TF_TensorOfDTypes<"0x8", "int32">:$group_key,
     TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$ordering_token,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
     DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
     StrAttr:$final_op,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
@@ -1310,7 +1311,7 @@ def TF_Conv3DBackpropInputV2Op : TF_Op<"Conv3DBackpropInputV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ConvertToCooTensorOp : TF_Op<"ConvertToCooTensor", []> {
+def TF_ConvertToCooTensorOp : TF_Op<"ConvertToCooTensor", [Pure]> {
   let summary = "ConvertToCooTensor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$indices_or_row_splits,
@@ -1535,7 +1536,7 @@ def TF_CountUpToOp : TF_Op<"CountUpTo", [Pure]> {
 def TF_CreateSummaryDbWriterOp : TF_Op<"CreateSummaryDbWriter", []> {
   let summary = "CreateSummaryDbWriter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x80", "string">:$db_uri,
     TF_TensorOfDTypes<"0x80", "string">:$experiment_name,
     TF_TensorOfDTypes<"0x80", "string">:$run_name,
@@ -1546,7 +1547,7 @@ def TF_CreateSummaryDbWriterOp : TF_Op<"CreateSummaryDbWriter", []> {
 def TF_CreateSummaryFileWriterOp : TF_Op<"CreateSummaryFileWriter", []> {
   let summary = "CreateSummaryFileWriter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x80", "string">:$logdir,
     TF_TensorOfDTypes<"0x8", "int32">:$max_queue,
     TF_TensorOfDTypes<"0x8", "int32">:$flush_millis,
@@ -1645,7 +1646,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", []> {
+def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure]> {
   let summary = "CrossReplicaSum";
   let arguments = (ins
     TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$input,

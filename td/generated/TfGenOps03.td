@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS03_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_CudnnRNNV2Op : TF_Op<"CudnnRNNV2", []> {
   let summary = "CudnnRNNV2";
@@ -581,7 +582,7 @@ def TF_DebugGradientRefIdentityOp : TF_Op<"DebugGradientRefIdentity", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DebugIdentityOp : TF_Op<"DebugIdentity", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_DebugIdentityOp : TF_Op<"DebugIdentity", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "DebugIdentity";
   let arguments = (ins
     AnyTensor:$input,
@@ -1019,7 +1020,7 @@ def TF_DefaultAttrsOp : TF_Op<"DefaultAttrs", [Pure]> {
 def TF_DeleteIteratorOp : TF_Op<"DeleteIterator", []> {
   let summary = "DeleteIterator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -1027,7 +1028,7 @@ def TF_DeleteIteratorOp : TF_Op<"DeleteIterator", []> {
 def TF_DeleteMemoryCacheOp : TF_Op<"DeleteMemoryCache", []> {
   let summary = "DeleteMemoryCache";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -1035,8 +1036,8 @@ def TF_DeleteMemoryCacheOp : TF_Op<"DeleteMemoryCache", []> {
 def TF_DeleteMultiDeviceIteratorOp : TF_Op<"DeleteMultiDeviceIterator", []> {
   let summary = "DeleteMultiDeviceIterator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$multi_device_iterator,
-    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$iterators,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemRead<TF_ResourceResource>]>:$iterators,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
@@ -1045,7 +1046,7 @@ def TF_DeleteMultiDeviceIteratorOp : TF_Op<"DeleteMultiDeviceIterator", []> {
 def TF_DeleteRandomSeedGeneratorOp : TF_Op<"DeleteRandomSeedGenerator", []> {
   let summary = "DeleteRandomSeedGenerator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -1061,7 +1062,7 @@ def TF_DeleteRpcFutureResourceOp : TF_Op<"DeleteRpcFutureResource", []> {
 def TF_DeleteSeedGeneratorOp : TF_Op<"DeleteSeedGenerator", []> {
   let summary = "DeleteSeedGenerator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
@@ -1282,7 +1283,7 @@ def TF_DequantizeOp : TF_Op<"Dequantize", [Pure]> {
 def TF_DeserializeIteratorOp : TF_Op<"DeserializeIterator", []> {
   let summary = "DeserializeIterator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource_handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$serialized
   );
 }
@@ -1340,7 +1341,7 @@ def TF_DestroyTemporaryVariableOp : TF_Op<"DestroyTemporaryVariable", [Pure]> {
   }];
 }
 
-def TF_DeviceIndexOp : TF_Op<"DeviceIndex", []> {
+def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure]> {
   let summary = "DeviceIndex";
   let arguments = (ins
     StrArrayAttr:$device_names
@@ -1637,7 +1638,7 @@ def TF_DummyMemoryCacheOp : TF_Op<"DummyMemoryCache", []> {
   let arguments = (ins
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_DummyMemoryCacheResource>]>:$handle
   );
 }
 
@@ -1646,7 +1647,7 @@ def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
   let arguments = (ins
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_Generator2Resource>]>:$handle
   );
 }
 
@@ -1669,7 +1670,7 @@ def TF_DumpTensorOp : TF_Op<"DumpTensor", []> {
   }];
 }
 
-def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingArbitraryTensorBatch", [SameVariadicOperandSize]> {
+def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbeddingResource>]>, SameVariadicOperandSize]> {
   let summary = "DynamicEnqueueTPUEmbeddingArbitraryTensorBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices_or_row_splits,

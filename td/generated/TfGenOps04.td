@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS04_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_EagerPyFuncOp : TF_Op<"EagerPyFunc", []> {
   let summary = "EagerPyFunc";
@@ -264,7 +265,7 @@ def TF_EncodeWavOp : TF_Op<"EncodeWav", [Pure]> {
   );
 }
 
-def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArbitraryTensorBatch", [SameVariadicOperandSize]> {
+def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
   let summary = "EnqueueTPUEmbeddingArbitraryTensorBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices_or_row_splits,
@@ -280,7 +281,7 @@ def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArb
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", []> {
+def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
   let summary = "EnqueueTPUEmbeddingBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x80", "string">>:$batch,
@@ -291,7 +292,7 @@ def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", []> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatch", []> {
+def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
   let summary = "EnqueueTPUEmbeddingIntegerBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$batch,
@@ -301,7 +302,7 @@ def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatc
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRaggedTensorBatch", [SameVariadicOperandSize]> {
+def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRaggedTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
   let summary = "EnqueueTPUEmbeddingRaggedTensorBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_splits,
@@ -320,7 +321,7 @@ def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRagged
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch", [SameVariadicOperandSize]> {
+def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
   let summary = "EnqueueTPUEmbeddingSparseBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices,
@@ -336,7 +337,7 @@ def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch"
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_EnqueueTPUEmbeddingSparseTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseTensorBatch", [SameVariadicOperandSize]> {
+def TF_EnqueueTPUEmbeddingSparseTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
   let summary = "EnqueueTPUEmbeddingSparseTensorBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices,

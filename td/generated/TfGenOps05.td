@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS05_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_FixedLengthRecordDatasetOp : TF_Op<"FixedLengthRecordDataset", []> {
   let summary = "FixedLengthRecordDataset";
@@ -257,7 +258,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
 def TF_FlushSummaryWriterOp : TF_Op<"FlushSummaryWriter", []> {
   let summary = "FlushSummaryWriter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
   );
 }
 
@@ -796,7 +797,7 @@ def TF_GenerateVocabRemappingOp : TF_Op<"GenerateVocabRemapping", [Pure]> {
   }];
 }
 
-def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [AttrSizedOperandSegments]> {
+def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<TF_GeneratorResource>]>, AttrSizedOperandSegments]> {
   let summary = "GeneratorDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$init_func_other_args,
@@ -845,7 +846,7 @@ def TF_GetElementAtIndexOp : TF_Op<"GetElementAtIndex", [Pure]> {
   }];
 }
 
-def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPhysicalReplica", []> {
+def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPhysicalReplica", [Pure]> {
   let summary = "GetMinibatchSplitsWithPhysicalReplica";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$program_key,
@@ -871,7 +872,7 @@ def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPh
   );
 }
 
-def TF_GetMinibatchesInCsrWithPhysicalReplicaOp : TF_Op<"GetMinibatchesInCsrWithPhysicalReplica", []> {
+def TF_GetMinibatchesInCsrWithPhysicalReplicaOp : TF_Op<"GetMinibatchesInCsrWithPhysicalReplica", [Pure]> {
   let summary = "GetMinibatchesInCsrWithPhysicalReplica";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$program_key,
@@ -974,7 +975,7 @@ def TF_GetTpuTaskIdOp : TF_Op<"GetTpuTaskId", [Pure]> {
   );
 }
 
-def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", []> {
+def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", [NoMemoryEffect]> {
   let summary = "GlobalIterId";
   let arguments = (ins
   );
@@ -1164,7 +1165,7 @@ def TF_HSVToRGBOp : TF_Op<"HSVToRGB", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_HashTableOp : TF_Op<"HashTable", []> {
+def TF_HashTableOp : TF_Op<"HashTable", [NoMemoryEffect]> {
   let summary = "HashTable";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
@@ -1188,7 +1189,7 @@ def TF_HashTableV2Op : TF_Op<"HashTableV2", []> {
     TypeAttr:$value_dtype
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
   );
 }
 
@@ -1519,7 +1520,7 @@ def TF_ImmutableConstOp : TF_Op<"ImmutableConst", [Pure]> {
 def TF_ImportEventOp : TF_Op<"ImportEvent", []> {
   let summary = "ImportEvent";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x80", "string">:$event
   );
 }
@@ -1661,7 +1662,7 @@ def TF_InfeedEnqueueTupleOp : TF_Op<"InfeedEnqueueTuple", []> {
   );
 }
 
-def TF_InitializeTableOp : TF_Op<"InitializeTable", [Pure]> {
+def TF_InitializeTableOp : TF_Op<"InitializeTable", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
   let summary = "InitializeTable";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle,
@@ -1675,12 +1676,12 @@ def TF_InitializeTableOp : TF_Op<"InitializeTable", [Pure]> {
 def TF_InitializeTableFromDatasetOp : TF_Op<"InitializeTableFromDataset", []> {
   let summary = "InitializeTableFromDataset";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset
   );
 }
 
-def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [Pure]> {
+def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
   let summary = "InitializeTableFromTextFile";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle,
@@ -1696,7 +1697,7 @@ def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [Pur
 def TF_InitializeTableFromTextFileV2Op : TF_Op<"InitializeTableFromTextFileV2", []> {
   let summary = "InitializeTableFromTextFileV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     TF_TensorOfDTypes<"0x80", "string">:$filename,
     DefaultValuedOptionalAttr<StrAttr, "\"	\"">:$delimiter,
     ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$key_index,
@@ -1709,7 +1710,7 @@ def TF_InitializeTableFromTextFileV2Op : TF_Op<"InitializeTableFromTextFileV2", 
 def TF_InitializeTableV2Op : TF_Op<"InitializeTableV2", []> {
   let summary = "InitializeTableV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     AnyTensor:$keys,
     AnyTensor:$values
   );

@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS06_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_InplaceSubOp : TF_Op<"InplaceSub", [Pure]> {
   let summary = "InplaceSub";
@@ -319,7 +320,7 @@ def TF_IteratorOp : TF_Op<"Iterator", []> {
     StrAttr:$shared_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
   );
 }
 
@@ -331,7 +332,7 @@ def TF_IteratorFromStringHandleOp : TF_Op<"IteratorFromStringHandle", []> {
     DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource_handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
   );
 }
 
@@ -343,7 +344,7 @@ def TF_IteratorFromStringHandleV2Op : TF_Op<"IteratorFromStringHandleV2", []> {
     DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource_handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
   );
 }
 
@@ -370,7 +371,7 @@ def TF_IteratorGetModelProtoOp : TF_Op<"IteratorGetModelProto", []> {
 def TF_IteratorGetNextOp : TF_Op<"IteratorGetNext", []> {
   let summary = "IteratorGetNext";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$iterator
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
   );
   let results = (outs
     Variadic<AnyTensor>:$components
@@ -382,7 +383,7 @@ def TF_IteratorGetNextOp : TF_Op<"IteratorGetNext", []> {
 def TF_IteratorGetNextAsOptionalOp : TF_Op<"IteratorGetNextAsOptional", []> {
   let summary = "IteratorGetNextAsOptional";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$iterator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator,
     TF_ShapeAttrArray:$output_shapes,
     TypeArrayAttr:$output_types
   );
@@ -394,7 +395,7 @@ def TF_IteratorGetNextAsOptionalOp : TF_Op<"IteratorGetNextAsOptional", []> {
 def TF_IteratorGetNextSyncOp : TF_Op<"IteratorGetNextSync", []> {
   let summary = "IteratorGetNextSync";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$iterator
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
   );
   let results = (outs
     Variadic<AnyTensor>:$components
@@ -406,7 +407,7 @@ def TF_IteratorGetNextSyncOp : TF_Op<"IteratorGetNextSync", []> {
 def TF_IteratorToStringHandleOp : TF_Op<"IteratorToStringHandle", []> {
   let summary = "IteratorToStringHandle";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource_handle
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource_handle
   );
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$string_handle
@@ -422,7 +423,7 @@ def TF_IteratorV2Op : TF_Op<"IteratorV2", []> {
     StrAttr:$shared_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
   );
 }
 
@@ -1046,7 +1047,7 @@ def TF_LoadDatasetOp : TF_Op<"LoadDataset", []> {
   }];
 }
 
-def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters", []> {
+def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingADAMParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1060,7 +1061,7 @@ def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters"
   );
 }
 
-def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaParameters", []> {
+def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingAdadeltaParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1094,7 +1095,7 @@ def TF_LoadTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"LoadTPUEmbeddingAdag
   }];
 }
 
-def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParameters", []> {
+def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingAdagradParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1107,7 +1108,7 @@ def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParam
   );
 }
 
-def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCenteredRMSPropParameters", []> {
+def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingCenteredRMSPropParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1122,7 +1123,7 @@ def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCent
   );
 }
 
-def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters", []> {
+def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingFTRLParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1155,7 +1156,7 @@ def TF_LoadTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"LoadTPUEmbeddingF
   }];
 }
 
-def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLAdagradLightParameters", []> {
+def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingMDLAdagradLightParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1170,7 +1171,7 @@ def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLA
   );
 }
 
-def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumParameters", []> {
+def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingMomentumParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1183,7 +1184,7 @@ def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumPar
   );
 }
 
-def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParameters", []> {
+def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingProximalAdagradParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1196,7 +1197,7 @@ def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProx
   );
 }
 
-def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProximalYogiParameters", []> {
+def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingProximalYogiParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1210,7 +1211,7 @@ def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProxima
   );
 }
 
-def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParameters", []> {
+def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingRMSPropParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1224,7 +1225,7 @@ def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParam
   );
 }
 
-def TF_LoadTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParameters", []> {
+def TF_LoadTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "LoadTPUEmbeddingStochasticGradientDescentParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1475,7 +1476,7 @@ def TF_LookupTableExportOp : TF_Op<"LookupTableExport", [Pure]> {
 def TF_LookupTableExportV2Op : TF_Op<"LookupTableExportV2", []> {
   let summary = "LookupTableExportV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle
   );
   let results = (outs
     AnyTensor:$keys,
@@ -1485,7 +1486,7 @@ def TF_LookupTableExportV2Op : TF_Op<"LookupTableExportV2", []> {
   TF_DerivedResultGroupTypeAttr Tvalues = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [Pure]> {
+def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
   let summary = "LookupTableFind";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle,
@@ -1502,7 +1503,7 @@ def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [Pure]> {
 def TF_LookupTableFindV2Op : TF_Op<"LookupTableFindV2", []> {
   let summary = "LookupTableFindV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle,
     AnyTensor:$keys,
     AnyTensor:$default_value
   );
@@ -1527,7 +1528,7 @@ def TF_LookupTableImportOp : TF_Op<"LookupTableImport", [Pure]> {
 def TF_LookupTableImportV2Op : TF_Op<"LookupTableImportV2", []> {
   let summary = "LookupTableImportV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     AnyTensor:$keys,
     AnyTensor:$values
   );
@@ -1549,7 +1550,7 @@ def TF_LookupTableInsertOp : TF_Op<"LookupTableInsert", [Pure]> {
 def TF_LookupTableInsertV2Op : TF_Op<"LookupTableInsertV2", []> {
   let summary = "LookupTableInsertV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     AnyTensor:$keys,
     AnyTensor:$values
   );
@@ -1560,13 +1561,13 @@ def TF_LookupTableInsertV2Op : TF_Op<"LookupTableInsertV2", []> {
 def TF_LookupTableRemoveV2Op : TF_Op<"LookupTableRemoveV2", []> {
   let summary = "LookupTableRemoveV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     AnyTensor:$keys
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [Pure]> {
+def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
   let summary = "LookupTableSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle
@@ -1579,7 +1580,7 @@ def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [Pure]> {
 def TF_LookupTableSizeV2Op : TF_Op<"LookupTableSizeV2", []> {
   let summary = "LookupTableSizeV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200", "int64">:$size
@@ -1626,7 +1627,7 @@ def TF_MakeIteratorOp : TF_Op<"MakeIterator", []> {
   let summary = "MakeIterator";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
-    TF_TensorOfDTypes<"0x100000", "resource">:$iterator
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
   );
 }
 

@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS07_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_MakeUniqueOp : TF_Op<"MakeUnique", [Pure]> {
   let summary = "MakeUnique";
@@ -1207,7 +1208,7 @@ def TF_MultiDeviceIteratorOp : TF_Op<"MultiDeviceIterator", []> {
     StrAttr:$shared_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
   );
 }
 
@@ -1219,14 +1220,14 @@ def TF_MultiDeviceIteratorFromStringHandleOp : TF_Op<"MultiDeviceIteratorFromStr
     DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$multi_device_iterator
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$multi_device_iterator
   );
 }
 
 def TF_MultiDeviceIteratorGetNextFromShardOp : TF_Op<"MultiDeviceIteratorGetNextFromShard", []> {
   let summary = "MultiDeviceIteratorGetNextFromShard";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$multi_device_iterator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
     TF_TensorOfDTypes<"0x8", "int32">:$shard_num,
     TF_TensorOfDTypes<"0x200", "int64">:$incarnation_id
   );
@@ -1241,7 +1242,7 @@ def TF_MultiDeviceIteratorInitOp : TF_Op<"MultiDeviceIteratorInit", []> {
   let summary = "MultiDeviceIteratorInit";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
-    TF_TensorOfDTypes<"0x100000", "resource">:$multi_device_iterator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
     TF_TensorOfDTypes<"0x200", "int64">:$max_buffer_size
   );
   let results = (outs
@@ -1252,7 +1253,7 @@ def TF_MultiDeviceIteratorInitOp : TF_Op<"MultiDeviceIteratorInit", []> {
 def TF_MultiDeviceIteratorToStringHandleOp : TF_Op<"MultiDeviceIteratorToStringHandle", []> {
   let summary = "MultiDeviceIteratorToStringHandle";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$multi_device_iterator
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$multi_device_iterator
   );
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$string_handle
@@ -1312,7 +1313,7 @@ def TF_MutableDenseHashTableV2Op : TF_Op<"MutableDenseHashTableV2", []> {
     OptionalAttr<TF_ShapeAttr>:$value_shape
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
   );
   TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<0>;
 }
@@ -1369,7 +1370,7 @@ def TF_MutableHashTableOfTensorsV2Op : TF_Op<"MutableHashTableOfTensorsV2", []> 
     OptionalAttr<TF_ShapeAttr>:$value_shape
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
   );
 }
 
@@ -1383,7 +1384,7 @@ def TF_MutableHashTableV2Op : TF_Op<"MutableHashTableV2", []> {
     TypeAttr:$value_dtype
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
   );
 }
 
@@ -1523,7 +1524,7 @@ def TF_NPolymorphicRestrictOutOp : TF_Op<"NPolymorphicRestrictOut", [Pure]> {
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", [MemoryEffects<[MemWrite<TF_NcclAllReduceResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "NcclAllReduce";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$input,

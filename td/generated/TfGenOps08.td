@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS08_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_NonMaxSuppressionV2Op : TF_Op<"NonMaxSuppressionV2", [Pure]> {
   let summary = "NonMaxSuppressionV2";
@@ -202,7 +203,7 @@ def TF_OneShotIteratorOp : TF_Op<"OneShotIterator", []> {
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
   );
 }
 

@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS09_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_QuantizedConv2DOp : TF_Op<"QuantizedConv2D", [Pure]> {
   let summary = "QuantizedConv2D";
@@ -1463,7 +1464,7 @@ def TF_RandomDatasetV2Op : TF_Op<"RandomDatasetV2", []> {
   }];
 }
 
-def TF_RandomGammaOp : TF_Op<"RandomGamma", []> {
+def TF_RandomGammaOp : TF_Op<"RandomGamma", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
   let summary = "RandomGamma";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1511,7 +1512,7 @@ def TF_RandomIndexShuffleOp : TF_Op<"RandomIndexShuffle", [Pure]> {
   }];
 }
 
-def TF_RandomPoissonOp : TF_Op<"RandomPoisson", []> {
+def TF_RandomPoissonOp : TF_Op<"RandomPoisson", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
   let summary = "RandomPoisson";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1526,7 +1527,7 @@ def TF_RandomPoissonOp : TF_Op<"RandomPoisson", []> {
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", []> {
+def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
   let summary = "RandomPoissonV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1542,7 +1543,7 @@ def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomShuffleOp : TF_Op<"RandomShuffle", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_RandomShuffleOp : TF_Op<"RandomShuffle", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "RandomShuffle";
   let arguments = (ins
     AnyTensor:$value_arg,
@@ -1618,7 +1619,7 @@ def TF_RandomShuffleQueueV2Op : TF_Op<"RandomShuffleQueueV2", []> {
   }];
 }
 
-def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", []> {
+def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
   let summary = "RandomStandardNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1632,7 +1633,7 @@ def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomUniformOp : TF_Op<"RandomUniform", []> {
+def TF_RandomUniformOp : TF_Op<"RandomUniform", [MemoryEffects<[MemWrite<TF_RandomUniformResource>]>]> {
   let summary = "RandomUniform";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1646,7 +1647,7 @@ def TF_RandomUniformOp : TF_Op<"RandomUniform", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomUniformIntOp : TF_Op<"RandomUniformInt", []> {
+def TF_RandomUniformIntOp : TF_Op<"RandomUniformInt", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
   let summary = "RandomUniformInt";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1683,7 +1684,7 @@ def TF_RangeOp : TF_Op<"Range", [Pure]> {
   }];
 }
 
-def TF_RangeDatasetOp : TF_Op<"RangeDataset", []> {
+def TF_RangeDatasetOp : TF_Op<"RangeDataset", [Pure]> {
   let summary = "RangeDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$start,

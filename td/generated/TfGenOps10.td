@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS10_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_ReciprocalOp : TF_Op<"Reciprocal", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Reciprocal";
@@ -79,7 +80,7 @@ def TF_RecordInputOp : TF_Op<"RecordInput", []> {
   }];
 }
 
-def TF_RecvOp : TF_Op<"Recv", []> {
+def TF_RecvOp : TF_Op<"Recv", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "Recv";
   let arguments = (ins
     DefaultValuedOptionalAttr<BoolAttr, "false">:$client_terminated,
@@ -94,7 +95,7 @@ def TF_RecvOp : TF_Op<"Recv", []> {
   TF_DerivedResultGroupTypeAttr tensor_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RecvTPUEmbeddingActivationsOp : TF_Op<"RecvTPUEmbeddingActivations", []> {
+def TF_RecvTPUEmbeddingActivationsOp : TF_Op<"RecvTPUEmbeddingActivations", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RecvTPUEmbeddingActivations";
   let arguments = (ins
     StrAttr:$config
@@ -837,9 +838,9 @@ def TF_ResourceAccumulatorTakeGradientOp : TF_Op<"ResourceAccumulatorTakeGradien
 def TF_ResourceApplyAdaMaxOp : TF_Op<"ResourceApplyAdaMax", []> {
   let summary = "ResourceApplyAdaMax";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$m,
-    TF_TensorOfDTypes<"0x100000", "resource">:$v,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$v,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1_power,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1,
@@ -854,9 +855,9 @@ def TF_ResourceApplyAdaMaxOp : TF_Op<"ResourceApplyAdaMax", []> {
 def TF_ResourceApplyAdadeltaOp : TF_Op<"ResourceApplyAdadelta", []> {
   let summary = "ResourceApplyAdadelta";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum_update,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum_update,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
@@ -869,8 +870,8 @@ def TF_ResourceApplyAdadeltaOp : TF_Op<"ResourceApplyAdadelta", []> {
 def TF_ResourceApplyAdagradOp : TF_Op<"ResourceApplyAdagrad", []> {
   let summary = "ResourceApplyAdagrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     DefaultValuedOptionalAttr<BoolAttr, "true">:$update_slots,
@@ -882,9 +883,9 @@ def TF_ResourceApplyAdagradOp : TF_Op<"ResourceApplyAdagrad", []> {
 def TF_ResourceApplyAdagradDAOp : TF_Op<"ResourceApplyAdagradDA", []> {
   let summary = "ResourceApplyAdagradDA";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$gradient_accumulator,
-    TF_TensorOfDTypes<"0x100000", "resource">:$gradient_squared_accumulator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$gradient_accumulator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$gradient_squared_accumulator,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
@@ -898,8 +899,8 @@ def TF_ResourceApplyAdagradDAOp : TF_Op<"ResourceApplyAdagradDA", []> {
 def TF_ResourceApplyAdagradV2Op : TF_Op<"ResourceApplyAdagradV2", []> {
   let summary = "ResourceApplyAdagradV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
@@ -912,9 +913,9 @@ def TF_ResourceApplyAdagradV2Op : TF_Op<"ResourceApplyAdagradV2", []> {
 def TF_ResourceApplyAdamOp : TF_Op<"ResourceApplyAdam", []> {
   let summary = "ResourceApplyAdam";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$m,
-    TF_TensorOfDTypes<"0x100000", "resource">:$v,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$v,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1_power,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2_power,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
@@ -956,8 +957,8 @@ def TF_ResourceApplyAdamWithAmsgradOp : TF_Op<"ResourceApplyAdamWithAmsgrad", []
 def TF_ResourceApplyAddSignOp : TF_Op<"ResourceApplyAddSign", []> {
   let summary = "ResourceApplyAddSign";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$m,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sign_decay,
@@ -971,10 +972,10 @@ def TF_ResourceApplyAddSignOp : TF_Op<"ResourceApplyAddSign", []> {
 def TF_ResourceApplyCenteredRMSPropOp : TF_Op<"ResourceApplyCenteredRMSProp", []> {
   let summary = "ResourceApplyCenteredRMSProp";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$mg,
-    TF_TensorOfDTypes<"0x100000", "resource">:$ms,
-    TF_TensorOfDTypes<"0x100000", "resource">:$mom,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$mg,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ms,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$mom,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
@@ -988,9 +989,9 @@ def TF_ResourceApplyCenteredRMSPropOp : TF_Op<"ResourceApplyCenteredRMSProp", []
 def TF_ResourceApplyFtrlOp : TF_Op<"ResourceApplyFtrl", []> {
   let summary = "ResourceApplyFtrl";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
-    TF_TensorOfDTypes<"0x100000", "resource">:$linear,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$linear,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
@@ -1005,9 +1006,9 @@ def TF_ResourceApplyFtrlOp : TF_Op<"ResourceApplyFtrl", []> {
 def TF_ResourceApplyFtrlV2Op : TF_Op<"ResourceApplyFtrlV2", []> {
   let summary = "ResourceApplyFtrlV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
-    TF_TensorOfDTypes<"0x100000", "resource">:$linear,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$linear,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
@@ -1023,7 +1024,7 @@ def TF_ResourceApplyFtrlV2Op : TF_Op<"ResourceApplyFtrlV2", []> {
 def TF_ResourceApplyGradientDescentOp : TF_Op<"ResourceApplyGradientDescent", []> {
   let summary = "ResourceApplyGradientDescent";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$delta,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
@@ -1034,8 +1035,8 @@ def TF_ResourceApplyGradientDescentOp : TF_Op<"ResourceApplyGradientDescent", []
 def TF_ResourceApplyKerasMomentumOp : TF_Op<"ResourceApplyKerasMomentum", []> {
   let summary = "ResourceApplyKerasMomentum";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
@@ -1048,8 +1049,8 @@ def TF_ResourceApplyKerasMomentumOp : TF_Op<"ResourceApplyKerasMomentum", []> {
 def TF_ResourceApplyMomentumOp : TF_Op<"ResourceApplyMomentum", []> {
   let summary = "ResourceApplyMomentum";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
@@ -1062,8 +1063,8 @@ def TF_ResourceApplyMomentumOp : TF_Op<"ResourceApplyMomentum", []> {
 def TF_ResourceApplyPowerSignOp : TF_Op<"ResourceApplyPowerSign", []> {
   let summary = "ResourceApplyPowerSign";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$m,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$logbase,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sign_decay,
@@ -1077,8 +1078,8 @@ def TF_ResourceApplyPowerSignOp : TF_Op<"ResourceApplyPowerSign", []> {
 def TF_ResourceApplyProximalAdagradOp : TF_Op<"ResourceApplyProximalAdagrad", []> {
   let summary = "ResourceApplyProximalAdagrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
@@ -1091,7 +1092,7 @@ def TF_ResourceApplyProximalAdagradOp : TF_Op<"ResourceApplyProximalAdagrad", []
 def TF_ResourceApplyProximalGradientDescentOp : TF_Op<"ResourceApplyProximalGradientDescent", []> {
   let summary = "ResourceApplyProximalGradientDescent";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
@@ -1104,9 +1105,9 @@ def TF_ResourceApplyProximalGradientDescentOp : TF_Op<"ResourceApplyProximalGrad
 def TF_ResourceApplyRMSPropOp : TF_Op<"ResourceApplyRMSProp", []> {
   let summary = "ResourceApplyRMSProp";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$ms,
-    TF_TensorOfDTypes<"0x100000", "resource">:$mom,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ms,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$mom,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
@@ -1165,7 +1166,7 @@ def TF_ResourceCreateOpOp : TF_Op<"ResourceCreateOp", []> {
 def TF_ResourceGatherOp : TF_Op<"ResourceGather", []> {
   let summary = "ResourceGather";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims,
     DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices
@@ -1180,7 +1181,7 @@ def TF_ResourceGatherOp : TF_Op<"ResourceGather", []> {
 def TF_ResourceGatherNdOp : TF_Op<"ResourceGatherNd", []> {
   let summary = "ResourceGatherNd";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices
   );
   let results = (outs
@@ -1203,7 +1204,7 @@ def TF_ResourceInitializedOpOp : TF_Op<"ResourceInitializedOp", []> {
 def TF_ResourceScatterAddOp : TF_Op<"ResourceScatterAdd", []> {
   let summary = "ResourceScatterAdd";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
   );
@@ -1214,7 +1215,7 @@ def TF_ResourceScatterAddOp : TF_Op<"ResourceScatterAdd", []> {
 def TF_ResourceScatterDivOp : TF_Op<"ResourceScatterDiv", []> {
   let summary = "ResourceScatterDiv";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
   );
@@ -1225,7 +1226,7 @@ def TF_ResourceScatterDivOp : TF_Op<"ResourceScatterDiv", []> {
 def TF_ResourceScatterMaxOp : TF_Op<"ResourceScatterMax", []> {
   let summary = "ResourceScatterMax";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
   );
@@ -1236,7 +1237,7 @@ def TF_ResourceScatterMaxOp : TF_Op<"ResourceScatterMax", []> {
 def TF_ResourceScatterMinOp : TF_Op<"ResourceScatterMin", []> {
   let summary = "ResourceScatterMin";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
   );
@@ -1247,7 +1248,7 @@ def TF_ResourceScatterMinOp : TF_Op<"ResourceScatterMin", []> {
 def TF_ResourceScatterMulOp : TF_Op<"ResourceScatterMul", []> {
   let summary = "ResourceScatterMul";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
   );
@@ -1258,7 +1259,7 @@ def TF_ResourceScatterMulOp : TF_Op<"ResourceScatterMul", []> {
 def TF_ResourceScatterNdAddOp : TF_Op<"ResourceScatterNdAdd", []> {
   let summary = "ResourceScatterNdAdd";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$ref,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     AnyTensor:$updates,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy,
@@ -1309,7 +1310,7 @@ def TF_ResourceScatterNdMinOp : TF_Op<"ResourceScatterNdMin", []> {
 def TF_ResourceScatterNdSubOp : TF_Op<"ResourceScatterNdSub", []> {
   let summary = "ResourceScatterNdSub";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$ref,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     AnyTensor:$updates,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy,
@@ -1322,7 +1323,7 @@ def TF_ResourceScatterNdSubOp : TF_Op<"ResourceScatterNdSub", []> {
 def TF_ResourceScatterNdUpdateOp : TF_Op<"ResourceScatterNdUpdate", []> {
   let summary = "ResourceScatterNdUpdate";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$ref,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     AnyTensor:$updates,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy,
@@ -1335,7 +1336,7 @@ def TF_ResourceScatterNdUpdateOp : TF_Op<"ResourceScatterNdUpdate", []> {
 def TF_ResourceScatterSubOp : TF_Op<"ResourceScatterSub", []> {
   let summary = "ResourceScatterSub";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
   );
@@ -1346,7 +1347,7 @@ def TF_ResourceScatterSubOp : TF_Op<"ResourceScatterSub", []> {
 def TF_ResourceScatterUpdateOp : TF_Op<"ResourceScatterUpdate", []> {
   let summary = "ResourceScatterUpdate";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     AnyTensor:$updates
   );
@@ -1380,8 +1381,8 @@ def TF_ResourceSparseApplyAdadeltaOp : TF_Op<"ResourceSparseApplyAdadelta", []> 
 def TF_ResourceSparseApplyAdagradOp : TF_Op<"ResourceSparseApplyAdagrad", []> {
   let summary = "ResourceSparseApplyAdagrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
@@ -1419,8 +1420,8 @@ def TF_ResourceSparseApplyAdagradDAOp : TF_Op<"ResourceSparseApplyAdagradDA", []
 def TF_ResourceSparseApplyAdagradV2Op : TF_Op<"ResourceSparseApplyAdagradV2", []> {
   let summary = "ResourceSparseApplyAdagradV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
@@ -1460,9 +1461,9 @@ def TF_ResourceSparseApplyCenteredRMSPropOp : TF_Op<"ResourceSparseApplyCentered
 def TF_ResourceSparseApplyFtrlOp : TF_Op<"ResourceSparseApplyFtrl", []> {
   let summary = "ResourceSparseApplyFtrl";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$var,
-    TF_TensorOfDTypes<"0x100000", "resource">:$accum,
-    TF_TensorOfDTypes<"0x100000", "resource">:$linear,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$linear,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,

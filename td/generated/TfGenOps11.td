@@ -3,11 +3,12 @@
 #define TFMLIR_TFGENOPS11_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_ResourceStridedSliceAssignOp : TF_Op<"ResourceStridedSliceAssign", []> {
   let summary = "ResourceStridedSliceAssign";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$ref,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$begin,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$end,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$strides,
@@ -112,7 +113,7 @@ def TF_RetrieveAllTPUEmbeddingParametersOp : TF_Op<"RetrieveAllTPUEmbeddingParam
   }];
 }
 
-def TF_RetrieveTPUEmbeddingADAMParametersOp : TF_Op<"RetrieveTPUEmbeddingADAMParameters", []> {
+def TF_RetrieveTPUEmbeddingADAMParametersOp : TF_Op<"RetrieveTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingADAMParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -128,7 +129,7 @@ def TF_RetrieveTPUEmbeddingADAMParametersOp : TF_Op<"RetrieveTPUEmbeddingADAMPar
   );
 }
 
-def TF_RetrieveTPUEmbeddingAdadeltaParametersOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParameters", []> {
+def TF_RetrieveTPUEmbeddingAdadeltaParametersOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingAdadeltaParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -166,7 +167,7 @@ def TF_RetrieveTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"RetrieveTPUEmbed
   }];
 }
 
-def TF_RetrieveTPUEmbeddingAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingAdagradParameters", []> {
+def TF_RetrieveTPUEmbeddingAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingAdagradParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -181,7 +182,7 @@ def TF_RetrieveTPUEmbeddingAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingAdag
   );
 }
 
-def TF_RetrieveTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingCenteredRMSPropParameters", []> {
+def TF_RetrieveTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingCenteredRMSPropParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -198,7 +199,7 @@ def TF_RetrieveTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"RetrieveTPUEmbed
   );
 }
 
-def TF_RetrieveTPUEmbeddingFTRLParametersOp : TF_Op<"RetrieveTPUEmbeddingFTRLParameters", []> {
+def TF_RetrieveTPUEmbeddingFTRLParametersOp : TF_Op<"RetrieveTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingFTRLParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -235,7 +236,7 @@ def TF_RetrieveTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"RetrieveTPUEm
   }];
 }
 
-def TF_RetrieveTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"RetrieveTPUEmbeddingMDLAdagradLightParameters", []> {
+def TF_RetrieveTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"RetrieveTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingMDLAdagradLightParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -252,7 +253,7 @@ def TF_RetrieveTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"RetrieveTPUEmbed
   );
 }
 
-def TF_RetrieveTPUEmbeddingMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingMomentumParameters", []> {
+def TF_RetrieveTPUEmbeddingMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingMomentumParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -267,7 +268,7 @@ def TF_RetrieveTPUEmbeddingMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingMom
   );
 }
 
-def TF_RetrieveTPUEmbeddingProximalAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParameters", []> {
+def TF_RetrieveTPUEmbeddingProximalAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingProximalAdagradParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -282,7 +283,7 @@ def TF_RetrieveTPUEmbeddingProximalAdagradParametersOp : TF_Op<"RetrieveTPUEmbed
   );
 }
 
-def TF_RetrieveTPUEmbeddingProximalYogiParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParameters", []> {
+def TF_RetrieveTPUEmbeddingProximalYogiParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingProximalYogiParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -298,7 +299,7 @@ def TF_RetrieveTPUEmbeddingProximalYogiParametersOp : TF_Op<"RetrieveTPUEmbeddin
   );
 }
 
-def TF_RetrieveTPUEmbeddingRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParameters", []> {
+def TF_RetrieveTPUEmbeddingRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingRMSPropParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
@@ -314,7 +315,7 @@ def TF_RetrieveTPUEmbeddingRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingRMSP
   );
 }
 
-def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParameters", []> {
+def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "RetrieveTPUEmbeddingStochasticGradientDescentParameters";
   let arguments = (ins
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,

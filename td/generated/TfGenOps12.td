@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS12_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_ScatterAddOp : TF_Op<"ScatterAdd", [Pure]> {
   let summary = "ScatterAdd";
@@ -653,7 +654,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_SendOp : TF_Op<"Send", []> {
+def TF_SendOp : TF_Op<"Send", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "Send";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -666,7 +667,7 @@ def TF_SendOp : TF_Op<"Send", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SendTPUEmbeddingGradientsOp : TF_Op<"SendTPUEmbeddingGradients", [AttrSizedOperandSegments]> {
+def TF_SendTPUEmbeddingGradientsOp : TF_Op<"SendTPUEmbeddingGradients", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>, AttrSizedOperandSegments]> {
   let summary = "SendTPUEmbeddingGradients";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$inputs,
@@ -680,7 +681,7 @@ def TF_SendTPUEmbeddingGradientsOp : TF_Op<"SendTPUEmbeddingGradients", [AttrSiz
 def TF_SerializeIteratorOp : TF_Op<"SerializeIterator", []> {
   let summary = "SerializeIterator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource_handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource_handle,
     DefaultValuedOptionalAttr<I64Attr, "0">:$external_state_policy
   );
   let results = (outs
@@ -858,7 +859,7 @@ def TF_ShuffleAndRepeatDatasetV2Op : TF_Op<"ShuffleAndRepeatDatasetV2", []> {
     TF_TensorOfDTypes<"0x200", "int64">:$seed,
     TF_TensorOfDTypes<"0x200", "int64">:$seed2,
     TF_TensorOfDTypes<"0x200", "int64">:$count,
-    TF_TensorOfDTypes<"0x100000", "resource">:$seed_generator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$seed_generator,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
     TF_ShapeAttrArray:$output_shapes,
     TypeArrayAttr:$output_types,
@@ -897,7 +898,7 @@ def TF_ShuffleDatasetV2Op : TF_Op<"ShuffleDatasetV2", []> {
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
     TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
-    TF_TensorOfDTypes<"0x100000", "resource">:$seed_generator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$seed_generator,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
     TF_ShapeAttrArray:$output_shapes,
     TypeArrayAttr:$output_types
@@ -914,7 +915,7 @@ def TF_ShuffleDatasetV3Op : TF_Op<"ShuffleDatasetV3", []> {
     TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
     TF_TensorOfDTypes<"0x200", "int64">:$seed,
     TF_TensorOfDTypes<"0x200", "int64">:$seed2,
-    TF_TensorOfDTypes<"0x100000", "resource">:$seed_generator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$seed_generator,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
     TF_ShapeAttrArray:$output_shapes,
     TypeArrayAttr:$output_types,

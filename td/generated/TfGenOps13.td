@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS13_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_SparseConcatOp : TF_Op<"SparseConcat", [Pure, SameVariadicOperandSize]> {
   let summary = "SparseConcat";
@@ -1215,7 +1216,7 @@ def TF_StackCloseOp : TF_Op<"StackClose", [Pure]> {
 def TF_StackCloseV2Op : TF_Op<"StackCloseV2", []> {
   let summary = "StackCloseV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
   );
 }
 
@@ -1233,7 +1234,7 @@ def TF_StackPopOp : TF_Op<"StackPop", [Pure]> {
 def TF_StackPopV2Op : TF_Op<"StackPopV2", []> {
   let summary = "StackPopV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
   );
   let results = (outs
     AnyTensor:$elem
@@ -1263,7 +1264,7 @@ def TF_StackPushOp : TF_Op<"StackPush", [Pure]> {
 def TF_StackPushV2Op : TF_Op<"StackPushV2", []> {
   let summary = "StackPushV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     AnyTensor:$elem,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$swap_memory
   );
@@ -1281,7 +1282,7 @@ def TF_StackV2Op : TF_Op<"StackV2", []> {
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$stack_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle
   );
 }
 
@@ -1394,7 +1395,7 @@ def TF_StatefulStandardNormalOp : TF_Op<"StatefulStandardNormal", []> {
 def TF_StatefulStandardNormalV2Op : TF_Op<"StatefulStandardNormalV2", []> {
   let summary = "StatefulStandardNormalV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
     AnyTensor:$shape
   );
@@ -1408,7 +1409,7 @@ def TF_StatefulStandardNormalV2Op : TF_Op<"StatefulStandardNormalV2", []> {
 def TF_StatefulTruncatedNormalOp : TF_Op<"StatefulTruncatedNormal", []> {
   let summary = "StatefulTruncatedNormal";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
     AnyTensor:$shape
   );
@@ -1422,7 +1423,7 @@ def TF_StatefulTruncatedNormalOp : TF_Op<"StatefulTruncatedNormal", []> {
 def TF_StatefulUniformOp : TF_Op<"StatefulUniform", []> {
   let summary = "StatefulUniform";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
     AnyTensor:$shape
   );
@@ -1436,7 +1437,7 @@ def TF_StatefulUniformOp : TF_Op<"StatefulUniform", []> {
 def TF_StatefulUniformFullIntOp : TF_Op<"StatefulUniformFullInt", []> {
   let summary = "StatefulUniformFullInt";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
     AnyTensor:$shape
   );
@@ -1450,7 +1451,7 @@ def TF_StatefulUniformFullIntOp : TF_Op<"StatefulUniformFullInt", []> {
 def TF_StatefulUniformIntOp : TF_Op<"StatefulUniformInt", []> {
   let summary = "StatefulUniformInt";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
     TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
     AnyTensor:$shape,
     AnyTensor:$minval,

@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS14_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_StatelessRandomUniformIntV2Op : TF_Op<"StatelessRandomUniformIntV2", [Pure]> {
   let summary = "StatelessRandomUniformIntV2";
@@ -250,7 +251,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_StoreMinibatchStatisticsInFdoOp : TF_Op<"StoreMinibatchStatisticsInFdo", []> {
+def TF_StoreMinibatchStatisticsInFdoOp : TF_Op<"StoreMinibatchStatisticsInFdo", [Pure]> {
   let summary = "StoreMinibatchStatisticsInFdo";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$program_key,
@@ -704,7 +705,7 @@ def TF_SummaryWriterOp : TF_Op<"SummaryWriter", []> {
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$writer
   );
 }
 
@@ -830,7 +831,7 @@ def TF_TFRecordReaderV2Op : TF_Op<"TFRecordReaderV2", []> {
   }];
 }
 
-def TF_TPUAnnotateTensorsWithDynamicShapeOp : TF_Op<"TPUAnnotateTensorsWithDynamicShape", []> {
+def TF_TPUAnnotateTensorsWithDynamicShapeOp : TF_Op<"TPUAnnotateTensorsWithDynamicShape", [Pure]> {
   let summary = "TPUAnnotateTensorsWithDynamicShape";
   let arguments = (ins
     Variadic<AnyTensor>:$tensors
@@ -841,7 +842,7 @@ def TF_TPUAnnotateTensorsWithDynamicShapeOp : TF_Op<"TPUAnnotateTensorsWithDynam
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_TPUCompilationResultOp : TF_Op<"TPUCompilationResult", [Pure]> {
+def TF_TPUCompilationResultOp : TF_Op<"TPUCompilationResult", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "TPUCompilationResult";
   let arguments = (ins
   );
@@ -873,7 +874,7 @@ def TF_TPUCompileOp : TF_Op<"TPUCompile", [SameVariadicResultSize]> {
   }];
 }
 
-def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [AttrSizedOperandSegments]> {
+def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [Pure, AttrSizedOperandSegments]> {
   let summary = "TPUCopyWithDynamicShape";
   let arguments = (ins
     Variadic<AnyTensor>:$tensors,
@@ -886,7 +887,7 @@ def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [AttrSizedOp
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", []> {
+def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", [Pure]> {
   let summary = "TPUDummyInput";
   let arguments = (ins
     TF_ShapeAttr:$shape
@@ -919,7 +920,7 @@ def TF_TPUOrdinalSelectorOp : TF_Op<"TPUOrdinalSelector", []> {
   );
 }
 
-def TF_TPUPartitionedCallOp : TF_Op<"TPUPartitionedCall", [Pure]> {
+def TF_TPUPartitionedCallOp : TF_Op<"TPUPartitionedCall", []> {
   let summary = "TPUPartitionedCall";
   let arguments = (ins
     Variadic<AnyTensor>:$args,
@@ -939,9 +940,9 @@ def TF_TPUPartitionedCallOp : TF_Op<"TPUPartitionedCall", [Pure]> {
 def TF_TPUReshardVariablesOp : TF_Op<"TPUReshardVariables", []> {
   let summary = "TPUReshardVariables";
   let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$vars,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$vars,
     TF_TensorOfDTypes<"0x80", "string">:$new_format_key,
-    TF_TensorOfDTypes<"0x100000", "resource">:$format_state_var
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$format_state_var
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
@@ -1141,7 +1142,7 @@ def TF_TensorArrayCloseV2Op : TF_Op<"TensorArrayCloseV2", [Pure]> {
 def TF_TensorArrayCloseV3Op : TF_Op<"TensorArrayCloseV3", []> {
   let summary = "TensorArrayCloseV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
   );
 }
 
@@ -1188,7 +1189,7 @@ def TF_TensorArrayConcatV2Op : TF_Op<"TensorArrayConcatV2", [Pure]> {
 def TF_TensorArrayConcatV3Op : TF_Op<"TensorArrayConcatV3", []> {
   let summary = "TensorArrayConcatV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in,
     OptionalAttr<TF_ShapeAttr>:$element_shape_except0
   );
@@ -1242,7 +1243,7 @@ def TF_TensorArrayGatherV2Op : TF_Op<"TensorArrayGatherV2", [Pure]> {
 def TF_TensorArrayGatherV3Op : TF_Op<"TensorArrayGatherV3", []> {
   let summary = "TensorArrayGatherV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x8", "int32">:$indices,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in,
     OptionalAttr<TF_ShapeAttr>:$element_shape
@@ -1292,12 +1293,12 @@ def TF_TensorArrayGradV2Op : TF_Op<"TensorArrayGradV2", []> {
 def TF_TensorArrayGradV3Op : TF_Op<"TensorArrayGradV3", []> {
   let summary = "TensorArrayGradV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in,
     StrAttr:$source
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$grad_handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_TensorArrayResource>]>:$grad_handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
 }
@@ -1370,7 +1371,7 @@ def TF_TensorArrayReadV2Op : TF_Op<"TensorArrayReadV2", [Pure]> {
 def TF_TensorArrayReadV3Op : TF_Op<"TensorArrayReadV3", []> {
   let summary = "TensorArrayReadV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x8", "int32">:$index,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in
   );
@@ -1411,7 +1412,7 @@ def TF_TensorArrayScatterV2Op : TF_Op<"TensorArrayScatterV2", [Pure]> {
 def TF_TensorArrayScatterV3Op : TF_Op<"TensorArrayScatterV3", []> {
   let summary = "TensorArrayScatterV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x8", "int32">:$indices,
     AnyTensor:$value_arg,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in
@@ -1447,7 +1448,7 @@ def TF_TensorArraySizeV2Op : TF_Op<"TensorArraySizeV2", [Pure]> {
 def TF_TensorArraySizeV3Op : TF_Op<"TensorArraySizeV3", []> {
   let summary = "TensorArraySizeV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in
   );
   let results = (outs
@@ -1486,7 +1487,7 @@ def TF_TensorArraySplitV2Op : TF_Op<"TensorArraySplitV2", [Pure]> {
 def TF_TensorArraySplitV3Op : TF_Op<"TensorArraySplitV3", []> {
   let summary = "TensorArraySplitV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     AnyTensor:$value_arg,
     TF_TensorOfDTypes<"0x200", "int64">:$lengths,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in
@@ -1543,7 +1544,7 @@ def TF_TensorArrayV3Op : TF_Op<"TensorArrayV3", []> {
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tensor_array_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_TensorArrayResource>]>:$handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow
   );
 }
@@ -1579,7 +1580,7 @@ def TF_TensorArrayWriteV2Op : TF_Op<"TensorArrayWriteV2", [Pure]> {
 def TF_TensorArrayWriteV3Op : TF_Op<"TensorArrayWriteV3", []> {
   let summary = "TensorArrayWriteV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x8", "int32">:$index,
     AnyTensor:$value_arg,
     TF_TensorOfDTypes<"0x2", "float">:$flow_in

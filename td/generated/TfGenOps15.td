@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS15_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape", [Pure]> {
   let summary = "TensorListElementShape";
@@ -363,7 +364,7 @@ def TF_TensorScatterUpdateOp : TF_Op<"TensorScatterUpdate", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", []> {
+def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", [Pure]> {
   let summary = "TensorSliceDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$components,

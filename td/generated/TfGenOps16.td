@@ -3,11 +3,12 @@
 #define TFMLIR_TFGENOPS16_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_VarIsInitializedOpOp : TF_Op<"VarIsInitializedOp", []> {
   let summary = "VarIsInitializedOp";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource
   );
   let results = (outs
     TF_TensorOfDTypes<"0x400", "bool">:$is_initialized
@@ -171,7 +172,7 @@ def TF_WrapDatasetVariantOp : TF_Op<"WrapDatasetVariant", [Pure]> {
 def TF_WriteAudioSummaryOp : TF_Op<"WriteAudioSummary", []> {
   let summary = "WriteAudioSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tag,
     TF_TensorOfDTypes<"0x2", "float">:$tensor,
@@ -191,7 +192,7 @@ def TF_WriteFileOp : TF_Op<"WriteFile", []> {
 def TF_WriteGraphSummaryOp : TF_Op<"WriteGraphSummary", []> {
   let summary = "WriteGraphSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tensor
   );
@@ -200,7 +201,7 @@ def TF_WriteGraphSummaryOp : TF_Op<"WriteGraphSummary", []> {
 def TF_WriteHistogramSummaryOp : TF_Op<"WriteHistogramSummary", []> {
   let summary = "WriteHistogramSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tag,
     TF_TensorOfDTypes<"0xca467e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, bool">:$values
@@ -211,7 +212,7 @@ def TF_WriteHistogramSummaryOp : TF_Op<"WriteHistogramSummary", []> {
 def TF_WriteImageSummaryOp : TF_Op<"WriteImageSummary", []> {
   let summary = "WriteImageSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tag,
     TF_TensorOfDTypes<"0x80016", "uint8, double, float, half">:$tensor,
@@ -224,7 +225,7 @@ def TF_WriteImageSummaryOp : TF_Op<"WriteImageSummary", []> {
 def TF_WriteRawProtoSummaryOp : TF_Op<"WriteRawProtoSummary", []> {
   let summary = "WriteRawProtoSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tensor
   );
@@ -233,7 +234,7 @@ def TF_WriteRawProtoSummaryOp : TF_Op<"WriteRawProtoSummary", []> {
 def TF_WriteScalarSummaryOp : TF_Op<"WriteScalarSummary", []> {
   let summary = "WriteScalarSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tag,
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$value_arg
@@ -244,7 +245,7 @@ def TF_WriteScalarSummaryOp : TF_Op<"WriteScalarSummary", []> {
 def TF_WriteSummaryOp : TF_Op<"WriteSummary", []> {
   let summary = "WriteSummary";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$writer,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     AnyTensor:$tensor,
     TF_TensorOfDTypes<"0x80", "string">:$tag,
@@ -323,7 +324,7 @@ for binary operators.
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_XlaCallModuleOp : TF_Op<"XlaCallModule", []> {
+def TF_XlaCallModuleOp : TF_Op<"XlaCallModule", [MemoryEffects<[MemWrite<TF_XlaCallModuleResource>]>]> {
   let summary = "Invokes a StableHLO module.";
   let description = [{
 This op is used with JAX native serialization in a TensorFlow context with
@@ -618,7 +619,7 @@ def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", []> {
+def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "XlaHostCompute";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs,
@@ -680,7 +681,7 @@ Sorts a tensor. Currently only sorts in ascending order are supported.
   TF_DerivedOperandGroupTypeAttr V = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_XlaLaunchOp : TF_Op<"XlaLaunch", [AttrSizedOperandSegments]> {
+def TF_XlaLaunchOp : TF_Op<"XlaLaunch", [MemoryEffects<[MemWrite<TF_XlaLaunchResource>]>, AttrSizedOperandSegments]> {
   let summary = "XLA Launch Op. For use by the XLA JIT only.";
   let arguments = (ins
     Variadic<AnyTensor>:$constants,
@@ -746,7 +747,7 @@ def TF_XlaPadOp : TF_Op<"XlaPad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_XlaRecvOp : TF_Op<"XlaRecv", []> {
+def TF_XlaRecvOp : TF_Op<"XlaRecv", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "Receives the named tensor from another XLA computation. Wraps the XLA Recv";
   let description = [{
 operator documented at
@@ -762,7 +763,7 @@ operator documented at
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", []> {
+def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "XlaRecvFromHost";
   let arguments = (ins
     StrAttr:$key,
@@ -774,7 +775,7 @@ def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", []> {
   TF_DerivedResultGroupTypeAttr Toutput = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_XlaRecvTPUEmbeddingActivationsOp : TF_Op<"XlaRecvTPUEmbeddingActivations", []> {
+def TF_XlaRecvTPUEmbeddingActivationsOp : TF_Op<"XlaRecvTPUEmbeddingActivations", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "XlaRecvTPUEmbeddingActivations";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$deduplication_data,
@@ -1017,7 +1018,7 @@ i=0...N-1.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaSendOp : TF_Op<"XlaSend", []> {
+def TF_XlaSendOp : TF_Op<"XlaSend", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "Sends the named tensor to another XLA computation. Wraps the XLA Send operator";
   let description = [{
 documented at
@@ -1030,7 +1031,7 @@ documented at
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaSendTPUEmbeddingGradientsOp : TF_Op<"XlaSendTPUEmbeddingGradients", [AttrSizedOperandSegments]> {
+def TF_XlaSendTPUEmbeddingGradientsOp : TF_Op<"XlaSendTPUEmbeddingGradients", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>, AttrSizedOperandSegments]> {
   let summary = "XlaSendTPUEmbeddingGradients";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gradients,
@@ -1061,7 +1062,7 @@ def TF_XlaSendTPUEmbeddingGradientsV2Op : TF_Op<"XlaSendTPUEmbeddingGradientsV2"
   }];
 }
 
-def TF_XlaSendToHostOp : TF_Op<"XlaSendToHost", []> {
+def TF_XlaSendToHostOp : TF_Op<"XlaSendToHost", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
   let summary = "XlaSendToHost";
   let arguments = (ins
     AnyTensor:$input,

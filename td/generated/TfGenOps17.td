@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS17_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF_XlaVariadicReduceV2Op : TF_Op<"XlaVariadicReduceV2", [Pure, AttrSizedOperandSegments]> {
   let summary = "Wraps the variadic XLA Reduce operator.";
@@ -625,7 +626,7 @@ _HostCast requires its input and produces its output in host memory.
   }];
 }
 
-def TF__HostRecvOp : TF_Op<"_HostRecv", []> {
+def TF__HostRecvOp : TF_Op<"_HostRecv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
   let summary = "Receives the named tensor from send_device on recv_device.";
   let description = [{
 _HostRecv produces its output on host memory whereas _Recv produces its
@@ -644,7 +645,7 @@ output on device memory.
   TF_DerivedResultGroupTypeAttr tensor_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF__HostSendOp : TF_Op<"_HostSend", []> {
+def TF__HostSendOp : TF_Op<"_HostSend", [MemoryEffects<[MemWrite<TF_Send2Resource>]>]> {
   let summary = "Sends the named tensor from send_device to recv_device.";
   let description = [{
 _HostSend requires its input on host memory whereas _Send requires its

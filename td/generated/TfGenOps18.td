@@ -3,6 +3,7 @@
 #define TFMLIR_TFGENOPS18_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
 def TF__MklNativeFusedDepthwiseConv2dNativeOp : TF_Op<"_MklNativeFusedDepthwiseConv2dNative", [Pure]> {
   let summary = "_MklNativeFusedDepthwiseConv2dNative";
@@ -1940,7 +1941,7 @@ that _XlaRun can use to look up the LocalExecutable and execute it.
   TF_DerivedOperandGroupTypeListAttr Tconstants = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF__XlaCompileMlirPlaceholderProgramKeyOp : TF_Op<"_XlaCompileMlirPlaceholderProgramKey", []> {
+def TF__XlaCompileMlirPlaceholderProgramKeyOp : TF_Op<"_XlaCompileMlirPlaceholderProgramKey", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "Placeholder program key (compilation cache key) of a XLA `program`.";
   let description = [{
 This op can be used when certain rewrite passes materialize ops that require a
@@ -1974,7 +1975,7 @@ have a value_index output that identifies the chosen input.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__XlaRecvAtHostV2Op : TF_Op<"_XlaRecvAtHostV2", []> {
+def TF__XlaRecvAtHostV2Op : TF_Op<"_XlaRecvAtHostV2", [MemoryEffects<[MemWrite<TF_Recv2Resource>]>]> {
   let summary = "A placeholder op to receive values from a running XLA computation with support for a runtime device ordinal.";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$dynamic_key,
@@ -1988,7 +1989,7 @@ def TF__XlaRecvAtHostV2Op : TF_Op<"_XlaRecvAtHostV2", []> {
   TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF__XlaRunOp : TF_Op<"_XlaRun", []> {
+def TF__XlaRunOp : TF_Op<"_XlaRun", [MemoryEffects<[MemWrite<TF__XlaRunResource>]>]> {
   let summary = "XLA Run Op. For use by the XLA JIT only.";
   let description = [{
 Executes a TensorFlow function previously compiled into a LocalExecutable by an
@@ -2005,7 +2006,7 @@ _XlaCompile op.
   TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF__XlaSendFromHostV2Op : TF_Op<"_XlaSendFromHostV2", []> {
+def TF__XlaSendFromHostV2Op : TF_Op<"_XlaSendFromHostV2", [MemoryEffects<[MemWrite<TF_Send3Resource>]>]> {
   let summary = "A placeholder op to send values to a running XLA computation with support for a runtime device ordinal.";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs,
@@ -2149,7 +2150,7 @@ def TF___MklDummyPadWithFusedConv2DOp : TF_Op<"__MklDummyPadWithFusedConv2D", [P
   }];
 }
 
-def TF_ConvertToSparseCoreCsrWrappedCooTensorOpOp : TF_Op<"ConvertToSparseCoreCsrWrappedCooTensorOp", []> {
+def TF_ConvertToSparseCoreCsrWrappedCooTensorOpOp : TF_Op<"ConvertToSparseCoreCsrWrappedCooTensorOp", [Pure]> {
   let summary = "tf.ConvertToSparseCoreCsrWrappedCooTensorOp (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs,
@@ -2174,7 +2175,7 @@ def TF_ConvertToSparseCoreCsrWrappedCooTensorOpOp : TF_Op<"ConvertToSparseCoreCs
   DerivedTypeAttr num_sc_per_chip = TF_DerivedSubtypeElementTypeAttr;
 }
 
-def TF_FusedConv2DBiasActivationOp : TF_Op<"FusedConv2DBiasActivation", []> {
+def TF_FusedConv2DBiasActivationOp : TF_Op<"FusedConv2DBiasActivation", [Pure]> {
   let summary = "tf.FusedConv2DBiasActivation (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$conv_input,
@@ -2197,7 +2198,7 @@ def TF_FusedConv2DBiasActivationOp : TF_Op<"FusedConv2DBiasActivation", []> {
   TF_DerivedOperandGroupTypeAttr Tbias = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_GeneratorDatasetRegionOp : TF_Op<"GeneratorDatasetRegion", [AttrSizedOperandSegments]> {
+def TF_GeneratorDatasetRegionOp : TF_Op<"GeneratorDatasetRegion", [NoMemoryEffect, AttrSizedOperandSegments]> {
   let summary = "tf.GeneratorDatasetRegion (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     Variadic<AnyTensor>:$init_func_other_args,
@@ -2215,7 +2216,7 @@ def TF_GeneratorDatasetRegionOp : TF_Op<"GeneratorDatasetRegion", [AttrSizedOper
   DerivedTypeAttr Tnext_func_args = TF_DerivedSubtypeElementTypeAttr;
 }
 
-def TF_LoadTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingADAMParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingADAMParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingADAMParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2230,7 +2231,7 @@ def TF_LoadTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingA
   );
 }
 
-def TF_LoadTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingAdadeltaParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingAdadeltaParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingAdadeltaParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2245,7 +2246,7 @@ def TF_LoadTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbedd
   );
 }
 
-def TF_LoadTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingAdagradParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2259,7 +2260,7 @@ def TF_LoadTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddi
   );
 }
 
-def TF_LoadTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingFTRLParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingFTRLParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingFTRLParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2274,7 +2275,7 @@ def TF_LoadTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingF
   );
 }
 
-def TF_LoadTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingMomentumParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingMomentumParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingMomentumParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2288,7 +2289,7 @@ def TF_LoadTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbedd
   );
 }
 
-def TF_LoadTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingProximalAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2302,7 +2303,7 @@ def TF_LoadTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"LoadTP
   );
 }
 
-def TF_LoadTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingProximalYogiParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingProximalYogiParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingProximalYogiParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2317,7 +2318,7 @@ def TF_LoadTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"LoadTPUEm
   );
 }
 
-def TF_LoadTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingRMSPropParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingRMSPropParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingRMSPropParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2332,7 +2333,7 @@ def TF_LoadTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddi
   );
 }
 
-def TF_LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug", []> {
+def TF_LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$parameters,
@@ -2350,7 +2351,7 @@ def TF_MlirLocalVarOpOp : TF_Op<"MlirLocalVarOp", []> {
   let arguments = (ins
   );
   let results = (outs
-    AnyTensor:$resource
+    Res<AnyTensor, "", [MemAlloc<TF_MlirLocalVarOpResource>]>:$resource
   );
 }
 
@@ -2364,7 +2365,7 @@ def TF_PostProcessPredictionOp : TF_Op<"PostProcessPrediction", []> {
   );
 }
 
-def TF_RetrieveTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingADAMParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingADAMParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingADAMParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2381,7 +2382,7 @@ def TF_RetrieveTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEm
   );
 }
 
-def TF_RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2398,7 +2399,7 @@ def TF_RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"RetrieveT
   );
 }
 
-def TF_RetrieveTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingAdagradParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2414,7 +2415,7 @@ def TF_RetrieveTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTP
   );
 }
 
-def TF_RetrieveTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingFTRLParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingFTRLParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingFTRLParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2431,7 +2432,7 @@ def TF_RetrieveTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEm
   );
 }
 
-def TF_RetrieveTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingMomentumParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingMomentumParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingMomentumParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2447,7 +2448,7 @@ def TF_RetrieveTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"RetrieveT
   );
 }
 
-def TF_RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2463,7 +2464,7 @@ def TF_RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"Re
   );
 }
 
-def TF_RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -2480,7 +2481,7 @@ def TF_RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"Retri
   );
 }
 
-def TF_RetrieveTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingRMSPropParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,

@@ -3,8 +3,9 @@
 #define TFMLIR_TFGENOPS19_TD
 
 include "TfOpBase.td"
+include "generated/TfEffects.td"
 
-def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug", []> {
+def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf.RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<StrAttr>:$config,
@@ -48,7 +49,7 @@ def TF_TPUCompileMlirAndExecuteOp : TF_Op<"TPUCompileMlirAndExecute", [AttrSized
   TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<1>;
 }
 
-def TF_TPUCopyWithLayoutOp : TF_Op<"TPUCopyWithLayout", []> {
+def TF_TPUCopyWithLayoutOp : TF_Op<"TPUCopyWithLayout", [Pure]> {
   let summary = "tf.TPUCopyWithLayout (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$input,
@@ -60,7 +61,7 @@ def TF_TPUCopyWithLayoutOp : TF_Op<"TPUCopyWithLayout", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_TPUGetLayoutOpOp : TF_Op<"TPUGetLayoutOp", []> {
+def TF_TPUGetLayoutOpOp : TF_Op<"TPUGetLayoutOp", [Pure]> {
   let summary = "tf.TPUGetLayoutOp (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$cache_key,
@@ -72,7 +73,7 @@ def TF_TPUGetLayoutOpOp : TF_Op<"TPUGetLayoutOp", []> {
   );
 }
 
-def TF_WriteTrainingPredictionsOp : TF_Op<"WriteTrainingPredictions", []> {
+def TF_WriteTrainingPredictionsOp : TF_Op<"WriteTrainingPredictions", [MemoryEffects<[MemWrite<TF_WriteTrainingPredictionsResource>]>]> {
   let summary = "tf.WriteTrainingPredictions (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$keys,
@@ -87,7 +88,7 @@ def TF_WriteTrainingPredictionsOp : TF_Op<"WriteTrainingPredictions", []> {
   DerivedTypeAttr num_predictions = TF_DerivedSubtypeElementTypeAttr;
 }
 
-def TF_XlaLocalSparseDenseMatmulOp : TF_Op<"XlaLocalSparseDenseMatmul", []> {
+def TF_XlaLocalSparseDenseMatmulOp : TF_Op<"XlaLocalSparseDenseMatmul", [Pure]> {
   let summary = "tf.XlaLocalSparseDenseMatmul (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$embedding_ids,
@@ -101,20 +102,20 @@ def TF_XlaLocalSparseDenseMatmulOp : TF_Op<"XlaLocalSparseDenseMatmul", []> {
   );
 }
 
-def TF__InternalTestMustExecuteTrait_Op : TF_Op<"_InternalTestMustExecuteTrait_", []> {
+def TF__InternalTestMustExecuteTrait_Op : TF_Op<"_InternalTestMustExecuteTrait_", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
   let summary = "tf._InternalTestMustExecuteTrait_ (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
   );
 }
 
-def TF__InternalTestNonResourceValueSideEffects_Op : TF_Op<"_InternalTestNonResourceValueSideEffects_", []> {
+def TF__InternalTestNonResourceValueSideEffects_Op : TF_Op<"_InternalTestNonResourceValueSideEffects_", [MemoryEffects<[MemWrite<TF__InternalTestNonResourceValueSideEffects_Resource>]>]> {
   let summary = "tf._InternalTestNonResourceValueSideEffects_ (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     AnyTensor:$key
   );
 }
 
-def TF__TPUDeviceOrdinalPlaceholderOp : TF_Op<"_TPUDeviceOrdinalPlaceholder", []> {
+def TF__TPUDeviceOrdinalPlaceholderOp : TF_Op<"_TPUDeviceOrdinalPlaceholder", [Pure]> {
   let summary = "tf._TPUDeviceOrdinalPlaceholder (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
     OptionalAttr<I64Attr>:$logical_core

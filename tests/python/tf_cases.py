@@ -173,6 +173,48 @@ def _v1_control_flow_graphdef_debug():
                                                   show_debug_info=True)
 
 
+def _tpu_graph_def(kind):
+    """A TF1 TPU program (built on CPU, never run): tpu.rewrite, tpu.replicate
+    with two replicas, or tpu.rewrite with outside compilation."""
+    from tensorflow.python.tpu import tpu
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [4], name="x")
+        v = tf.compat.v1.get_variable("w", initializer=tf.ones([4]), use_resource=True)
+
+        def step(a):
+            y = a * v + 1.0
+            if kind == "outside":
+                y = tf.compat.v1.tpu.outside_compilation(lambda t: tf.strings.to_number(
+                    tf.strings.as_string(t)) * 2.0, y)
+            return tf.reduce_sum(y)
+
+        if kind == "replicate":
+            out = tpu.replicate(step, inputs=[[x], [x + 1.0]])
+            tf.identity(out[0][0], name="out0")
+            tf.identity(out[1][0], name="out1")
+        else:
+            out = tpu.rewrite(step, [x])
+            tf.identity(out[0], name="out")
+    return g.as_graph_def()
+
+
+@case("tpu_rewrite_graphdef_raw")
+def _tpu_rewrite_graphdef_raw():
+    return tf.mlir.experimental.convert_graph_def(_tpu_graph_def("rewrite"), pass_pipeline="")
+
+
+@case("tpu_replicate_graphdef_raw")
+def _tpu_replicate_graphdef_raw():
+    return tf.mlir.experimental.convert_graph_def(_tpu_graph_def("replicate"), pass_pipeline="")
+
+
+@case("tpu_outside_compilation_graphdef_raw")
+def _tpu_outside_compilation_graphdef_raw():
+    return tf.mlir.experimental.convert_graph_def(_tpu_graph_def("outside"), pass_pipeline="")
+
+
 @case("v2_control_flow_raw_debug", debug_info=True)
 def _v2_control_flow_raw_debug():
     return _convert_fn(_v2_control_flow_fn(), show_debug_info=True)

@@ -33,6 +33,8 @@ namespace ResourceEffects {
 struct Variable : public mlir::SideEffects::Resource::Base<Variable> {
   llvm::StringRef getName() final { return "Variable"; }
 };
+// The resources of the generated ops' effects (scripts/gen_tf_ops.py).
+#include "tfmlir/TfResourceKinds.h.inc"
 } // namespace ResourceEffects
 
 /// [TypeAttr] of the element types of `types`.

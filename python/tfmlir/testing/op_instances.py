@@ -38,8 +38,11 @@ class OpInstance:
     """One op: name, operand types, result types, properties (name -> text)."""
 
     def __init__(self, name, operands, results, properties, operand_segments=None,
-                 result_segments=None):
+                 result_segments=None, operand_groups=None, result_groups=None):
         self.name = name
+        # Sizes of the ODS operand/result groups the flat lists fill.
+        self.operand_groups = operand_groups
+        self.result_groups = result_groups
         self.operands = list(operands)
         self.results = list(results)
         self.properties = dict(properties)
@@ -49,12 +52,14 @@ class OpInstance:
     def to_json(self):
         return {"operands": self.operands, "results": self.results,
                 "properties": self.properties, "operand_segments": self.operand_segments,
-                "result_segments": self.result_segments}
+                "result_segments": self.result_segments,
+                "operand_groups": self.operand_groups, "result_groups": self.result_groups}
 
     @classmethod
     def from_json(cls, name, data):
         return cls(name, data["operands"], data["results"], data["properties"],
-                   data.get("operand_segments"), data.get("result_segments"))
+                   data.get("operand_segments"), data.get("result_segments"),
+                   data.get("operand_groups"), data.get("result_groups"))
 
     def copy(self):
         return OpInstance.from_json(self.name, json.loads(json.dumps(self.to_json())))
@@ -249,7 +254,8 @@ def build_instance(name, opdef, facts, symbol="probe_fn"):
                                                  symbol)
     return OpInstance(name, [t for g in operand_groups for t in g],
                       [t for g in result_groups for t in g], properties, operand_segments,
-                      result_segments)
+                      result_segments, [len(g) for g in operand_groups],
+                      [len(g) for g in result_groups])
 
 
 # Verifier phrases -> element type of a replacement.

@@ -1,0 +1,259 @@
+"""Side effects of TF ops: tfmlir (generated ODS in C++, the Python analysis)
+against TensorFlow 2.21's own classification.
+
+The facts come from ``third_party/tensorflow/tf_op_effects.json``
+(``scripts/dump_tf_effects.py`` observed them with TF's passes); the ODS and
+the Python table are generated from it by ``scripts/gen_tf_ops.py``.
+
+* Every probed op, unused, survives upstream ``canonicalize`` exactly when it
+  survives TF's (no op TF models as effectful is deleted), and two copies of
+  every op with writes or unknown effects survive ``cse``.
+* The probe modules of the dump script give the same graphs under tfmlir's
+  ``tf-executor-break-up-islands`` / ``tf-executor-graph-pruning`` as under
+  TF's (TF run in a subprocess).
+* The generated files are up to date with the snapshot, and the snapshot with
+  the installed TensorFlow (regenerate and diff).
+"""
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+import tfmlir  # noqa: F401  (registers the dialects)
+from mlir import ir, passmanager
+
+from conftest import REPO_ROOT, have_tensorflow
+
+EFFECTS_JSON = REPO_ROOT / "third_party" / "tensorflow" / "tf_op_effects.json"
+
+# TF's canonicalize rewrites a lone tf.Variable through a canonicalization
+# pattern, not because it is free of effects (TF models it with unknown
+# effects, as tfmlir does).
+_TF_REWRITES = {"tf.Variable"}
+
+
+def _dump_module():
+    spec = importlib.util.spec_from_file_location("dump_tf_effects",
+                                                  REPO_ROOT / "scripts" / "dump_tf_effects.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def effects():
+    with open(EFFECTS_JSON) as f:
+        return json.load(f)["ops"]
+
+
+@pytest.fixture(scope="module")
+def instances(effects):
+    from tfmlir.testing.op_instances import OpInstance
+    return {name: OpInstance.from_json(name, e["instance"])
+            for name, e in sorted(effects.items()) if "instance" in e}
+
+
+def _surviving(text, pipeline):
+    """{function name: set of tf op names} after running `pipeline`."""
+    with ir.Context():
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse(pipeline).run(module.operation)
+        out = {}
+        for func in module.body.operations:
+            if func.operation.name != "func.func":
+                continue
+            names = set()
+
+            def visit(op, names=names):
+                if op.name.startswith("tf."):
+                    names.add(op.name)
+                return ir.WalkResult.ADVANCE
+
+            func.operation.walk(visit)
+            out[ir.StringAttr(func.attributes["sym_name"]).value] = names
+        return out
+
+
+def test_snapshot_covers_tf_ods_ops(effects):
+    facts = json.load(open(REPO_ROOT / "third_party" / "tensorflow" / "tf_ods_ops.json"))["ops"]
+    assert set(effects) == set(facts)
+    probed = [n for n, e in effects.items() if "observed" in e]
+    assert len(probed) >= 800
+    # What is not probed are region ops and ops calling functions whose
+    # signatures the probes cannot satisfy; their effects are those of their
+    # regions/callees in TF's analysis too.
+    for name, entry in effects.items():
+        if "observed" not in entry:
+            assert entry["traits"]["regions"] or "no instance" in entry["unprobed"], name
+
+
+def test_the_issue_ops_are_effectful(effects):
+    # Registry-stateless ops that TF's ODS gives effects: never Pure.
+    for name in ("tf.Assign", "tf.DebugIdentity", "tf.InitializeTable",
+                 "tf.InitializeTableFromTextFile", "tf.LookupTableFind", "tf.LookupTableSize",
+                 "tf.TPUCompilationResult", "tf.TPUPartitionedCall", "tf.TPUReplicateMetadata"):
+        assert not effects[name]["model"]["pure"], name
+    assert effects["tf.TPUCompilationResult"]["model"]["must_execute"]
+    assert effects["tf.AssignVariableOp"]["model"]["operands"] == {"0": "write"}
+    assert effects["tf.ReadVariableOp"]["model"]["operands"] == {"0": "read"}
+    must = [n for n, e in effects.items() if e["model"]["must_execute"]]
+    assert len(must) >= 45
+
+
+def test_canonicalize_deletes_exactly_what_tf_deletes(instances, effects):
+    funcs = []
+    names = list(instances)
+    for k, name in enumerate(names):
+        inst = instances[name]
+        args = [f"%a{i}" for i in range(len(inst.operands))]
+        sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(inst.operands))
+        res = [f"%x{i}" for i in range(len(inst.results))] or None
+        funcs.append(f"func.func @d{k}({sig}) {{\n  {inst.text(args, res)}\n  return\n}}\n")
+    text = "func.func private @probe_fn() -> ()\n" + "".join(funcs)
+    survivors = _surviving(text, "builtin.module(func.func(canonicalize))")
+    wrong = []
+    for k, name in enumerate(names):
+        if name in _TF_REWRITES:
+            continue
+        kept = name in survivors[f"d{k}"]
+        if kept != effects[name]["observed"]["dce_kept"]:
+            wrong.append(f"{name}: tfmlir {'keeps' if kept else 'deletes'} it, TF "
+                         f"{'keeps' if not kept else 'deletes'} it")
+    assert not wrong, "\n".join(wrong)
+    # Every op TF keeps is kept: the ones the issue names among them.
+    assert any(effects[n]["observed"]["dce_kept"] for n in ("tf.Assign", "tf.TPUReplicateMetadata"))
+
+
+def test_cse_keeps_copies_of_effectful_ops(instances, effects):
+    funcs = []
+    names = [n for n in instances
+             if effects[n]["model"]["unknown"] or effects[n]["model"]["predicted_dce_kept"]]
+    for k, name in enumerate(names):
+        inst = instances[name]
+        args = [f"%a{i}" for i in range(len(inst.operands))]
+        sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(inst.operands))
+        res = [f"%x{i}" for i in range(len(inst.results))] or None
+        res2 = [f"%y{i}" for i in range(len(inst.results))] or None
+        funcs.append(f"func.func @c{k}({sig}) {{\n  {inst.text(args, res)}\n  "
+                     f"{inst.text(args, res2)}\n  return\n}}\n")
+    text = "func.func private @probe_fn() -> ()\n" + "".join(funcs)
+    with ir.Context():
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse("builtin.module(cse,symbol-dce)").run(module.operation)
+        counts = {}
+        for func in module.body.operations:
+            sym = ir.StringAttr(func.attributes["sym_name"]).value
+            n = [0]
+
+            def visit(op, n=n):
+                if op.name.startswith("tf."):
+                    n[0] += 1
+                return ir.WalkResult.ADVANCE
+
+            func.operation.walk(visit)
+            counts[sym] = n[0]
+    short = [name for k, name in enumerate(names) if counts[f"c{k}"] != 2]
+    assert not short, f"cse merged copies of effectful ops: {short}"
+
+
+def test_python_analysis_tables_have_no_hand_written_op_lists():
+    from tfmlir.passes.analysis import side_effects
+    # Every op list of the analysis comes from the generated table.
+    source = (REPO_ROOT / "python" / "tfmlir" / "passes" / "analysis" / "side_effects.py").read_text()
+    for name in ("CheckNumerics", "RandomUniform", "_XlaRecvAtHost", "HashTableV2",
+                 "TPUExecute", "VarHandleOp", "NcclAllReduce"):
+        assert name not in source, name
+    assert "tf.TPUCompilationResult" in side_effects.MUST_EXECUTE_OPS
+    assert not side_effects.is_pure_op("tf.Assign")
+    assert side_effects.is_pure_op("tf.AddV2")
+
+
+def _probe_jobs(dump, instances, effects):
+    """(name, text, TF pipeline, tfmlir pipeline) of the ordering/pruning probes."""
+    jobs = []
+    res_t = dump.RES
+    funcs_u, funcs_o, funcs_g = [], [], []
+    for k, (name, inst) in enumerate(instances.items()):
+        args = dump._args(inst.operands)
+        sig = dump._signature(inst.operands, ["%r: " + res_t, "%v: tensor<f32>"])
+        op = inst.text(args, dump._results(inst, "x"))
+        copy = inst.text([f"%b{i}" for i in range(len(inst.operands))], dump._results(inst, "y"))
+        sig2 = sig + "".join(f", %b{i}: {t}" for i, t in enumerate(inst.operands))
+        funcs_u.append(dump._island_func(f"u{k}", sig, [dump.UNKNOWN_OP, op, dump.UNKNOWN_OP]))
+        funcs_u.append(dump._island_func(f"w{k}", sig, [dump.WRITE_OP.format(r="%r", t=res_t), op]))
+        funcs_u.append(dump._island_func(f"s{k}", sig2, [op, copy]))
+        for i, t in enumerate(inst.operands):
+            if "!tf_type.resource" not in t:
+                continue
+            probe = inst.copy()
+            probe.operands[i] = res_t
+            a = list(args)
+            a[i] = "%r"
+            funcs_o.append(dump._island_func(
+                f"o{k}_{i}", sig, [dump.WRITE_OP.format(r="%r", t=res_t),
+                                   probe.text(a, dump._results(inst, "x")),
+                                   dump.READ_OP.format(r="%r", t=res_t)]))
+        funcs_g.append(f"func.func @g{k}({dump._signature(inst.operands)}) {{\n  tf_executor.graph {{\n"
+                       f"    %c = tf_executor.island {{\n      {op}\n      tf_executor.yield\n    }}\n"
+                       "    tf_executor.fetch\n  }\n  return\n}\n")
+    jobs.append(("ordering", dump._island_module(funcs_u), "tf-executor-break-up-islands",
+                 "tf-executor-break-up-islands"))
+    jobs.append(("operands", dump._island_module(funcs_o), "tf-executor-break-up-islands",
+                 "tf-executor-break-up-islands"))
+    jobs.append(("pruning", dump._island_module(funcs_g), "func.func(tf-executor-graph-pruning)",
+                 "func.func(tf-executor-graph-pruning)"))
+    return jobs
+
+
+@pytest.mark.tf
+@pytest.mark.slow
+@pytest.mark.skipif(not have_tensorflow(), reason="tensorflow is not installed")
+def test_analysis_orders_and_prunes_like_tensorflow(instances, effects):
+    from tfmlir.testing.tf_oracle import canonical, run_tf_pipelines, run_tfmlir_pipeline
+
+    dump = _dump_module()
+    jobs = _probe_jobs(dump, instances, effects)
+    tf_results = run_tf_pipelines([(text, pipeline) for _, text, pipeline, _ in jobs])
+    for (label, text, _, ours), theirs in zip(jobs, tf_results):
+        assert theirs["ok"], (label, theirs.get("error", "")[:2000])
+        mine = run_tfmlir_pipeline(text, ours)
+        assert mine["ok"], (label, mine.get("errors"))
+        expected = canonical(theirs["text"]).split("\n  func.func ")
+        got = canonical(mine["text"]).split("\n  func.func ")
+        assert len(expected) == len(got), label
+        diff = [(e.split("(")[0], g) for e, g in zip(expected, got) if e != g]
+        assert not diff, f"{label}: {len(diff)} functions differ, first:\nTF:\n" + (
+            [e for e in expected if e.split("(")[0] == diff[0][0]][0] + "\ntfmlir:\n" + diff[0][1])
+
+
+def test_generated_files_are_up_to_date(tmp_path):
+    """scripts/gen_tf_ops.py run on the committed snapshots reproduces the
+    committed ODS, resource kinds and Python table."""
+    import shutil
+    copy = tmp_path / "repo"
+    for sub in ("scripts", "third_party", "td", "python/tfmlir/passes/analysis", "cpp/include/tfmlir"):
+        shutil.copytree(REPO_ROOT / sub, copy / sub)
+    proc = subprocess.run([sys.executable, str(copy / "scripts" / "gen_tf_ops.py")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    for rel in ("td/generated", "python/tfmlir/passes/analysis/_tf_op_effects.py",
+                "cpp/include/tfmlir/TfResourceKinds.h.inc"):
+        a, b = REPO_ROOT / rel, copy / rel
+        files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file()) if a.is_dir() else [None]
+        for f in files:
+            pa, pb = (a / f, b / f) if f else (a, b)
+            assert pa.read_text() == pb.read_text(), f"{pa} is stale: run scripts/gen_tf_ops.py"
+
+
+@pytest.mark.tf
+@pytest.mark.slow
+@pytest.mark.skipif(not have_tensorflow(), reason="tensorflow is not installed")
+def test_effects_snapshot_matches_installed_tensorflow(tmp_path):
+    out = tmp_path / "tf_op_effects.json"
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "dump_tf_effects.py"),
+                           "-o", str(out)], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert json.loads(out.read_text()) == json.loads(EFFECTS_JSON.read_text()), (
+        "third_party/tensorflow/tf_op_effects.json is stale: run scripts/dump_tf_effects.py")
