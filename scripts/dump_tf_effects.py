@@ -287,32 +287,85 @@ def probe(oracle, oi, instances):
             obs[name].setdefault("operands", {})[str(i)] = (
                 "write" if writes else "read" if touches else "none")
 
-    # 5. instance attributes of op-based effects: does changing one stored
-    #    attribute of a copy make the two independent?
-    funcs = []
-    keys = []
+    # 5. instance keys of op-based effects (ops with TF's
+    #    GetResourceInstanceInterface): does changing one stored attribute of
+    #    a copy make the two independent? And with every variadic operand
+    #    group empty, does an effect appear that the probe instance's operands
+    #    suppressed (e.g. collectives ordered by tokens instead)?
     for k, name in enumerate(names):
         inst = instances[name]
-        if not obs[name]["after_itself"]:
+        if not result_traits(name).get("resource_instance"):
             continue
-        for attr, value in sorted(inst.properties.items()):
-            changed = _changed_value(value)
-            if changed is None:
-                continue
-            sig = _signature(inst.operands)
-            a = inst.text(_args(inst.operands), _results(inst, "x"))
-            b = inst.text(_args(inst.operands), _results(inst, "y"), overrides={attr: changed})
-            funcs.append(_island_func(f"i{k}_{len(keys)}", sig, [a, b]))
-            keys.append((name, attr, f"i{k}_{len(keys)}"))
-    if funcs:
-        ok, out = oracle.run(_island_module(funcs), "tf-executor-break-up-islands")
-        if ok:
-            islands = parse_islands(out)
-            for name, attr, fname in keys:
-                e = islands.get(fname, [])
+        sig = _signature(inst.operands) + "".join(
+            f", %b{i}: {t}" for i, t in enumerate(inst.operands))
+        a = inst.text(_args(inst.operands), _results(inst, "x"))
+        copy_args = [f"%b{i}" for i in range(len(inst.operands))]
+        if obs[name]["after_itself"]:
+            for attr, value in sorted(inst.properties.items()):
+                changed = _changed_value(value)
+                if changed is None:
+                    continue
+                b = inst.text(copy_args, _results(inst, "y"), overrides={attr: changed})
+                ok, out = oracle.run(_island_module([_island_func("i", sig, [a, b])]),
+                                     "tf-executor-break-up-islands")
+                e = parse_islands(out).get("i", []) if ok else []
                 if len(e) >= 2 and 0 not in e[1][1]:
                     obs[name].setdefault("instance_attrs", []).append(attr)
+            # The device an op is placed on (a discardable attribute).
+            a_dev = inst.text(_args(inst.operands), _results(inst, "x"), attributes={"device": '"/d:0"'})
+            b_dev = inst.text(copy_args, _results(inst, "y"), attributes={"device": '"/d:1"'})
+            ok, out = oracle.run(_island_module([_island_func("i", sig, [a_dev, b_dev])]),
+                                 "tf-executor-break-up-islands")
+            e = parse_islands(out).get("i", []) if ok else []
+            if len(e) >= 2 and 0 not in e[1][1]:
+                obs[name].setdefault("instance_attrs", []).append("device")
+            continue
+        empty = _without_variadic_operands(inst)
+        if empty is None:
+            continue
+        sig = _signature(empty.operands) + "".join(
+            f", %b{i}: {t}" for i, t in enumerate(empty.operands))
+        a = empty.text(_args(empty.operands), _results(empty, "x"))
+        b = empty.text([f"%b{i}" for i in range(len(empty.operands))], _results(empty, "y"))
+        ok, out = oracle.run(_island_module([_island_func("e", sig, [a, b])]),
+                             "tf-executor-break-up-islands")
+        e = parse_islands(out).get("e", []) if ok else []
+        if len(e) >= 2 and 0 in e[1][1]:
+            obs[name]["ordered_without_groups"] = [
+                g for g, size in enumerate(inst.operand_groups or []) if size
+                and (empty.operand_groups or [])[g] == 0]
     return obs
+
+
+def _without_variadic_operands(inst):
+    """`inst` with its variadic operand groups emptied (None if it has none)."""
+    facts = _FACTS.get(inst.name, {})
+    variadic = [bool(a.get("variadic")) for a in facts.get("operands", [])]
+    sizes = inst.operand_groups or []
+    if len(variadic) != len(sizes) or not any(v and n for v, n in zip(variadic, sizes)):
+        return None
+    empty = inst.copy()
+    operands, new_sizes, position = [], [], 0
+    for is_variadic, size in zip(variadic, sizes):
+        group = inst.operands[position:position + size]
+        position += size
+        if is_variadic:
+            group = []
+        operands.extend(group)
+        new_sizes.append(len(group))
+    empty.operands = operands
+    empty.operand_groups = new_sizes
+    if empty.operand_segments is not None:
+        empty.operand_segments = new_sizes
+    return empty
+
+
+_FACTS = {}
+_TRAITS = {}
+
+
+def result_traits(name):
+    return _TRAITS.get(name, {})
 
 
 def _changed_value(value):
@@ -515,6 +568,12 @@ def derive_models(result, kind_names):
             elif name in alloc_kind:
                 results[str(k)] = alloc_kind[name]
         op_effect = None
+        if "ordered_without_groups" in o and not unknown and name not in op_based:
+            # Ordered with itself only when these (variadic) operand groups
+            # are empty: a kind of its own, ignored otherwise.
+            op_effect = {"kind": _class_name([name], [], taken), "access": "write",
+                         "self_dependent_only": False, "instance": "when_groups_empty",
+                         "instance_attrs": [], "groups": o["ordered_without_groups"]}
         if name in op_based and not unknown:
             per_op = t.get("resource_instance") and not o["after_itself"] and o["dce_kept"]
             attrs = o.get("instance_attrs", [])
@@ -570,6 +629,8 @@ def main():
     registry = {op["name"]: op for op in json.load(open(os.path.join(THIRD_PARTY, "op_registry.json")))["ops"]}
     facts = json.load(open(os.path.join(THIRD_PARTY, "tf_ods_ops.json")))["ops"]
     traits = header_traits()
+    _FACTS.update(facts)
+    _TRAITS.update(traits)
     oracle = Oracle()
     result = {}
     instances = {}

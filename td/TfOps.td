@@ -169,11 +169,13 @@ def TF_LegacyCallOp : TF_CallOp<"LegacyCall"> {
 // Resource variables
 //===----------------------------------------------------------------------===//
 
-def TF_VarHandleOp : TF_Op<"VarHandleOp", [MemoryEffects<[MemAlloc<TF_VariableResource>]>]> {
+// The allocation is on the result (as TF declares it): an unused handle is
+// dead, as in TF.
+def TF_VarHandleOp : TF_Op<"VarHandleOp", []> {
   let summary = "Creates a handle to a Variable resource.";
   let arguments = (ins DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
                    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name);
-  let results = (outs TF_ResourceTensor:$resource);
+  let results = (outs Res<TF_ResourceTensor, "", [MemAlloc<TF_VariableResource>]>:$resource);
   TF_DerivedResultSubtypeTypeAttr dtype = TF_DerivedResultSubtypeTypeAttr<0>;
   TF_DerivedResultSubtypeShapeAttr shape = TF_DerivedResultSubtypeShapeAttr<0>;
 }

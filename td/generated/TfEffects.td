@@ -7,6 +7,10 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Side-effect resources of the generated ops: one per class of ops that
 // TensorFlow orders together (op-based effects), one per allocation kind,
 // `Resource` for effects on resource values, and `MustExecute`.
+def TF_CollectiveAllToAllV2Resource : Resource<"::tfmlir::TF::ResourceEffects::CollectiveAllToAllV2">;
+def TF_CollectiveGatherV2Resource : Resource<"::tfmlir::TF::ResourceEffects::CollectiveGatherV2">;
+def TF_CollectiveReduceScatterV2Resource : Resource<"::tfmlir::TF::ResourceEffects::CollectiveReduceScatterV2">;
+def TF_CollectiveReduceV2Resource : Resource<"::tfmlir::TF::ResourceEffects::CollectiveReduceV2">;
 def TF_DummyMemoryCacheResource : Resource<"::tfmlir::TF::ResourceEffects::DummyMemoryCache">;
 def TF_GeneratorResource : Resource<"::tfmlir::TF::ResourceEffects::Generator">;
 def TF_Generator2Resource : Resource<"::tfmlir::TF::ResourceEffects::Generator2">;

@@ -342,7 +342,7 @@ def TF_CollateTPUEmbeddingMemoryOp : TF_Op<"CollateTPUEmbeddingMemory", []> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_CollectiveAllToAllV2Op : TF_Op<"CollectiveAllToAllV2", []> {
+def TF_CollectiveAllToAllV2Op : TF_Op<"CollectiveAllToAllV2", [MemoryEffects<[MemWrite<TF_CollectiveAllToAllV2Resource>]>]> {
   let summary = "CollectiveAllToAllV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
@@ -489,7 +489,7 @@ def TF_CollectiveGatherOp : TF_Op<"CollectiveGather", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveGatherV2Op : TF_Op<"CollectiveGatherV2", []> {
+def TF_CollectiveGatherV2Op : TF_Op<"CollectiveGatherV2", [MemoryEffects<[MemWrite<TF_CollectiveGatherV2Resource>]>]> {
   let summary = "CollectiveGatherV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$input,
@@ -577,7 +577,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", []> {
+def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", [MemoryEffects<[MemWrite<TF_CollectiveReduceScatterV2Resource>]>]> {
   let summary = "CollectiveReduceScatterV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
@@ -599,7 +599,7 @@ def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveReduceV2Op : TF_Op<"CollectiveReduceV2", []> {
+def TF_CollectiveReduceV2Op : TF_Op<"CollectiveReduceV2", [MemoryEffects<[MemWrite<TF_CollectiveReduceV2Resource>]>]> {
   let summary = "CollectiveReduceV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,

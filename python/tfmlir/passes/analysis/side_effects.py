@@ -82,7 +82,8 @@ class OpEffects:
     "shared" | "per_op" | "attrs" with ``instance_attrs``, ``variadic``: per
     ODS operand group, whether it is variadic.
     """
-    __slots__ = ("operands", "results", "op_effect", "instance", "instance_attrs", "variadic")
+    __slots__ = ("operands", "results", "op_effect", "instance", "instance_attrs", "variadic",
+                 "groups")
 
     def __init__(self, model):
         self.operands = {g: _ACCESS_BITS[a] for g, a in model["operands"].items()}
@@ -92,6 +93,7 @@ class OpEffects:
         self.instance = effect["instance"] if effect else "shared"
         self.instance_attrs = tuple(effect["instance_attrs"]) if effect else ()
         self.variadic = tuple(model["operand_variadic"])
+        self.groups = tuple(effect.get("groups") or ()) if effect else ()
 
 
 _DECLARED = {n: OpEffects(m) for n, m in _MODELS.items()
@@ -202,6 +204,9 @@ def _instance(op, spec):
     the attributes that key it, or shared by all ops of the kind."""
     if spec.instance == "per_op":
         return f"op@{op_key(op)}"
+    if spec.instance == "when_groups_empty":
+        sizes = _group_sizes(op, spec)
+        return "" if all(sizes[g] == 0 for g in spec.groups if g < len(sizes)) else None
     if spec.instance == "attrs":
         parts = []
         for attr in spec.instance_attrs:
@@ -391,8 +396,10 @@ class SideEffectAnalysis:
         self._add_region_effects(op.regions, effects)
         if spec.op_effect is not None:
             kind, bits = spec.op_effect
-            rid = self._op_resource_id(kind, _instance(op, spec))
-            effects[rid] = effects.get(rid, 0) | bits
+            instance = _instance(op, spec)
+            if instance is not None:  # None: TF ignores the effect
+                rid = self._op_resource_id(kind, instance)
+                effects[rid] = effects.get(rid, 0) | bits
         return effects
 
     # -- resource alias analysis ---------------------------------------------
@@ -629,33 +636,29 @@ class SideEffectAnalysis:
         return [sorted(p) if p else [] for p in predecessors]
 
 
-def _group_of(op, spec, index, results=False):
-    """The ODS operand group (or, with `results`, the result index) of flat
-    operand `index` of `op`."""
-    if results:
-        return index
+def _group_sizes(op, spec):
+    """Sizes of the ODS operand groups of `op`."""
     variadic = spec.variadic
-    if not any(variadic):
-        return index
     count = len(op.operands)
+    if not any(variadic):
+        return [1] * len(variadic)
     if sum(variadic) == 1:
-        fixed = len(variadic) - 1
-        size = count - fixed
-        position = 0
-        for group, is_variadic in enumerate(variadic):
-            width = size if is_variadic else 1
-            if index < position + width:
-                return group
-            position += width
-        return None
+        return [count - (len(variadic) - 1) if v else 1 for v in variadic]
     try:
-        sizes = list(op.attributes["operandSegmentSizes"])
+        return list(op.attributes["operandSegmentSizes"])
     except (KeyError, IndexError, ValueError, TypeError):
         fixed = sum(1 for v in variadic if not v)
         each = (count - fixed) // sum(variadic)
-        sizes = [each if v else 1 for v in variadic]
+        return [each if v else 1 for v in variadic]
+
+
+def _group_of(op, spec, index, results=False):
+    """The ODS operand group (or, with `results`, the result index) of flat
+    operand `index` of `op`."""
+    if results or not any(spec.variadic):
+        return index
     position = 0
-    for group, width in enumerate(sizes):
+    for group, width in enumerate(_group_sizes(op, spec)):
         if index < position + width:
             return group
         position += width
