@@ -443,7 +443,7 @@ static LogicalResult verifyShapeResult(Operation *op, Type shapedType, Value res
   auto resultType = llvm::cast<TensorType>(result.getType());
   if (resultType.hasRank() && resultType.getRank() != 1)
     return op->emitOpError() << "requires a 1D result, got " << result.getType();
-  auto shaped = llvm::dyn_cast<TensorType>(shapedType);
+  auto shaped = llvm::dyn_cast_if_present<TensorType>(shapedType);
   if (shaped && shaped.hasRank() && resultType.hasStaticShape() &&
       resultType.getDimSize(0) != shaped.getRank())
     return op->emitOpError() << "requires the result to have " << shaped.getRank()

@@ -973,13 +973,6 @@ def TF_ConfigureAndInitializeGlobalTPUOp : TF_Op<"ConfigureAndInitializeGlobalTP
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_tfrt_host_runtime", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_ConfigureDistributedTPUOp : TF_Op<"ConfigureDistributedTPU", []> {

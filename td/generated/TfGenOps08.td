@@ -1260,13 +1260,6 @@ def TF_PlaceholderOp : TF_Op<"Placeholder", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_PlaceholderV2Op : TF_Op<"PlaceholderV2", [Pure]> {

@@ -120,13 +120,6 @@ def TF_ReduceDatasetOp : TF_Op<"ReduceDataset", []> {
   let results = (outs
     Variadic<AnyTensor>:$components
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_ReduceJoinOp : TF_Op<"ReduceJoin", [Pure]> {

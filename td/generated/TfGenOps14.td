@@ -354,13 +354,6 @@ def TF_StringFormatOp : TF_Op<"StringFormat", [Pure]> {
     TF_TensorOfDTypes<"0x80", "string">:$output
   );
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "template", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_StringJoinOp : TF_Op<"StringJoin", [Pure]> {

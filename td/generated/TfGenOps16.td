@@ -1133,13 +1133,6 @@ and the sharding annotation should be replicated in those dims.
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "unspecified_dims", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSortOp : TF_Op<"XlaSort", [Pure]> {
@@ -1171,14 +1164,6 @@ def TF_XlaSparseActivationsUnstackOp : TF_Op<"XlaSparseActivationsUnstack", [Pur
   let results = (outs
     Variadic<AnyTensor>:$unstacked_embedding_activations
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseCoreAdagradOp : TF_Op<"XlaSparseCoreAdagrad", []> {
@@ -1336,13 +1321,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradAndCsrInputOp : TF_O
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
     TF_TensorOfDTypes<"0x2", "float">:$updated_weights
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradMomentumAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradMomentumAndCsrInput", [Pure]> {
@@ -1382,13 +1360,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradMomentumAndCsrInputO
     TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
     TF_TensorOfDTypes<"0x2", "float">:$updated_weights
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdamAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdamAndCsrInput", [Pure]> {
@@ -1427,13 +1398,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdamAndCsrInputOp : TF_Op<"
     TF_TensorOfDTypes<"0x2", "float">:$updated_velocity,
     TF_TensorOfDTypes<"0x2", "float">:$updated_weights
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithCsrInput", [Pure, AttrSizedOperandSegments]> {
@@ -1465,13 +1429,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithCsrInputOp : TF_Op<"XlaSpar
   );
   TF_DerivedOperandGroupSizeAttr M = TF_DerivedOperandGroupSizeAttr<11>;
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<10>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithFtrlAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithFtrlAndCsrInput", [Pure]> {
@@ -1511,13 +1468,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithFtrlAndCsrInputOp : TF_Op<"
     TF_TensorOfDTypes<"0x2", "float">:$updated_linear,
     TF_TensorOfDTypes<"0x2", "float">:$updated_weights
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithSgdAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithSgdAndCsrInput", [Pure]> {
@@ -1548,13 +1498,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithSgdAndCsrInputOp : TF_Op<"X
     TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
     TF_TensorOfDTypes<"0x2", "float">:$updated_weights
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulCustomCombinerOnTcWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcWithCsrInput", [Pure]> {
@@ -1581,13 +1524,6 @@ def TF_XlaSparseDenseMatmulCustomCombinerOnTcWithCsrInputOp : TF_Op<"XlaSparseDe
     TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
     TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithAdagradAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradAndCsrInput", [Pure]> {
@@ -1610,13 +1546,6 @@ def TF_XlaSparseDenseMatmulGradWithAdagradAndCsrInputOp : TF_Op<"XlaSparseDenseM
     TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithAdagradAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradAndStaticBufferSize", [Pure]> {
@@ -1641,13 +1570,6 @@ def TF_XlaSparseDenseMatmulGradWithAdagradAndStaticBufferSizeOp : TF_Op<"XlaSpar
     TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithAdagradMomentumAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradMomentumAndCsrInput", [Pure]> {
@@ -1677,13 +1599,6 @@ def TF_XlaSparseDenseMatmulGradWithAdagradMomentumAndCsrInputOp : TF_Op<"XlaSpar
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
     TF_TensorOfDTypes<"0x2", "float">:$updated_momenta
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithAdagradMomentumAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradMomentumAndStaticBufferSize", [Pure]> {
@@ -1715,13 +1630,6 @@ def TF_XlaSparseDenseMatmulGradWithAdagradMomentumAndStaticBufferSizeOp : TF_Op<
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
     TF_TensorOfDTypes<"0x2", "float">:$updated_momenta
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithAdamAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithAdamAndCsrInput", [Pure]> {
@@ -1750,13 +1658,6 @@ def TF_XlaSparseDenseMatmulGradWithAdamAndCsrInputOp : TF_Op<"XlaSparseDenseMatm
     TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
     TF_TensorOfDTypes<"0x2", "float">:$updated_velocity
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithAdamAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithAdamAndStaticBufferSize", [Pure]> {
@@ -1787,13 +1688,6 @@ def TF_XlaSparseDenseMatmulGradWithAdamAndStaticBufferSizeOp : TF_Op<"XlaSparseD
     TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
     TF_TensorOfDTypes<"0x2", "float">:$updated_velocity
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithCsrInput", [Pure, AttrSizedOperandSegments]> {
@@ -1816,13 +1710,6 @@ def TF_XlaSparseDenseMatmulGradWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradW
   TF_DerivedOperandGroupSizeAttr M = TF_DerivedOperandGroupSizeAttr<6>;
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<5>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<5>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithFtrlAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithFtrlAndCsrInput", [Pure]> {
@@ -1852,13 +1739,6 @@ def TF_XlaSparseDenseMatmulGradWithFtrlAndCsrInputOp : TF_Op<"XlaSparseDenseMatm
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
     TF_TensorOfDTypes<"0x2", "float">:$updated_linear
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithFtrlAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithFtrlAndStaticBufferSize", [Pure]> {
@@ -1890,13 +1770,6 @@ def TF_XlaSparseDenseMatmulGradWithFtrlAndStaticBufferSizeOp : TF_Op<"XlaSparseD
     TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
     TF_TensorOfDTypes<"0x2", "float">:$updated_linear
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithSgdAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithSgdAndCsrInput", [Pure]> {
@@ -1917,13 +1790,6 @@ def TF_XlaSparseDenseMatmulGradWithSgdAndCsrInputOp : TF_Op<"XlaSparseDenseMatmu
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulGradWithSgdAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithSgdAndStaticBufferSize", [Pure]> {
@@ -1946,13 +1812,6 @@ def TF_XlaSparseDenseMatmulGradWithSgdAndStaticBufferSizeOp : TF_Op<"XlaSparseDe
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulWithCsrInput", [Pure]> {
@@ -1974,13 +1833,6 @@ def TF_XlaSparseDenseMatmulWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulWithCsrIn
     TF_TensorOfDTypes<"0xa", "int32, float">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseDenseMatmulWithStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulWithStaticBufferSize", [Pure]> {
@@ -2003,13 +1855,6 @@ def TF_XlaSparseDenseMatmulWithStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulW
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$activations
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sparsecores_per_device", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSparseGradientsStackOp : TF_Op<"XlaSparseGradientsStack", [Pure]> {
@@ -2022,14 +1867,6 @@ def TF_XlaSparseGradientsStackOp : TF_Op<"XlaSparseGradientsStack", [Pure]> {
   let results = (outs
     AnyTensor:$stacked_gradients
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_XlaSplitNDOp : TF_Op<"XlaSplitND", [Pure]> {

@@ -164,16 +164,29 @@ def test_snapshot_matches_installed_tensorflow(tmp_path):
 
 
 def test_generated_attribute_verifier(ctx):
-    # tf.StringFormat's `template` is not stored by TF's ODS: it stays in the
-    # discardable dictionary and is checked against the OpDef.
-    good = ('%0 = "tf.StringFormat"(%arg0) <{placeholder = "{}", strtemplate = "%s", summarize = 3 : i64}> '
-            '{template = "x: {}"} : (tensor<!tf_type.string>) -> tensor<!tf_type.string>')
+    # tf.StaticRegexReplace is not in TF's ODS (TF prints it as an unregistered
+    # op, attributes in the discardable dictionary): its attributes are
+    # checked against the OpDef.
+    good = ('%0 = "tf.StaticRegexReplace"(%arg0) {pattern = "a", rewrite = "b"} '
+            ': (tensor<!tf_type.string>) -> tensor<!tf_type.string>')
     src = "func.func @f(%arg0: tensor<!tf_type.string>) {\n  " + good + "\n  return\n}"
     with ctx:
         ir.Module.parse(src).operation.verify()
-        bad = src.replace('template = "x: {}"', "template = 3 : i64")
-        with pytest.raises(ir.MLIRError, match="attribute 'template' must be a TF 'string' attribute"):
+        bad = src.replace('rewrite = "b"', "rewrite = 3 : i64")
+        with pytest.raises(ir.MLIRError, match="attribute 'rewrite' must be a TF 'string' attribute"):
             ir.Module.parse(bad)
+
+
+def test_attributes_outside_tfs_ods_are_not_checked(ctx):
+    # tf.StringFormat's `template` is an OpDef attribute TF's ODS neither
+    # stores nor derives: TF's verifier accepts it in any form, or missing.
+    base = ('%0 = "tf.StringFormat"(%arg0) <{placeholder = "{}", strtemplate = "%s", summarize = 3 : i64}> '
+            '{template} : (tensor<!tf_type.string>) -> tensor<!tf_type.string>')
+    for template in ('{template = "x: {}"}', "{template = 3 : i64}", ""):
+        src = ("func.func @f(%arg0: tensor<!tf_type.string>) {\n  "
+               + base.replace("{template}", template) + "\n  return\n}")
+        with ctx:
+            ir.Module.parse(src).operation.verify()
 
 
 def test_operand_type_constraint_from_allowed_types(ctx):

@@ -39,3 +39,14 @@ func.func @writes(%r: tensor<!tf_type.resource<tensor<f32>>>, %v: tensor<f32>) {
   "tf.AssignVariableOp"(%r, %v) : (tensor<!tf_type.resource<tensor<f32>>>, tensor<f32>) -> ()
   return
 }
+
+// -----
+
+// A resource without subtype: the shape of the variable is unknown (this
+// used to crash the verifier).
+// CHECK-LABEL: func @variable_shape_unknown
+func.func @variable_shape_unknown(%r: tensor<*x!tf_type.resource>) -> tensor<?xi32> {
+  // CHECK: "tf.VariableShape"
+  %0 = "tf.VariableShape"(%r) : (tensor<*x!tf_type.resource>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}

@@ -20,7 +20,7 @@ Main entry points:
   :func:`is_resource_type`.
 * :class:`SideEffectAnalysis`: a port of TF's side-effect analysis
   (``TF::SideEffectAnalysis``): resource alias analysis (resource ids of
-  resource values: function arguments, ``tf.VarHandleOp`` by
+  resource values: function arguments, resource handle ops by
   container/shared_name/device, forwarding through islands, identities,
   calls and control flow; :meth:`SideEffectAnalysis.resource_ids`), op-based
   effects propagated from called functions, the effects of one op by
