@@ -208,6 +208,14 @@ Attribute TensorProtoAttr::parse(AsmParser &parser, Type type) {
       diag << ", got " << type;
     return {};
   }
+  // A TensorProto always has a fully defined shape; a dynamic one would make
+  // ElementsAttr::getNumElements() assert.
+  if (!shaped.hasStaticShape()) {
+    parser.emitError(parser.getNameLoc(),
+                     "#tf_type tensor_proto needs a statically shaped type, got ")
+        << shaped;
+    return {};
+  }
   return TensorProtoAttr::get(shaped, bytes);
 }
 

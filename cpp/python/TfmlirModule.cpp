@@ -216,8 +216,8 @@ NB_MODULE(_tfmlir, m) {
       .def_classmethod(
           "get",
           [](nb::object cls, MlirType type, nb::bytes value) {
-            if (!mlirTypeIsAShaped(type))
-              throw nb::value_error("TensorProtoAttr needs a shaped type (e.g. a tensor type)");
+            if (!mlirTypeIsAShaped(type) || !mlirShapedTypeHasStaticShape(type))
+              throw nb::value_error("TensorProtoAttr needs a statically shaped type (e.g. tensor<2xi8>)");
             return cls(tfmlirTensorProtoAttrGet(
                 type, mlirStringRefCreate(static_cast<const char *>(value.data()), value.size())));
           },

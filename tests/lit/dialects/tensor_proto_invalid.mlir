@@ -35,8 +35,16 @@ func.func @no_type() {
 // -----
 
 func.func @not_a_shaped_type() {
-  // expected-error@+1 {{#tf_type tensor_proto needs a shaped type (`: tensor<...>`), got i32}}
+  // expected-error@+1 {{#tf_type tensor_proto needs a shaped type (`: tensor<...>`), got 'i32'}}
   "tf.Const"() <{value = #tf_type<tensor_proto : "0x74"> : i32}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @dynamic_shape() {
+  // expected-error@+1 {{#tf_type tensor_proto needs a statically shaped type, got 'tensor<?x!tf_type.qint8>'}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x74"> : tensor<?x!tf_type.qint8>}> : () -> tensor<?x!tf_type.qint8>
   return
 }
 
@@ -64,10 +72,3 @@ func.func @const_type_mismatch() {
   return
 }
 
-// -----
-
-func.func @const_needs_elements() {
-  // expected-error@+1 {{attribute 'value' failed to satisfy constraint: constant vector/tensor attribute}}
-  "tf.Const"() <{value = #tf_type.shape<2>}> : () -> tensor<2x!tf_type.qint8>
-  return
-}
