@@ -8,8 +8,9 @@
 
     python tensor_proto_tf.py run JOBS_JSON OUT_JSON
         JOBS: {name: {"original": hex, "exported": hex, "nodes": [names]}}. Runs
-        both graphs with a SerializeTensor of every listed node (and a
-        TensorListStack of float TensorLists) and writes {name: {"ok", "detail"}}.
+        both graphs fetching every listed node (resources and variants through
+        SerializeTensor, variants also through TensorListLength) and writes
+        {name: {"ok", "detail"}}.
 """
 import json
 import sys
@@ -63,7 +64,10 @@ def cases():
     h.dtypes_and_shapes.add(dtype=3).shape.unknown_rank = True
     h2 = resource_handle_pb2.ResourceHandleProto(name="n2")
     h2.dtypes_and_shapes.add(dtype=2)
-    out["resource"] = [serialized(v.handle), tensor(20, [3], resource_handle_val=[h, h2]), tensor(20, [2])]
+    out["resource"] = [serialized(v.handle), tensor(20, [2])]
+    # Several handles with dtypes_and_shapes: TensorFlow's encoder reuses one proto, so every
+    # decode/encode cycle (import, and again when the graph runs) accumulates more of them.
+    out["resource_many"] = [tensor(20, [3], resource_handle_val=[h, h2])]
     tl = list_ops.tensor_list_from_tensor(tf.constant([[1.0, 2.0], [3.0, 4.0]]), element_shape=[2])
     tl_empty = list_ops.empty_tensor_list(element_shape=[-1, 3], element_dtype=tf.int32, max_num_elements=5)
     tl_int = list_ops.tensor_list_from_tensor(tf.constant([[1, 2], [3, 4]], dtype=tf.int64), element_shape=None)
@@ -114,6 +118,9 @@ def run_graph(data, nodes):
         fetches = []
         for node in nodes:
             t = graph.get_tensor_by_name(node + ":0")
+            if t.dtype not in (tf.resource, tf.variant):
+                fetches.append(t)          # quantized / 4-bit / string values themselves
+                continue
             fetches.append(tf.raw_ops.SerializeTensor(tensor=t))
             if t.dtype == tf.variant:
                 fetches.append(tf.raw_ops.SerializeTensor(tensor=tf.raw_ops.TensorListLength(input_handle=tf.reshape(t, [-1])[0]) if t.shape.rank else tf.raw_ops.TensorListLength(input_handle=t)))
@@ -130,11 +137,18 @@ def run(jobs_path, out_path):
             b = run_graph(job["exported"], job["nodes"])
             bad = []
             for i, (x, y) in enumerate(zip(a, b)):
-                px, py = tensor_pb2.TensorProto(), tensor_pb2.TensorProto()
-                px.ParseFromString(x)
-                py.ParseFromString(y)
-                if px != py:
-                    bad.append(f"fetch {i}: {px} vs {py}")
+                if isinstance(x, bytes):   # a serialized TensorProto (resource / variant)
+                    px, py = tensor_pb2.TensorProto(), tensor_pb2.TensorProto()
+                    px.ParseFromString(x)
+                    py.ParseFromString(y)
+                    if px != py:
+                        bad.append(f"fetch {i}: {px} vs {py}")
+                    continue
+                x, y = np.asarray(x), np.asarray(y)
+                same = x.dtype == y.dtype and x.shape == y.shape and (
+                    x.tolist() == y.tolist() if x.dtype == object else x.tobytes() == y.tobytes())
+                if not same:
+                    bad.append(f"fetch {i}: {x!r} vs {y!r}")
             results[name] = {"ok": not bad and len(a) == len(b), "detail": "; ".join(bad)[:2000]}
         except Exception as exc:  # reported to the test
             results[name] = {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:2000]}

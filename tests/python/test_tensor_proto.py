@@ -153,7 +153,10 @@ def tf_cases(tmp_path_factory):
 CASES = ["qint8_content", "qint8_scalar", "qint8_fill", "quint8_content", "quint8_scalar", "quint8_fill",
          "qint16_content", "qint16_scalar", "qint16_fill", "quint16_content", "quint16_scalar",
          "quint16_fill", "qint32_content", "qint32_scalar", "qint32_fill", "qint8_empty", "qint8_zeros",
-         "int4_uint4", "string", "resource", "variant"]
+         "int4_uint4", "string", "resource", "resource_many", "variant"]
+# resource_many does not run with equal values in TensorFlow itself: each decode/encode of a
+# multi-handle tensor accumulates dtypes_and_shapes (TF's EncodeResourceHandleList reuses its proto).
+RUN_CASES = [c for c in CASES if c != "resource_many"]
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +195,7 @@ def test_export_round_trips_the_tensor_bytes(imported, name):
 def run_results(tf_cases, imported, tmp_path_factory):
     d = tmp_path_factory.mktemp("tensor_proto_run")
     jobs = {name: {"original": tf_cases[name]["graph"], "exported": imported[name][1].hex(),
-                   "nodes": imported[name][2]} for name in CASES}
+                   "nodes": imported[name][2]} for name in RUN_CASES}
     (d / "jobs.json").write_text(json.dumps(jobs))
     proc = run_python([TESTS_DIR / "tensor_proto_tf.py", "run", d / "jobs.json", d / "out.json"])
     if proc.returncode != 0:
@@ -200,7 +203,7 @@ def run_results(tf_cases, imported, tmp_path_factory):
     return json.loads((d / "out.json").read_text())
 
 
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", RUN_CASES)
 def test_exported_graph_runs_with_the_same_values(run_results, name):
     result = run_results[name]
     assert result["ok"], result["detail"]
