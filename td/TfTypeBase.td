@@ -9,6 +9,7 @@
 #define TFMLIR_TF_TYPE_BASE_TD
 
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
 include "mlir/IR/OpBase.td"
 
@@ -20,7 +21,8 @@ def TFType_Dialect : Dialect {
     Types and attributes shared by the `tf`, `tf_executor` and `tf_device`
     dialects: `!tf_type.qint8` ... `!tf_type.string`, `!tf_type.resource<...>`,
     `!tf_type.variant<...>`, every `*ref` type, and `#tf_type.shape<...>`,
-    `#tf_type.func<@f, {...}>`, `#tf_type.placeholder<"...">`.
+    `#tf_type.func<@f, {...}>`, `#tf_type.placeholder<"...">`,
+    `#tf_type<tensor_proto : "0x...">`.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
@@ -145,6 +147,26 @@ def TFType_PlaceholderAttr : TFType_Attr<"Placeholder", "placeholder"> {
   let summary = "Placeholder for an attribute of the enclosing function (AttrValue.placeholder)";
   let parameters = (ins StringRefParameter<"">:$value);
   let assemblyFormat = "`<` $value `>`";
+}
+
+// #tf_type<tensor_proto : "0x74667465...."> : tensor<2x!tf_type.qint8>: a tensor
+// that has no dense elements form (quantized, resource, variant, 2/4-bit
+// integer elements), kept as TensorFlow's mangled TensorProto bytes
+// ("tftensor$" + the one-line text format). An ElementsAttr with a shaped
+// type, so it is a valid tf.Const `value`; its elements are opaque (no
+// iterable value types: folders never look through it).
+def TFType_TensorProtoAttr : TFType_Attr<"TensorProto", "tensor_proto",
+    [ElementsAttrInterface, TypedAttrInterface]> {
+  let summary = "A TensorFlow tensor kept as its mangled TensorProto bytes";
+  let parameters = (ins AttributeSelfTypeParameter<"", "::mlir::ShapedType">:$type,
+                        StringRefParameter<"the mangled TensorProto bytes">:$value);
+  let builders = [
+    AttrBuilderWithInferredContext<(ins "::mlir::ShapedType":$type,
+                                        "::llvm::StringRef":$value), [{
+      return $_get(type.getContext(), type, value);
+    }]>,
+  ];
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // TFMLIR_TF_TYPE_BASE_TD

@@ -132,6 +132,16 @@ MlirStringRef tfmlirPlaceholderAttrGetValue(MlirAttribute attr) {
   return wrap(llvm::cast<tf_type::PlaceholderAttr>(unwrap(attr)).getValue());
 }
 
+bool tfmlirAttributeIsATensorProtoAttr(MlirAttribute attr) {
+  return llvm::isa<tf_type::TensorProtoAttr>(unwrap(attr));
+}
+MlirAttribute tfmlirTensorProtoAttrGet(MlirType type, MlirStringRef value) {
+  return wrap(tf_type::TensorProtoAttr::get(llvm::cast<ShapedType>(unwrap(type)), unwrap(value)));
+}
+MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute attr) {
+  return wrap(llvm::cast<tf_type::TensorProtoAttr>(unwrap(attr)).getValue());
+}
+
 bool tfmlirRegisteredOpAttributes(MlirContext ctx, MlirStringRef opName,
                                   TfmlirAttributeNameCallback callback, void *userData) {
   std::optional<RegisteredOperationName> name =

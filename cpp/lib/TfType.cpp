@@ -178,6 +178,52 @@ void ShapeAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
+// TensorProtoAttr: `tensor_proto : "0x<hex>"`, its shaped type after the `>`.
+//===----------------------------------------------------------------------===//
+
+Attribute TensorProtoAttr::parse(AsmParser &parser, Type type) {
+  if (parser.parseColon())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  std::string data;
+  if (parser.parseString(&data))
+    return {};
+  StringRef hex(data);
+  if (!hex.consume_front("0x")) {
+    parser.emitError(loc, "tensor_proto value must be a hex string starting with `0x`");
+    return {};
+  }
+  // TensorFlow prints two upper-case digits per byte; both cases are read.
+  std::string bytes;
+  if (hex.size() % 2 != 0 || !llvm::all_of(hex, llvm::isHexDigit) ||
+      !llvm::tryGetFromHex(hex, bytes)) {
+    parser.emitError(loc, "tensor_proto value is not an even number of hex digits after `0x`");
+    return {};
+  }
+  auto shaped = llvm::dyn_cast_or_null<ShapedType>(type);
+  if (!shaped) {
+    InFlightDiagnostic diag = parser.emitError(
+        parser.getNameLoc(), "#tf_type tensor_proto needs a shaped type (`: tensor<...>`)");
+    if (type)
+      diag << ", got " << type;
+    return {};
+  }
+  // A TensorProto always has a fully defined shape; a dynamic one would make
+  // ElementsAttr::getNumElements() assert.
+  if (!shaped.hasStaticShape()) {
+    parser.emitError(parser.getNameLoc(),
+                     "#tf_type tensor_proto needs a statically shaped type, got ")
+        << shaped;
+    return {};
+  }
+  return TensorProtoAttr::get(shaped, bytes);
+}
+
+void TensorProtoAttr::print(AsmPrinter &printer) const {
+  printer << " : \"0x" << llvm::toHex(getValue(), /*LowerCase=*/false) << "\"";
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tfmlir-c/Dialects.h"
 
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
@@ -211,4 +212,34 @@ NB_MODULE(_tfmlir, m) {
         MlirStringRef s = tfmlirPlaceholderAttrGetValue(a);
         return std::string(s.data, s.length);
       });
+  mlir_attribute_subclass(m, "TensorProtoAttr", tfmlirAttributeIsATensorProtoAttr)
+      .def_classmethod(
+          "get",
+          [](nb::object cls, MlirType type, nb::bytes value) {
+            if (!mlirTypeIsAShaped(type) || !mlirShapedTypeHasStaticShape(type))
+              throw nb::value_error("TensorProtoAttr needs a statically shaped type (e.g. tensor<2xi8>)");
+            return cls(tfmlirTensorProtoAttrGet(
+                type, mlirStringRefCreate(static_cast<const char *>(value.data()), value.size())));
+          },
+          nb::arg("cls"), nb::arg("type"), nb::arg("value"),
+          "#tf_type<tensor_proto : \"0x...\"> : type, from the mangled TensorProto bytes")
+      .def_property_readonly(
+          "value",
+          [](MlirAttribute a) {
+            MlirStringRef s = tfmlirTensorProtoAttrGetValue(a);
+            return nb::bytes(s.data, s.length);
+          },
+          "the mangled TensorProto bytes (b\"tftensor$...\")")
+      .def_property_readonly("hex", [](MlirAttribute a) {
+        MlirStringRef s = tfmlirTensorProtoAttrGetValue(a);
+        static const char digits[] = "0123456789ABCDEF";
+        std::string out = "0x";
+        out.reserve(2 + 2 * s.length);
+        for (size_t i = 0; i < s.length; ++i) {
+          unsigned char c = static_cast<unsigned char>(s.data[i]);
+          out += digits[c >> 4];
+          out += digits[c & 15];
+        }
+        return out;
+      }, "the bytes as TensorFlow prints them: \"0x\" and upper-case hex");
 }

@@ -78,6 +78,12 @@ MLIR_CAPI_EXPORTED MlirAttribute tfmlirPlaceholderAttrGet(MlirContext ctx,
                                                           MlirStringRef value);
 MLIR_CAPI_EXPORTED MlirStringRef tfmlirPlaceholderAttrGetValue(MlirAttribute attr);
 
+/* #tf_type<tensor_proto : "0x..."> : <type>: TensorFlow's mangled TensorProto
+   bytes with a shaped type (`type` must be a statically shaped ShapedType). */
+MLIR_CAPI_EXPORTED bool tfmlirAttributeIsATensorProtoAttr(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute tfmlirTensorProtoAttrGet(MlirType type, MlirStringRef value);
+MLIR_CAPI_EXPORTED MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute attr);
+
 /* ODS facts of a registered op: calls `callback(name, isDerived, userData)`
    for each attribute its definition declares (stored or derived). Returns
    false if `opName` is not a registered operation in `ctx`. */

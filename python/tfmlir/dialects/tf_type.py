@@ -10,5 +10,5 @@ from .._tfmlir import (  # noqa: F401
     ResourceRefType, Float8E4M3FNRefType, Float8E5M2RefType,
     Float8E4M3FNUZRefType, Float8E4M3B11FNUZRefType, Float8E5M2FNUZRefType,
     VariantRefType,
-    ShapeAttr, FuncAttr, PlaceholderAttr,
+    ShapeAttr, FuncAttr, PlaceholderAttr, TensorProtoAttr,
 )

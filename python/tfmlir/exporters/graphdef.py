@@ -34,6 +34,7 @@ import numpy as np
 from ..importers import graph as G
 from ..importers import opdb
 from ..importers import protobuf as pb
+from ..importers import tensor_proto as TP
 from ..importers import tf_types as T
 from ..importers.errors import TFExportError
 
@@ -223,6 +224,7 @@ def _shape_text_to_proto(s):
 def attr_to_proto(a, where=""):
     """An MLIR attribute -> AttrValue message."""
     from mlir import ir
+    from ..dialects import tf_type
     AV = pb.Message
     if isinstance(a, ir.BoolAttr):
         return AV("AttrValue", b=bool(a.value))
@@ -240,6 +242,12 @@ def attr_to_proto(a, where=""):
         return AV("AttrValue", func=AV("NameAttrList", name=str(a)[1:].strip('"')))
     if isinstance(a, ir.DenseElementsAttr):
         return AV("AttrValue", tensor=dense_to_tensor(a))
+    if tf_type.TensorProtoAttr.isinstance(a):
+        # TensorFlow's mangled TensorProto: the exporter writes it back as it is (DemangleTensor).
+        try:
+            return AV("AttrValue", tensor=TP.demangle(tf_type.TensorProtoAttr(a).value))
+        except ValueError as exc:
+            raise TFExportError(f"{where}: {exc}") from None
     if isinstance(a, ir.UnitAttr):
         return AV("AttrValue")
     if isinstance(a, ir.ArrayAttr):

@@ -21,6 +21,7 @@ import struct
 
 from . import graph as G
 from . import opdb
+from . import tensor_proto as TP
 from . import tf_types as T
 from .errors import TFImportError
 
@@ -47,6 +48,14 @@ def _f32_text(f):
     bits = struct.unpack("<I", struct.pack("<f", f))[0]
     return f"0x{bits:08X} : f32"
 
+
+
+def tensor_attr_text(tp):
+    """ConvertTensorProto: the attribute text of TensorProto message `tp`; dense elements, or
+    `#tf_type<tensor_proto : "0x...">` for the types TensorFlow keeps as mangled protos."""
+    if TP.is_proto_dtype(tp.dtype):
+        return TP.attr_text(tp)
+    return T.dense_attr_text(T.decode_tensor(tp))
 
 class ModuleBuilder:
     """Collects function texts; converts library functions on demand."""
@@ -138,7 +147,7 @@ class ModuleBuilder:
         if which == "shape":
             return T.shape_attr(T.shape_from_proto(vals["shape"]))
         if which == "tensor":
-            return T.dense_attr_text(T.decode_tensor(vals["tensor"]))
+            return tensor_attr_text(vals["tensor"])
         if which == "func":
             f = vals["func"]
             items = ", ".join(f"{attr_name(k)} = {self.attr_value(f.attr[k])}" if self.attr_value(f.attr[k])
@@ -174,7 +183,7 @@ class ModuleBuilder:
             for s in lv.get("shape", ()):
                 items.append(T.shape_attr(T.shape_from_proto(s)))
             for t in lv.get("tensor", ()):
-                items.append(T.dense_attr_text(T.decode_tensor(t)))
+                items.append(tensor_attr_text(t))
             return "[" + ", ".join(items) + "]"
         return None  # VALUE_NOT_SET -> unit attribute
 
@@ -549,7 +558,7 @@ class FunctionEmitter:
             if which == "func":
                 funcs.append((name, v))
                 continue
-            if large_const_ok and name == "value" and which == "tensor":
+            if large_const_ok and name == "value" and which == "tensor" and not TP.is_proto_dtype(v.tensor.dtype):
                 t = T.decode_tensor(v.tensor)
                 if t.strings is None and not t.splat and t.nbytes() > LARGE_CONSTANT_BYTES and not T.is_splat(t):
                     # Written as a one-element placeholder; the value is set from the buffer later.

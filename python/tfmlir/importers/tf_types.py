@@ -298,8 +298,8 @@ def decode_tensor(tp):
                 strings = strings[:n]
         return Tensor(dtype, shape, strings=[bytes(s) for s in strings])
     if np_dtype is None:
-        raise TFImportError(f"constant tensors of type {name} cannot be represented in tfmlir "
-                            f"(no #tf_type tensor_proto attribute)")
+        raise TFImportError(f"{name} tensors have no numeric value (they import as "
+                            f"#tf_type tensor_proto attributes, see importers.tensor_proto)")
     content = tp._values.get("tensor_content")
     if n == 0:
         return Tensor(dtype, shape, np.zeros(0, dtype=np_dtype))

@@ -1,0 +1,74 @@
+// RUN: tfmlir-opt %s -split-input-file -verify-diagnostics
+// Malformed #tf_type<tensor_proto : "0x..."> attributes: a diagnostic at the
+// attribute, never an abort.
+
+func.func @no_0x_prefix() {
+  // expected-error@+1 {{tensor_proto value must be a hex string starting with `0x`}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "74667465"> : tensor<!tf_type.qint8>}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @not_hex() {
+  // expected-error@+1 {{tensor_proto value is not an even number of hex digits after `0x`}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x74ZZ"> : tensor<!tf_type.qint8>}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @odd_digit_count() {
+  // expected-error@+1 {{tensor_proto value is not an even number of hex digits after `0x`}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x746"> : tensor<!tf_type.qint8>}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @no_type() {
+  // expected-error@+1 {{#tf_type tensor_proto needs a shaped type (`: tensor<...>`)}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x74">}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @not_a_shaped_type() {
+  // expected-error@+1 {{#tf_type tensor_proto needs a shaped type (`: tensor<...>`), got 'i32'}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x74"> : i32}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @dynamic_shape() {
+  // expected-error@+1 {{#tf_type tensor_proto needs a statically shaped type, got 'tensor<?x!tf_type.qint8>'}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x74"> : tensor<?x!tf_type.qint8>}> : () -> tensor<?x!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @no_colon() {
+  // expected-error@+1 {{expected ':'}}
+  "tf.Const"() <{value = #tf_type<tensor_proto "0x74"> : tensor<!tf_type.qint8>}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @not_a_string() {
+  // expected-error@+1 {{expected string}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : 0x74> : tensor<!tf_type.qint8>}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
+// -----
+
+func.func @const_type_mismatch() {
+  // expected-error@+1 {{failed to verify that all of {value, output} have same type}}
+  "tf.Const"() <{value = #tf_type<tensor_proto : "0x74"> : tensor<2x!tf_type.qint8>}> : () -> tensor<!tf_type.qint8>
+  return
+}
+
