@@ -289,7 +289,7 @@ def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure, DeclareOpInterfaceMethods<Inf
   return inferBatchMatMulOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -328,7 +328,7 @@ def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure, DeclareOpInterfaceMethods
   return inferBatchMatMulV2Op(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -816,7 +816,7 @@ def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -910,7 +910,7 @@ def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative, DeclareOpInterface
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -943,7 +943,7 @@ def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative, DeclareOpInterfaceMe
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -976,7 +976,7 @@ def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative, DeclareOpInterface
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

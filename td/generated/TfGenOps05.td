@@ -216,7 +216,7 @@ def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure, DeclareOpInterfaceMethods<InferType
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -249,7 +249,7 @@ def TF_FloorModOp : TF_Op<"FloorMod", [Pure, DeclareOpInterfaceMethods<InferType
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -703,14 +703,6 @@ def TF_GatherOp : TF_Op<"Gather", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyGatherOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyGatherOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_GatherNdOp : TF_Op<"GatherNd", [Pure]> {
@@ -1048,7 +1040,7 @@ def TF_GreaterOp : TF_Op<"Greater", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1086,7 +1078,7 @@ def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure, DeclareOpInterfaceMethods<I
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
