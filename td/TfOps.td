@@ -15,12 +15,12 @@ include "TfOpBase.td"
 //===----------------------------------------------------------------------===//
 
 def TF_ConstOp : TF_Op<"Const", [ConstantLike, Pure,
-    AllTypesMatch<["value", "output"]>,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "A constant tensor.";
   let arguments = (ins ElementsAttr:$value);
   let results = (outs TF_Tensor:$output);
   let hasFolder = 1;
+  let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
       build($_builder, $_state, ::llvm::cast<::mlir::TensorType>(value.getType()), value);
@@ -42,7 +42,6 @@ def TF_IdentityNOp : TF_Op<"IdentityN", [Pure]> {
   let summary = "Returns a list of tensors with the same shapes and contents as the input tensors.";
   let arguments = (ins Variadic<AnyTensor>:$input);
   let results = (outs Variadic<AnyTensor>:$output);
-  let hasVerifier = 1;
   TF_DerivedOperandTypeListAttr T = TF_DerivedOperandTypeListAttr<0>;
 }
 

@@ -99,6 +99,52 @@ bool tfmlir::TF::areCompatibleReturnTypes(TypeRange inferred, TypeRange actual) 
   return true;
 }
 
+bool tfmlir::TF::areAnyReturnTypes(TypeRange inferred, TypeRange actual) {
+  return inferred.size() == actual.size();
+}
+
+bool tfmlir::TF::areElementCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [a, b] : llvm::zip_equal(inferred, actual))
+    if (canonicalElementType(tf_type::getElementTypeOrSelf(a)) !=
+        canonicalElementType(tf_type::getElementTypeOrSelf(b)))
+      return false;
+  return true;
+}
+
+bool tfmlir::TF::areBroadcastCompatible(Type a, Type b) {
+  auto ta = llvm::dyn_cast<TensorType>(a);
+  auto tb = llvm::dyn_cast<TensorType>(b);
+  if (!ta || !tb)
+    return a == b;
+  Type ea = tf_type::dropRefType(ta.getElementType());
+  Type eb = tf_type::dropRefType(tb.getElementType());
+  if (ea != eb) {
+    // Resource/variant types: unknown subtypes match any; known ones pairwise.
+    auto subtypesOf = [](Type t) -> std::optional<ArrayRef<TensorType>> {
+      if (auto r = llvm::dyn_cast<tf_type::ResourceType>(t))
+        return r.getSubtypes();
+      if (auto v = llvm::dyn_cast<tf_type::VariantType>(t))
+        return v.getSubtypes();
+      return std::nullopt;
+    };
+    auto sa = subtypesOf(ea), sb = subtypesOf(eb);
+    if (!sa || !sb || ea.getTypeID() != eb.getTypeID())
+      return false;
+    if (!sa->empty() && !sb->empty())
+      for (auto [x, y] : llvm::zip(*sa, *sb))
+        if (!areBroadcastCompatible(x, y))
+          return false;
+  }
+  auto ra = llvm::dyn_cast<RankedTensorType>(ta);
+  auto rb = llvm::dyn_cast<RankedTensorType>(tb);
+  if (!ra || !rb)
+    return true;
+  SmallVector<int64_t> shape;
+  return OpTrait::util::getBroadcastedShape(ra.getShape(), rb.getShape(), shape);
+}
+
 /// Checks the callee `sym` of `op` against the given argument and result
 /// types: it must be a function with matching arity and cast-compatible types.
 static LogicalResult verifyCalleeSignature(Operation *op, SymbolTableCollection &symbols,
@@ -271,7 +317,24 @@ LogicalResult tfmlir::TF::verifyOpDefAttr(Operation *op, StringRef name, StringR
 // Const / Identity / IdentityN
 //===----------------------------------------------------------------------===//
 
-OpFoldResult ConstOp::fold(FoldAdaptor) { return getValue(); }
+/// TF accepts a result type that is broadcast-compatible with the value's
+/// (e.g. `dense<1> : tensor<i32>` as a `tensor<*xi32>`).
+LogicalResult ConstOp::verify() {
+  Type valueType = getValue().getType();
+  if (!areBroadcastCompatible(valueType, getOutput().getType()))
+    return emitOpError() << "inferred type(s) " << valueType
+                         << " are incompatible with return type(s) of operation "
+                         << getOutput().getType();
+  return success();
+}
+
+/// Only a value of exactly the result type is the op's constant: folders and
+/// the constant materializer rely on that.
+OpFoldResult ConstOp::fold(FoldAdaptor) {
+  if (getValue().getType() != getOutput().getType())
+    return {};
+  return getValue();
+}
 
 void ConstOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), "cst");
@@ -282,19 +345,6 @@ LogicalResult IdentityOp::verify() {
     return emitOpError() << "requires the result type " << getOutput().getType()
                          << " to be compatible with the operand type "
                          << getInput().getType();
-  return success();
-}
-
-LogicalResult IdentityNOp::verify() {
-  if (getNumOperands() != getNumResults())
-    return emitOpError() << "requires as many results (" << getNumResults()
-                         << ") as operands (" << getNumOperands() << ")";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOperandTypes(), getResultTypes()))) {
-    auto [in, out] = pair;
-    if (!areCastCompatible(in, out))
-      return emitOpError() << "result #" << i << " type " << out
-                           << " is incompatible with operand type " << in;
-  }
   return success();
 }
 
@@ -417,6 +467,20 @@ LogicalResult WhileRegionOp::verify() {
 // Calls
 //===----------------------------------------------------------------------===//
 
+/// TF checks a call's callee only for existence and the argument count
+/// (neither the argument types nor the results).
+static LogicalResult verifyCallee(Operation *op, SymbolTableCollection &symbols,
+                                  SymbolRefAttr sym, size_t numArgs) {
+  auto fn = llvm::dyn_cast_or_null<FunctionOpInterface>(
+      symbols.lookupNearestSymbolFrom(op, sym));
+  if (!fn)
+    return op->emitError() << "'f' attribute refers to an undefined function: " << sym;
+  if (fn.getNumArguments() != numArgs)
+    return op->emitError() << "argument count mismatch: 'args' has " << numArgs
+                           << " arguments, but '" << sym << "' expects " << fn.getNumArguments();
+  return success();
+}
+
 #define TFMLIR_DEFINE_CALL_INTERFACE(OpT, SymAttrT)                            \
   CallInterfaceCallable OpT::getCallableForCallee() { return getFAttr(); }    \
   void OpT::setCalleeFromCallable(CallInterfaceCallable callee) {             \
@@ -425,9 +489,7 @@ LogicalResult WhileRegionOp::verify() {
   Operation::operand_range OpT::getArgOperands() { return getArgs(); }        \
   MutableOperandRange OpT::getArgOperandsMutable() { return getArgsMutable(); } \
   LogicalResult OpT::verifySymbolUses(SymbolTableCollection &symbols) {        \
-    return verifyCalleeSignature(*this, symbols, getFAttr(), "f",              \
-                                 getArgs().getTypes(),                         \
-                                 TypeRange(getResultTypes()));                 \
+    return verifyCallee(*this, symbols, getFAttr(), getArgs().size());         \
   }
 TFMLIR_DEFINE_CALL_INTERFACE(PartitionedCallOp, SymbolRefAttr)
 TFMLIR_DEFINE_CALL_INTERFACE(StatefulPartitionedCallOp, FlatSymbolRefAttr)
@@ -479,18 +541,25 @@ void _TPUCompileMlirPlaceholderProgramKeyOp::getAsmResultNames(OpAsmSetValueName
   setNameFn(getProgram(), "program");
 }
 
+/// TF's rule: one index per resource argument, reads >= 0, updates >= -1.
 LogicalResult TPUExecuteAndUpdateVariablesOp::verify() {
-  int64_t numArgs = getArgs().size();
-  for (StringRef name : {"device_var_reads_indices", "device_var_updates_indices"}) {
+  int64_t numResources = llvm::count_if(getArgs().getTypes(), [](Type t) {
+    return llvm::isa<tf_type::ResourceType>(tf_type::getElementTypeOrSelf(t));
+  });
+  for (auto [name, min] : {std::pair<StringRef, int64_t>{"device_var_reads_indices", 0},
+                           std::pair<StringRef, int64_t>{"device_var_updates_indices", -1}}) {
     auto indices = (*this)->getAttrOfType<ArrayAttr>(name);
-    for (Attribute a : indices) {
-      int64_t idx = llvm::cast<IntegerAttr>(a).getInt();
-      if (idx < 0 || idx >= numArgs)
-        return emitOpError() << name << " index " << idx << " is out of range [0, "
-                             << numArgs << ")";
-      if (!llvm::isa<tf_type::ResourceType>(
-              tf_type::getElementTypeOrSelf(getArgs()[idx].getType())))
-        return emitOpError() << name << " index " << idx << " must refer to a resource argument";
+    if (!indices)
+      continue;
+    if (static_cast<int64_t>(indices.size()) != numResources)
+      return emitOpError() << "requires '" << name
+                           << "' to be the same size as number of resource handles in 'args' ("
+                           << numResources << "), but got " << indices.size();
+    for (auto [i, a] : llvm::enumerate(indices)) {
+      auto value = llvm::dyn_cast<IntegerAttr>(a);
+      if (value && value.getInt() < min)
+        return emitOpError() << "requires '" << name << "' to contain values of at least " << min
+                             << ", but got " << value.getInt() << " at index " << i;
     }
   }
   return success();

@@ -55,22 +55,6 @@ func.func @identity_not_tensor(%arg0: f32) -> f32 {
 
 // -----
 
-func.func @identity_n_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf.IdentityN' op requires as many results (1) as operands (2)}}
-  %0 = "tf.IdentityN"(%arg0, %arg0) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  return
-}
-
-// -----
-
-func.func @identity_n_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
-  // expected-error@+1 {{'tf.IdentityN' op result #1 type 'tensor<f32>' is incompatible with operand type 'tensor<i32>'}}
-  %0:2 = "tf.IdentityN"(%arg0, %arg1) : (tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<f32>)
-  return
-}
-
-// -----
-
 func.func @noop_with_result() {
   // expected-error@+1 {{'tf.NoOp' op requires zero results}}
   %0 = "tf.NoOp"() : () -> tensor<f32>
@@ -586,26 +570,6 @@ func.func @stateful_partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32
 
 // -----
 
-func.func private @callee(%arg0: tensor<f32>) -> tensor<f32>
-
-func.func @stateful_partitioned_call_input_type(%arg0: tensor<i32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.StatefulPartitionedCall' op 'f' @callee input #0 type 'tensor<f32>' is incompatible with operand type 'tensor<i32>'}}
-  %0 = "tf.StatefulPartitionedCall"(%arg0) <{config = "", config_proto = "", executor_type = "", f = @callee}> : (tensor<i32>) -> tensor<f32>
-  return %0 : tensor<f32>
-}
-
-// -----
-
-func.func private @callee(%arg0: tensor<f32>) -> tensor<f32>
-
-func.func @legacy_call_result_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf.LegacyCall' op 'f' @callee returns 1 values but the op has 0 results}}
-  "tf.LegacyCall"(%arg0) <{f = @callee}> : (tensor<f32>) -> ()
-  return
-}
-
-// -----
-
 func.func @legacy_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
   // expected-error@+1 {{'tf.LegacyCall' op 'f' references an undefined function: @missing}}
   %0 = "tf.LegacyCall"(%arg0) <{f = @missing}> : (tensor<f32>) -> tensor<f32>
@@ -749,30 +713,6 @@ func.func @tpu_compile_status_type() {
 func.func @tpu_compile_succeeded_assert_type(%arg0: tensor<i32>) {
   // expected-error@+1 {{'tf.TPUCompileSucceededAssert' op operand #0 must be tensor of string values, but got 'tensor<i32>'}}
   "tf.TPUCompileSucceededAssert"(%arg0) : (tensor<i32>) -> ()
-  return
-}
-
-// -----
-
-func.func @tpu_execute_and_update_variables_out_of_range(%arg0: tensor<!tf_type.resource>, %arg1: tensor<3x!tf_type.string>) {
-  // expected-error@+1 {{'tf.TPUExecuteAndUpdateVariables' op device_var_reads_indices index 1 is out of range [0, 1)}}
-  "tf.TPUExecuteAndUpdateVariables"(%arg0, %arg1) <{device_var_reads_indices = [1], device_var_updates_indices = [0]}> : (tensor<!tf_type.resource>, tensor<3x!tf_type.string>) -> ()
-  return
-}
-
-// -----
-
-func.func @tpu_execute_and_update_variables_negative(%arg0: tensor<!tf_type.resource>, %arg1: tensor<3x!tf_type.string>) {
-  // expected-error@+1 {{'tf.TPUExecuteAndUpdateVariables' op device_var_updates_indices index -1 is out of range [0, 1)}}
-  "tf.TPUExecuteAndUpdateVariables"(%arg0, %arg1) <{device_var_reads_indices = [0], device_var_updates_indices = [-1]}> : (tensor<!tf_type.resource>, tensor<3x!tf_type.string>) -> ()
-  return
-}
-
-// -----
-
-func.func @tpu_execute_and_update_variables_not_resource(%arg0: tensor<!tf_type.resource>, %arg1: tensor<f32>, %arg2: tensor<3x!tf_type.string>) {
-  // expected-error@+1 {{'tf.TPUExecuteAndUpdateVariables' op device_var_updates_indices index 1 must refer to a resource argument}}
-  "tf.TPUExecuteAndUpdateVariables"(%arg0, %arg1, %arg2) <{device_var_reads_indices = [0], device_var_updates_indices = [1]}> : (tensor<!tf_type.resource>, tensor<f32>, tensor<3x!tf_type.string>) -> ()
   return
 }
 
