@@ -500,17 +500,19 @@ TFMLIR_DEFINE_CALL_INTERFACE(LegacyCallOp, FlatSymbolRefAttr)
 // Shape / VariableShape
 //===----------------------------------------------------------------------===//
 
-/// A shape result is a 1-D tensor whose length, if known, is the rank.
+/// TF's rule for Shape/VariableShape: a ranked result is 1-D and, when
+/// static, as long as the operand's rank (unless the operand is a scalar,
+/// which TF does not check).
 static LogicalResult verifyShapeResult(Operation *op, Type shapedType, Value result) {
-  auto resultType = llvm::cast<TensorType>(result.getType());
-  if (resultType.hasRank() && resultType.getRank() != 1)
-    return op->emitOpError() << "requires a 1D result, got " << result.getType();
-  auto shaped = llvm::dyn_cast<TensorType>(shapedType);
-  if (shaped && shaped.hasRank() && resultType.hasStaticShape() &&
+  auto resultType = llvm::dyn_cast<RankedTensorType>(result.getType());
+  if (!resultType)
+    return success();
+  if (resultType.getRank() != 1)
+    return op->emitOpError() << "requires 1D type for result";
+  auto shaped = llvm::dyn_cast_or_null<RankedTensorType>(shapedType);
+  if (shaped && resultType.hasStaticShape() && shaped.getRank() != 0 &&
       resultType.getDimSize(0) != shaped.getRank())
-    return op->emitOpError() << "requires the result to have " << shaped.getRank()
-                             << " elements (the operand rank), got "
-                             << resultType.getDimSize(0);
+    return op->emitOpError() << "requires dimension size of result to match rank of operand";
   return success();
 }
 
@@ -523,6 +525,12 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
 }
 
 LogicalResult VariableShapeOp::verify() {
+  auto input = llvm::cast<TensorType>(getInput().getType());
+  if (input.hasStaticShape() && input.getNumElements() != 1)
+    return emitOpError() << "requires input to have one resource";
+  auto resource = llvm::dyn_cast<tf_type::ResourceType>(input.getElementType());
+  if (resource && resource.getSubtypes().size() > 1)
+    return emitOpError() << "requires resource input type to have at most 1 subtype";
   TensorType subtype = getResourceSubtype(getInput().getType());
   return verifyShapeResult(*this, subtype ? Type(subtype) : Type(), getOutput());
 }

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @launch_no_return() {
-  // expected-error@+1 {{'tf_device.launch' op expects its region to end with tf_device.return}}
+  // expected-error@+2 {{block with no terminator}}
   "tf_device.launch"() <{device = ""}> ({
     "tf.NoOp"() : () -> ()
   }) : () -> ()
@@ -28,7 +28,7 @@ func.func @launch_missing_device(%arg0: tensor<f32>) {
 // -----
 
 func.func @cluster_no_return() {
-  // expected-error@+1 {{'tf_device.cluster' op expects its region to end with tf_device.return}}
+  // expected-error@+2 {{block with no terminator}}
   "tf_device.cluster"() ({
     "tf.NoOp"() : () -> ()
   }) : () -> ()

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @const_type_mismatch() -> tensor<2xi32> {
-  // expected-error@+1 {{'tf.Const' op failed to verify that all of {value, output} have same type}}
+  // expected-error@+1 {{'tf.Const' op inferred type(s) 'tensor<2xi64>' are incompatible with return type(s) of operation 'tensor<2xi32>'}}
   %0 = "tf.Const"() <{value = dense<[1, 2]> : tensor<2xi64>}> : () -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
@@ -535,7 +535,7 @@ func.func @yield_outside_region_op(%arg0: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.PartitionedCall' op 'f' references an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
   %0 = "tf.PartitionedCall"(%arg0) <{config = "", config_proto = "", executor_type = "", f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -545,7 +545,7 @@ func.func @partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
 func.func private @callee(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @partitioned_call_arity(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.PartitionedCall' op 'f' @callee takes 1 arguments but 2 are passed}}
+  // expected-error@+1 {{argument count mismatch: 'args' has 2 arguments, but '@callee' expects 1}}
   %0 = "tf.PartitionedCall"(%arg0, %arg0) <{config = "", config_proto = "", executor_type = "", f = @callee}> : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -563,7 +563,7 @@ func.func @partitioned_call_missing_config(%arg0: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @stateful_partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.StatefulPartitionedCall' op 'f' references an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
   %0 = "tf.StatefulPartitionedCall"(%arg0) <{config = "", config_proto = "", executor_type = "", f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -571,7 +571,7 @@ func.func @stateful_partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32
 // -----
 
 func.func @legacy_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.LegacyCall' op 'f' references an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
   %0 = "tf.LegacyCall"(%arg0) <{f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -619,7 +619,7 @@ func.func @assign_add_variable_operand_count(%arg0: tensor<!tf_type.resource>) {
 // -----
 
 func.func @shape_not_1d(%arg0: tensor<2x3xf32>) -> tensor<2x1xi32> {
-  // expected-error@+1 {{'tf.Shape' op requires a 1D result, got 'tensor<2x1xi32>'}}
+  // expected-error@+1 {{'tf.Shape' op requires 1D type for result}}
   %0 = "tf.Shape"(%arg0) : (tensor<2x3xf32>) -> tensor<2x1xi32>
   return %0 : tensor<2x1xi32>
 }
@@ -627,7 +627,7 @@ func.func @shape_not_1d(%arg0: tensor<2x3xf32>) -> tensor<2x1xi32> {
 // -----
 
 func.func @shape_wrong_length(%arg0: tensor<2x3xf32>) -> tensor<3xi32> {
-  // expected-error@+1 {{'tf.Shape' op requires the result to have 2 elements (the operand rank), got 3}}
+  // expected-error@+1 {{'tf.Shape' op requires dimension size of result to match rank of operand}}
   %0 = "tf.Shape"(%arg0) : (tensor<2x3xf32>) -> tensor<3xi32>
   return %0 : tensor<3xi32>
 }
@@ -643,7 +643,7 @@ func.func @shape_result_type(%arg0: tensor<2x3xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @variable_shape_not_1d(%arg0: tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<i64> {
-  // expected-error@+1 {{'tf.VariableShape' op requires a 1D result, got 'tensor<i64>'}}
+  // expected-error@+1 {{'tf.VariableShape' op requires 1D type for result}}
   %0 = "tf.VariableShape"(%arg0) : (tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<i64>
   return %0 : tensor<i64>
 }
@@ -651,7 +651,7 @@ func.func @variable_shape_not_1d(%arg0: tensor<!tf_type.resource<tensor<2x3xf32>
 // -----
 
 func.func @variable_shape_wrong_length(%arg0: tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<3xi64> {
-  // expected-error@+1 {{'tf.VariableShape' op requires the result to have 2 elements (the operand rank), got 3}}
+  // expected-error@+1 {{'tf.VariableShape' op requires dimension size of result to match rank of operand}}
   %0 = "tf.VariableShape"(%arg0) : (tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }

@@ -55,7 +55,7 @@ func.func @transpose_perm_rank(%t: tensor<2x3xf32>, %p: tensor<2x1xi32>) {
 
 func.func @transpose_result_dim(%t: tensor<2x3xf32>) {
   %perm = "tf.Const"() <{value = dense<[1, 0]> : tensor<2xi32>}> : () -> tensor<2xi32>
-  // expected-error@+1 {{requires y.shape[0] (2) to be equal to x.shape[perm[0]] (3)}}
+  // expected-error@+1 {{requires y.shape[0] (2) to be equal to x.shape[perm[1]] (3)}}
   %0 = "tf.Transpose"(%t, %perm) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
   return
 }
@@ -349,7 +349,7 @@ func.func @batch_matmul_rank(%x: tensor<3xf32>, %y: tensor<2x3x4xf32>) {
 // -----
 
 func.func @batch_matmul_batch(%x: tensor<2x5x3xf32>, %y: tensor<3x3x4xf32>) {
-  // expected-error@+1 {{found mismatching batch dimensions for lhs shape 'tensor<2x5x3xf32>' and rhs shape 'tensor<3x3x4xf32>'}}
+  // expected-error@+1 {{found incompatible broadcast batch dimensions for lhs shape 'tensor<2x5x3xf32>' and rhs shape 'tensor<3x3x4xf32>'}}
   %0 = "tf.BatchMatMulV2"(%x, %y) <{adj_x = false, adj_y = false}> : (tensor<2x5x3xf32>, tensor<3x3x4xf32>) -> tensor<*xf32>
   return
 }
