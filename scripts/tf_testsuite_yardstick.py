@@ -269,9 +269,14 @@ def check_blocks(text, prefixes):
 def function_segment(output, label):
     """The text of the function `label` names in `output`, or None."""
     m = re.search(r"@\"?([\w.$\-]+)", label)
-    if not m:
-        return output
-    name = m.group(1)
+    if m:
+        names = [m.group(1)]
+    else:  # a bare function name, e.g. `CHECK-LABEL: testFoo`
+        names = [n for n in re.findall(r"[A-Za-z_][\w.$\-]*", label)
+                 if re.search(r"@" + re.escape(n) + r"\(", output)]
+        if not names:
+            return output
+    name = names[0]
     lines = output.splitlines()
     for i, ln in enumerate(lines):
         if re.search(r"\bfunc(\.func)?\b.*@" + re.escape(name) + r"\(", ln):

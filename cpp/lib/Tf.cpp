@@ -328,13 +328,10 @@ LogicalResult ConstOp::verify() {
   return success();
 }
 
-/// Only a value of exactly the result type is the op's constant: folders and
-/// the constant materializer rely on that.
-OpFoldResult ConstOp::fold(FoldAdaptor) {
-  if (getValue().getType() != getOutput().getType())
-    return {};
-  return getValue();
-}
+/// Always the value, even when its type is not the result's (m_Constant
+/// asserts that a ConstantLike op folds): folders read shapes from the
+/// attribute, and the materializer builds only constants of exact types.
+OpFoldResult ConstOp::fold(FoldAdaptor) { return getValue(); }
 
 void ConstOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), "cst");
