@@ -317,15 +317,28 @@ LogicalResult tfmlir::TF::verifyOpDefAttr(Operation *op, StringRef name, StringR
 // Const / Identity / IdentityN
 //===----------------------------------------------------------------------===//
 
-/// TF accepts a result type that is broadcast-compatible with the value's
-/// (e.g. `dense<1> : tensor<i32>` as a `tensor<*xi32>`).
-LogicalResult ConstOp::verify() {
-  Type valueType = getValue().getType();
-  if (!areBroadcastCompatible(valueType, getOutput().getType()))
-    return emitOpError() << "inferred type(s) " << valueType
-                         << " are incompatible with return type(s) of operation "
-                         << getOutput().getType();
+LogicalResult ConstOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                                        ValueRange, DictionaryAttr attributes,
+                                        OpaqueProperties properties, RegionRange,
+                                        SmallVectorImpl<Type> &inferred) {
+  Attribute value = properties ? properties.as<Properties *>()->value : Attribute();
+  if (!value && attributes)
+    value = attributes.get("value");
+  auto elements = llvm::dyn_cast_or_null<ElementsAttr>(value);
+  if (!elements)
+    return emitOptionalError(location, "requires an elements attribute 'value'");
+  inferred.push_back(elements.getType());
   return success();
+}
+
+/// TF's rule: the result type need only be broadcast-compatible with the value's.
+bool ConstOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [a, b] : llvm::zip_equal(inferred, actual))
+    if (!areBroadcastCompatible(a, b))
+      return false;
+  return true;
 }
 
 /// Always the value, even when its type is not the result's (m_Constant

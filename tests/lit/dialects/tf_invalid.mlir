@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 func.func @const_type_mismatch() -> tensor<2xi32> {
-  // expected-error@+1 {{'tf.Const' op inferred type(s) 'tensor<2xi64>' are incompatible with return type(s) of operation 'tensor<2xi32>'}}
+  // expected-error@+2 {{'tf.Const' op inferred type(s) 'tensor<2xi64>' are incompatible with return type(s) of operation 'tensor<2xi32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
   %0 = "tf.Const"() <{value = dense<[1, 2]> : tensor<2xi64>}> : () -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }

@@ -4,7 +4,8 @@
 // message.
 
 func.func @const_value_not_broadcastable() -> tensor<3xi32> {
-  // expected-error@+1 {{'tf.Const' op inferred type(s) 'tensor<2xi32>' are incompatible with return type(s) of operation 'tensor<3xi32>'}}
+  // expected-error@+2 {{'tf.Const' op inferred type(s) 'tensor<2xi32>' are incompatible with return type(s) of operation 'tensor<3xi32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
   %0 = "tf.Const"() {value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<3xi32>
   func.return %0 : tensor<3xi32>
 }
@@ -12,7 +13,8 @@ func.func @const_value_not_broadcastable() -> tensor<3xi32> {
 // -----
 
 func.func @const_element_type(%a: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.Const' op inferred type(s) 'tensor<i32>' are incompatible with return type(s) of operation 'tensor<f32>'}}
+  // expected-error@+2 {{'tf.Const' op inferred type(s) 'tensor<i32>' are incompatible with return type(s) of operation 'tensor<f32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
   %0 = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<f32>
   func.return %0 : tensor<f32>
 }
