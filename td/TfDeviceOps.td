@@ -31,7 +31,6 @@ def TfDevice_LaunchOp : TfDevice_Op<"launch",
   let arguments = (ins StrAttr:$device);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Block &GetBody() { return getBody().front(); }
     bool WrapsSingleOp();
@@ -39,8 +38,7 @@ def TfDevice_LaunchOp : TfDevice_Op<"launch",
 }
 
 def TfDevice_ReturnOp : TfDevice_Op<"return",
-    [Terminator, ReturnLike, Pure,
-     ParentOneOf<["ClusterOp", "LaunchOp", "ParallelExecuteOp", "ReplicateOp"]>]> {
+    [Terminator, ReturnLike, Pure]> {
   let summary = "terminates the regions of tf_device ops";
   let arguments = (ins Variadic<AnyType>:$results);
   let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
@@ -103,7 +101,6 @@ def TfDevice_ClusterOp : TfDevice_Op<"cluster",
   let arguments = (ins OptionalAttr<StrAttr>:$policy);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Block &GetBody() { return getBody().front(); }
   }];

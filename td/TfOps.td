@@ -14,18 +14,19 @@ include "TfOpBase.td"
 // Constants and identity
 //===----------------------------------------------------------------------===//
 
+// As in TF: the result type is inferred from the value, and a declared one
+// need only be broadcast-compatible with it (dense<1> : tensor<i32> may be a
+// tensor<*xi32>).
 def TF_ConstOp : TF_Op<"Const", [ConstantLike, Pure,
-    AllTypesMatch<["value", "output"]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "A constant tensor.";
   let arguments = (ins ElementsAttr:$value);
   let results = (outs TF_Tensor:$output);
   let hasFolder = 1;
-  let builders = [
-    OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
-      build($_builder, $_state, ::llvm::cast<::mlir::TensorType>(value.getType()), value);
-    }]>,
-  ];
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   TF_DerivedResultTypeAttr dtype = TF_DerivedResultTypeAttr<0>;
 }
 
@@ -42,7 +43,6 @@ def TF_IdentityNOp : TF_Op<"IdentityN", [Pure]> {
   let summary = "Returns a list of tensors with the same shapes and contents as the input tensors.";
   let arguments = (ins Variadic<AnyTensor>:$input);
   let results = (outs Variadic<AnyTensor>:$output);
-  let hasVerifier = 1;
   TF_DerivedOperandTypeListAttr T = TF_DerivedOperandTypeListAttr<0>;
 }
 

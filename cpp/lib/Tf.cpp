@@ -99,6 +99,52 @@ bool tfmlir::TF::areCompatibleReturnTypes(TypeRange inferred, TypeRange actual) 
   return true;
 }
 
+bool tfmlir::TF::areAnyReturnTypes(TypeRange inferred, TypeRange actual) {
+  return inferred.size() == actual.size();
+}
+
+bool tfmlir::TF::areElementCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [a, b] : llvm::zip_equal(inferred, actual))
+    if (canonicalElementType(tf_type::getElementTypeOrSelf(a)) !=
+        canonicalElementType(tf_type::getElementTypeOrSelf(b)))
+      return false;
+  return true;
+}
+
+bool tfmlir::TF::areBroadcastCompatible(Type a, Type b) {
+  auto ta = llvm::dyn_cast<TensorType>(a);
+  auto tb = llvm::dyn_cast<TensorType>(b);
+  if (!ta || !tb)
+    return a == b;
+  Type ea = tf_type::dropRefType(ta.getElementType());
+  Type eb = tf_type::dropRefType(tb.getElementType());
+  if (ea != eb) {
+    // Resource/variant types: unknown subtypes match any; known ones pairwise.
+    auto subtypesOf = [](Type t) -> std::optional<ArrayRef<TensorType>> {
+      if (auto r = llvm::dyn_cast<tf_type::ResourceType>(t))
+        return r.getSubtypes();
+      if (auto v = llvm::dyn_cast<tf_type::VariantType>(t))
+        return v.getSubtypes();
+      return std::nullopt;
+    };
+    auto sa = subtypesOf(ea), sb = subtypesOf(eb);
+    if (!sa || !sb || ea.getTypeID() != eb.getTypeID())
+      return false;
+    if (!sa->empty() && !sb->empty())
+      for (auto [x, y] : llvm::zip(*sa, *sb))
+        if (!areBroadcastCompatible(x, y))
+          return false;
+  }
+  auto ra = llvm::dyn_cast<RankedTensorType>(ta);
+  auto rb = llvm::dyn_cast<RankedTensorType>(tb);
+  if (!ra || !rb)
+    return true;
+  SmallVector<int64_t> shape;
+  return OpTrait::util::getBroadcastedShape(ra.getShape(), rb.getShape(), shape);
+}
+
 /// Checks the callee `sym` of `op` against the given argument and result
 /// types: it must be a function with matching arity and cast-compatible types.
 static LogicalResult verifyCalleeSignature(Operation *op, SymbolTableCollection &symbols,
@@ -271,6 +317,33 @@ LogicalResult tfmlir::TF::verifyOpDefAttr(Operation *op, StringRef name, StringR
 // Const / Identity / IdentityN
 //===----------------------------------------------------------------------===//
 
+LogicalResult ConstOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                                        ValueRange, DictionaryAttr attributes,
+                                        OpaqueProperties properties, RegionRange,
+                                        SmallVectorImpl<Type> &inferred) {
+  Attribute value = properties ? properties.as<Properties *>()->value : Attribute();
+  if (!value && attributes)
+    value = attributes.get("value");
+  auto elements = llvm::dyn_cast_or_null<ElementsAttr>(value);
+  if (!elements)
+    return emitOptionalError(location, "requires an elements attribute 'value'");
+  inferred.push_back(elements.getType());
+  return success();
+}
+
+/// TF's rule: the result type need only be broadcast-compatible with the value's.
+bool ConstOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [a, b] : llvm::zip_equal(inferred, actual))
+    if (!areBroadcastCompatible(a, b))
+      return false;
+  return true;
+}
+
+/// Always the value, even when its type is not the result's (m_Constant
+/// asserts that a ConstantLike op folds): folders read shapes from the
+/// attribute, and the materializer builds only constants of exact types.
 OpFoldResult ConstOp::fold(FoldAdaptor) { return getValue(); }
 
 void ConstOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
@@ -282,19 +355,6 @@ LogicalResult IdentityOp::verify() {
     return emitOpError() << "requires the result type " << getOutput().getType()
                          << " to be compatible with the operand type "
                          << getInput().getType();
-  return success();
-}
-
-LogicalResult IdentityNOp::verify() {
-  if (getNumOperands() != getNumResults())
-    return emitOpError() << "requires as many results (" << getNumResults()
-                         << ") as operands (" << getNumOperands() << ")";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOperandTypes(), getResultTypes()))) {
-    auto [in, out] = pair;
-    if (!areCastCompatible(in, out))
-      return emitOpError() << "result #" << i << " type " << out
-                           << " is incompatible with operand type " << in;
-  }
   return success();
 }
 
@@ -417,6 +477,20 @@ LogicalResult WhileRegionOp::verify() {
 // Calls
 //===----------------------------------------------------------------------===//
 
+/// TF checks a call's callee only for existence and the argument count
+/// (neither the argument types nor the results).
+static LogicalResult verifyCallee(Operation *op, SymbolTableCollection &symbols,
+                                  SymbolRefAttr sym, size_t numArgs) {
+  auto fn = llvm::dyn_cast_or_null<FunctionOpInterface>(
+      symbols.lookupNearestSymbolFrom(op, sym));
+  if (!fn)
+    return op->emitError() << "'f' attribute refers to an undefined function: " << sym;
+  if (fn.getNumArguments() != numArgs)
+    return op->emitError() << "argument count mismatch: 'args' has " << numArgs
+                           << " arguments, but '" << sym << "' expects " << fn.getNumArguments();
+  return success();
+}
+
 #define TFMLIR_DEFINE_CALL_INTERFACE(OpT, SymAttrT)                            \
   CallInterfaceCallable OpT::getCallableForCallee() { return getFAttr(); }    \
   void OpT::setCalleeFromCallable(CallInterfaceCallable callee) {             \
@@ -425,9 +499,7 @@ LogicalResult WhileRegionOp::verify() {
   Operation::operand_range OpT::getArgOperands() { return getArgs(); }        \
   MutableOperandRange OpT::getArgOperandsMutable() { return getArgsMutable(); } \
   LogicalResult OpT::verifySymbolUses(SymbolTableCollection &symbols) {        \
-    return verifyCalleeSignature(*this, symbols, getFAttr(), "f",              \
-                                 getArgs().getTypes(),                         \
-                                 TypeRange(getResultTypes()));                 \
+    return verifyCallee(*this, symbols, getFAttr(), getArgs().size());         \
   }
 TFMLIR_DEFINE_CALL_INTERFACE(PartitionedCallOp, SymbolRefAttr)
 TFMLIR_DEFINE_CALL_INTERFACE(StatefulPartitionedCallOp, FlatSymbolRefAttr)
@@ -438,17 +510,19 @@ TFMLIR_DEFINE_CALL_INTERFACE(LegacyCallOp, FlatSymbolRefAttr)
 // Shape / VariableShape
 //===----------------------------------------------------------------------===//
 
-/// A shape result is a 1-D tensor whose length, if known, is the rank.
+/// TF's rule for Shape/VariableShape: a ranked result is 1-D and, when
+/// static, as long as the operand's rank (unless the operand is a scalar,
+/// which TF does not check).
 static LogicalResult verifyShapeResult(Operation *op, Type shapedType, Value result) {
-  auto resultType = llvm::cast<TensorType>(result.getType());
-  if (resultType.hasRank() && resultType.getRank() != 1)
-    return op->emitOpError() << "requires a 1D result, got " << result.getType();
-  auto shaped = llvm::dyn_cast_if_present<TensorType>(shapedType);
-  if (shaped && shaped.hasRank() && resultType.hasStaticShape() &&
+  auto resultType = llvm::dyn_cast<RankedTensorType>(result.getType());
+  if (!resultType)
+    return success();
+  if (resultType.getRank() != 1)
+    return op->emitOpError() << "requires 1D type for result";
+  auto shaped = llvm::dyn_cast_or_null<RankedTensorType>(shapedType);
+  if (shaped && resultType.hasStaticShape() && shaped.getRank() != 0 &&
       resultType.getDimSize(0) != shaped.getRank())
-    return op->emitOpError() << "requires the result to have " << shaped.getRank()
-                             << " elements (the operand rank), got "
-                             << resultType.getDimSize(0);
+    return op->emitOpError() << "requires dimension size of result to match rank of operand";
   return success();
 }
 
@@ -461,6 +535,12 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
 }
 
 LogicalResult VariableShapeOp::verify() {
+  auto input = llvm::cast<TensorType>(getInput().getType());
+  if (input.hasStaticShape() && input.getNumElements() != 1)
+    return emitOpError() << "requires input to have one resource";
+  auto resource = llvm::dyn_cast<tf_type::ResourceType>(input.getElementType());
+  if (resource && resource.getSubtypes().size() > 1)
+    return emitOpError() << "requires resource input type to have at most 1 subtype";
   TensorType subtype = getResourceSubtype(getInput().getType());
   return verifyShapeResult(*this, subtype ? Type(subtype) : Type(), getOutput());
 }
@@ -479,18 +559,25 @@ void _TPUCompileMlirPlaceholderProgramKeyOp::getAsmResultNames(OpAsmSetValueName
   setNameFn(getProgram(), "program");
 }
 
+/// TF's rule: one index per resource argument, reads >= 0, updates >= -1.
 LogicalResult TPUExecuteAndUpdateVariablesOp::verify() {
-  int64_t numArgs = getArgs().size();
-  for (StringRef name : {"device_var_reads_indices", "device_var_updates_indices"}) {
+  int64_t numResources = llvm::count_if(getArgs().getTypes(), [](Type t) {
+    return llvm::isa<tf_type::ResourceType>(tf_type::getElementTypeOrSelf(t));
+  });
+  for (auto [name, min] : {std::pair<StringRef, int64_t>{"device_var_reads_indices", 0},
+                           std::pair<StringRef, int64_t>{"device_var_updates_indices", -1}}) {
     auto indices = (*this)->getAttrOfType<ArrayAttr>(name);
-    for (Attribute a : indices) {
-      int64_t idx = llvm::cast<IntegerAttr>(a).getInt();
-      if (idx < 0 || idx >= numArgs)
-        return emitOpError() << name << " index " << idx << " is out of range [0, "
-                             << numArgs << ")";
-      if (!llvm::isa<tf_type::ResourceType>(
-              tf_type::getElementTypeOrSelf(getArgs()[idx].getType())))
-        return emitOpError() << name << " index " << idx << " must refer to a resource argument";
+    if (!indices)
+      continue;
+    if (static_cast<int64_t>(indices.size()) != numResources)
+      return emitOpError() << "requires '" << name
+                           << "' to be the same size as number of resource handles in 'args' ("
+                           << numResources << "), but got " << indices.size();
+    for (auto [i, a] : llvm::enumerate(indices)) {
+      auto value = llvm::dyn_cast<IntegerAttr>(a);
+      if (value && value.getInt() < min)
+        return emitOpError() << "requires '" << name << "' to contain values of at least " << min
+                             << ", but got " << value.getInt() << " at index " << i;
     }
   }
   return success();

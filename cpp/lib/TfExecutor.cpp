@@ -524,9 +524,8 @@ void SwitchNOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 }
 
 LogicalResult SwitchNOp::verify() {
+  // TF accepts num_outs = 0 (the control output alone) in the generic form.
   int64_t numOuts = getNumOuts();
-  if (numOuts < 1)
-    return emitOpError() << "expects a positive `num_outs`, got " << numOuts;
   if (static_cast<int64_t>(getNumResults()) != numOuts + 1)
     return emitOpError() << "expect `num_outs` (" << numOuts
                          << ") results but got " << (getNumResults() - 1);

@@ -109,11 +109,22 @@ Attribute foldBinary(Operation *op, ArrayRef<Attribute> operands, IntFn intFn, F
   bool splat = lhs.isSplat() && rhs.isSplat();
   if (!splat && type.getNumElements() > kMaxFoldedElements)
     return {};
+  // The verifier lets some ops declare another result element type (TF's
+  // does); computed elements must fit the declared one.
+  auto fits = [&](const auto &value) {
+    Type elt = type.getElementType();
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, APInt>)
+      return llvm::isa<IntegerType>(elt) &&
+             llvm::cast<IntegerType>(elt).getWidth() == value.getBitWidth();
+    else
+      return llvm::isa<FloatType>(elt) &&
+             &llvm::cast<FloatType>(elt).getFloatSemantics() == &value.getSemantics();
+  };
   auto compute = [&](auto lhsValues, auto rhsValues, auto fn) -> Attribute {
     using Result = std::decay_t<decltype(*fn(lhsValues[0], rhsValues[0]))>;
     if (splat) {
       auto r = fn(lhsValues[0], rhsValues[0]);
-      if (!r)
+      if (!r || !fits(*r))
         return {};
       return DenseElementsAttr::get(type, ArrayRef<Result>(*r));
     }
@@ -123,7 +134,7 @@ Attribute foldBinary(Operation *op, ArrayRef<Attribute> operands, IntFn intFn, F
     results.reserve(li.size());
     for (auto [l, r] : llvm::zip_equal(li, ri)) {
       auto value = fn(lhsValues[l], rhsValues[r]);
-      if (!value)
+      if (!value || !fits(*value))
         return {};
       results.push_back(*value);
     }
@@ -428,8 +439,18 @@ OpFoldResult tfmlir::TF::foldTransposeOp(Operation *op, ArrayRef<Attribute> oper
   RankedTensorType type = staticResultType(op);
   DenseElementsAttr in = dense(operands[0]);
   if (!type || !in || in.getElementType() != type.getElementType() ||
-      in.getType().getRank() != static_cast<int64_t>(p.size()))
+      in.getType().getRank() != static_cast<int64_t>(p.size()) ||
+      type.getRank() != static_cast<int64_t>(p.size()))
     return {};
+  // Only a true permutation whose shape is the result's (the verifier, like
+  // TF's, lets negative or repeated entries through).
+  SmallVector<bool> seen(p.size(), false);
+  for (auto [d, v] : llvm::enumerate(p)) {
+    if (v < 0 || v >= static_cast<int64_t>(p.size()) || seen[v] ||
+        type.getDimSize(d) != in.getType().getDimSize(v))
+      return {};
+    seen[v] = true;
+  }
   if (in.isSplat())
     return in.reshape(type);
   if (type.getNumElements() > kMaxFoldedElements)
@@ -517,9 +538,15 @@ OpFoldResult tfmlir::TF::foldSelectOp(Operation *op, ArrayRef<Attribute> operand
 OpFoldResult tfmlir::TF::foldFillOp(Operation *op, ArrayRef<Attribute> operands) {
   RankedTensorType type = staticResultType(op);
   DenseElementsAttr value = dense(operands[1]);
-  if (!type || !dense(operands[0]) || !value || value.getType().getRank() != 0 ||
-      value.getElementType() != type.getElementType())
+  DenseElementsAttr dims = dense(operands[0]);
+  if (!type || !dims || !value || value.getType().getRank() != 0 ||
+      value.getElementType() != type.getElementType() || !llvm::isa<IntegerType>(dims.getElementType()) ||
+      dims.getNumElements() != type.getRank())
     return {};
+  // The dims must describe the result (TF's verifier does not tie them).
+  for (auto [d, v] : llvm::enumerate(dims.getValues<APInt>()))
+    if (v.getSExtValue() != type.getDimSize(d))
+      return {};
   return DenseElementsAttr::get(type, value.getSplatValue<Attribute>());
 }
 
@@ -572,6 +599,13 @@ OpFoldResult tfmlir::TF::foldPackOp(Operation *op, ArrayRef<Attribute> operands)
   int64_t axis = axisAttr ? axisAttr.getInt() : 0;
   if (axis < 0)
     axis += type.getRank();
+  // Each value must have one dimension less than the result (TF's verifier
+  // does not tie them).
+  for (Value v : op->getOperands()) {
+    auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+    if (!t || t.getRank() + 1 != type.getRank())
+      return {};
+  }
   return joinConstants(type, operands, axis);
 }
 
@@ -584,5 +618,12 @@ OpFoldResult tfmlir::TF::foldConcatV2Op(Operation *op, ArrayRef<Attribute> opera
   int64_t axis = (*axisAttr.getValues<APInt>().begin()).getSExtValue();
   if (axis < 0)
     axis += type.getRank();
+  // The values must have the result's rank (TF's verifier does not check the
+  // axis or the result).
+  for (Value v : op->getOperands().drop_back()) {
+    auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+    if (!t || t.getRank() != type.getRank())
+      return {};
+  }
   return joinConstants(type, operands.drop_back(), axis);
 }

@@ -203,7 +203,7 @@ def TF_AddOp : TF_Op<"Add", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -251,7 +251,7 @@ def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative, DeclareOpInterfaceMethods<Infe
   return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -315,7 +315,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -395,7 +395,7 @@ def TF_AllOp : TF_Op<"All", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -643,7 +643,7 @@ def TF_AnyOp : TF_Op<"Any", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1363,7 +1363,7 @@ def TF_Atan2Op : TF_Op<"Atan2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1792,7 +1792,7 @@ def TF_AvgPoolOp : TF_Op<"AvgPool", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferPoolOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

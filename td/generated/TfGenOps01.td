@@ -290,7 +290,7 @@ def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure, DeclareOpInterfaceMethods<Inf
   return inferBatchMatMulOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -329,7 +329,7 @@ def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure, DeclareOpInterfaceMethods
   return inferBatchMatMulV2Op(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -817,7 +817,7 @@ def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -911,7 +911,7 @@ def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative, DeclareOpInterface
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -944,7 +944,7 @@ def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative, DeclareOpInterfaceMe
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -977,7 +977,7 @@ def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative, DeclareOpInterface
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -921,7 +921,7 @@ def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure, DeclareOpInterfaceMethods<InferType
   return inferConcatV2Op(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -1550,7 +1550,7 @@ def TF_DivOp : TF_Op<"Div", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1583,7 +1583,7 @@ def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure, DeclareOpInterfaceMethods<InferType
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }

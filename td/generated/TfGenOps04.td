@@ -424,7 +424,7 @@ def TF_EqualOp : TF_Op<"Equal", [Pure, Commutative, DeclareOpInterfaceMethods<In
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -570,19 +570,13 @@ def TF_ExpandDimsOp : TF_Op<"ExpandDims", [Pure, DeclareOpInterfaceMethods<Infer
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tdim = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyExpandDimsOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult inferExpandDimsOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyExpandDimsOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldReshapeOp(*this, adaptor.getOperands());
 }
@@ -593,7 +587,7 @@ def TF_ExpandDimsOp : TF_Op<"ExpandDims", [Pure, DeclareOpInterfaceMethods<Infer
   return inferExpandDimsOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1721,7 +1715,7 @@ def TF_FillOp : TF_Op<"Fill", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   return inferFillOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -217,7 +217,7 @@ def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure, DeclareOpInterfaceMethods<InferType
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -250,7 +250,7 @@ def TF_FloorModOp : TF_Op<"FloorMod", [Pure, DeclareOpInterfaceMethods<InferType
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -704,14 +704,6 @@ def TF_GatherOp : TF_Op<"Gather", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyGatherOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyGatherOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_GatherNdOp : TF_Op<"GatherNd", [Pure]> {
@@ -1049,7 +1041,7 @@ def TF_GreaterOp : TF_Op<"Greater", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1087,7 +1079,7 @@ def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure, DeclareOpInterfaceMethods<I
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

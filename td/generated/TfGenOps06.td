@@ -759,7 +759,7 @@ def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure, DeclareOpInterfaceMethods<InferTy
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -824,7 +824,7 @@ def TF_LessOp : TF_Op<"Less", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -862,7 +862,7 @@ def TF_LessEqualOp : TF_Op<"LessEqual", [Pure, DeclareOpInterfaceMethods<InferTy
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1383,7 +1383,7 @@ def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative, DeclareOpInterface
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1455,7 +1455,7 @@ def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative, DeclareOpInterfaceMe
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

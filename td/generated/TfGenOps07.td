@@ -244,17 +244,11 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyMatMulOp(::mlir::Operation *op);
 ::llvm::LogicalResult inferMatMulOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyMatMulOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -264,7 +258,7 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
   return inferMatMulOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -551,7 +545,7 @@ def TF_MaxOp : TF_Op<"Max", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -603,7 +597,7 @@ def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferPoolOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -846,7 +840,7 @@ def TF_MaximumOp : TF_Op<"Maximum", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -877,7 +871,7 @@ def TF_MeanOp : TF_Op<"Mean", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -984,7 +978,7 @@ def TF_MinOp : TF_Op<"Min", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1022,7 +1016,7 @@ def TF_MinimumOp : TF_Op<"Minimum", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1107,7 +1101,7 @@ def TF_ModOp : TF_Op<"Mod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1160,7 +1154,7 @@ def TF_MulOp : TF_Op<"Mul", [Pure, Commutative, DeclareOpInterfaceMethods<InferT
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1193,7 +1187,7 @@ def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure, DeclareOpInterfaceMethods<InferType
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

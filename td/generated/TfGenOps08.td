@@ -147,7 +147,7 @@ def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative, DeclareOpInterfaceMeth
   return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -656,7 +656,7 @@ def TF_PackOp : TF_Op<"Pack", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   return inferPackOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1373,7 +1373,7 @@ def TF_PowOp : TF_Op<"Pow", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1572,7 +1572,7 @@ def TF_ProdOp : TF_Op<"Prod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -1674,14 +1674,6 @@ def TF_RangeOp : TF_Op<"Range", [Pure]> {
     TF_TensorOfDTypes<"0xca426e", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyRangeOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyRangeOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_RangeDatasetOp : TF_Op<"RangeDataset", [Pure]> {
@@ -1726,7 +1718,7 @@ def TF_RankOp : TF_Op<"Rank", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   return inferRankOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1946,7 +1938,7 @@ def TF_RealDivOp : TF_Op<"RealDiv", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -668,7 +668,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   return inferReshapeOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -416,7 +416,7 @@ def TF_RightShiftOp : TF_Op<"RightShift", [Pure, DeclareOpInterfaceMethods<Infer
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -533,7 +533,7 @@ def TF_SelectOp : TF_Op<"Select", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
   return inferSelectOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -572,7 +572,7 @@ def TF_SelectV2Op : TF_Op<"SelectV2", [Pure, DeclareOpInterfaceMethods<InferType
   return inferSelectV2Op(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -1144,7 +1144,7 @@ def TF_SquaredDifferenceOp : TF_Op<"SquaredDifference", [Pure, Commutative, Decl
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1184,7 +1184,7 @@ def TF_SqueezeOp : TF_Op<"Squeeze", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   return inferSqueezeOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -246,7 +246,7 @@ def TF_StopGradientOp : TF_Op<"StopGradient", [Pure, DeclareOpInterfaceMethods<I
   return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -635,7 +635,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -686,7 +686,7 @@ def TF_SumOp : TF_Op<"Sum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   return inferReductionOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -741,7 +741,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   return inferTransposeOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -802,7 +802,7 @@ def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure, DeclareOpInterfaceMethods<Inf
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -835,7 +835,7 @@ def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure, DeclareOpInterfaceMethods<Inf
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }

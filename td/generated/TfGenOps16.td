@@ -282,7 +282,7 @@ def TF_XdivyOp : TF_Op<"Xdivy", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
   return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
+  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }

@@ -55,6 +55,16 @@ bool areCastCompatible(mlir::Type a, mlir::Type b);
 /// they pairwise are (areCastCompatible): TF's printed IR may be more or less
 /// refined than what an op's inference computes.
 bool areCompatibleReturnTypes(mlir::TypeRange inferred, mlir::TypeRange actual);
+/// For ops TF 2.21 does not infer: any declared result types (as many).
+bool areAnyReturnTypes(mlir::TypeRange inferred, mlir::TypeRange actual);
+/// For ops TF 2.21 does not infer but whose element types it ties together
+/// (SameOperandsAndResultElementTypeResolveRef): the element types must be
+/// compatible, the shapes are free.
+bool areElementCompatibleReturnTypes(mlir::TypeRange inferred, mlir::TypeRange actual);
+/// TF's BroadcastCompatible: same element types (ref types dropped; resource
+/// and variant subtypes compatible where both have them) and broadcastable
+/// shapes. tf.Const's value and result types must be.
+bool areBroadcastCompatible(mlir::Type a, mlir::Type b);
 /// Looks up an attribute by name while result types are inferred (in the
 /// op's properties or its attribute dictionary); null if absent.
 using AttrGetter = llvm::function_ref<mlir::Attribute(llvm::StringRef)>;

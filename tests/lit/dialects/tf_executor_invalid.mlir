@@ -350,10 +350,10 @@ func.func @switchn_zero_outs(%arg0: tensor<f32>, %arg1: tensor<i32>) {
 
 // -----
 
-func.func @switchn_num_outs_not_positive(%arg0: tensor<f32>, %arg1: tensor<i32>) {
+func.func @switchn_num_outs_negative(%arg0: tensor<f32>, %arg1: tensor<i32>) {
   tf_executor.graph {
-    // expected-error@+1 {{'tf_executor._SwitchN' op expects a positive `num_outs`, got 0}}
-    %0 = "tf_executor._SwitchN"(%arg0, %arg1) <{num_outs = 0 : i64}> : (tensor<f32>, tensor<i32>) -> !tf_executor.control
+    // expected-error@+1 {{'tf_executor._SwitchN' op expect `num_outs` (-1) results but got 0}}
+    %0 = "tf_executor._SwitchN"(%arg0, %arg1) <{num_outs = -1 : i64}> : (tensor<f32>, tensor<i32>) -> !tf_executor.control
     tf_executor.fetch
   }
   return

@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 func.func @const_type_mismatch() -> tensor<2xi32> {
-  // expected-error@+1 {{'tf.Const' op failed to verify that all of {value, output} have same type}}
+  // expected-error@+2 {{'tf.Const' op inferred type(s) 'tensor<2xi64>' are incompatible with return type(s) of operation 'tensor<2xi32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
   %0 = "tf.Const"() <{value = dense<[1, 2]> : tensor<2xi64>}> : () -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
@@ -51,22 +52,6 @@ func.func @identity_not_tensor(%arg0: f32) -> f32 {
   // expected-error@+1 {{'tf.Identity' op operand #0 must be tensor of any type values, but got 'f32'}}
   %0 = "tf.Identity"(%arg0) : (f32) -> f32
   return %0 : f32
-}
-
-// -----
-
-func.func @identity_n_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf.IdentityN' op requires as many results (1) as operands (2)}}
-  %0 = "tf.IdentityN"(%arg0, %arg0) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  return
-}
-
-// -----
-
-func.func @identity_n_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
-  // expected-error@+1 {{'tf.IdentityN' op result #1 type 'tensor<f32>' is incompatible with operand type 'tensor<i32>'}}
-  %0:2 = "tf.IdentityN"(%arg0, %arg1) : (tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<f32>)
-  return
 }
 
 // -----
@@ -551,7 +536,7 @@ func.func @yield_outside_region_op(%arg0: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.PartitionedCall' op 'f' references an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
   %0 = "tf.PartitionedCall"(%arg0) <{config = "", config_proto = "", executor_type = "", f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -561,7 +546,7 @@ func.func @partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
 func.func private @callee(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @partitioned_call_arity(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.PartitionedCall' op 'f' @callee takes 1 arguments but 2 are passed}}
+  // expected-error@+1 {{argument count mismatch: 'args' has 2 arguments, but '@callee' expects 1}}
   %0 = "tf.PartitionedCall"(%arg0, %arg0) <{config = "", config_proto = "", executor_type = "", f = @callee}> : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -579,35 +564,15 @@ func.func @partitioned_call_missing_config(%arg0: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @stateful_partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.StatefulPartitionedCall' op 'f' references an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
   %0 = "tf.StatefulPartitionedCall"(%arg0) <{config = "", config_proto = "", executor_type = "", f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
 
 // -----
 
-func.func private @callee(%arg0: tensor<f32>) -> tensor<f32>
-
-func.func @stateful_partitioned_call_input_type(%arg0: tensor<i32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.StatefulPartitionedCall' op 'f' @callee input #0 type 'tensor<f32>' is incompatible with operand type 'tensor<i32>'}}
-  %0 = "tf.StatefulPartitionedCall"(%arg0) <{config = "", config_proto = "", executor_type = "", f = @callee}> : (tensor<i32>) -> tensor<f32>
-  return %0 : tensor<f32>
-}
-
-// -----
-
-func.func private @callee(%arg0: tensor<f32>) -> tensor<f32>
-
-func.func @legacy_call_result_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf.LegacyCall' op 'f' @callee returns 1 values but the op has 0 results}}
-  "tf.LegacyCall"(%arg0) <{f = @callee}> : (tensor<f32>) -> ()
-  return
-}
-
-// -----
-
 func.func @legacy_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.LegacyCall' op 'f' references an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
   %0 = "tf.LegacyCall"(%arg0) <{f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -655,7 +620,7 @@ func.func @assign_add_variable_operand_count(%arg0: tensor<!tf_type.resource>) {
 // -----
 
 func.func @shape_not_1d(%arg0: tensor<2x3xf32>) -> tensor<2x1xi32> {
-  // expected-error@+1 {{'tf.Shape' op requires a 1D result, got 'tensor<2x1xi32>'}}
+  // expected-error@+1 {{'tf.Shape' op requires 1D type for result}}
   %0 = "tf.Shape"(%arg0) : (tensor<2x3xf32>) -> tensor<2x1xi32>
   return %0 : tensor<2x1xi32>
 }
@@ -663,7 +628,7 @@ func.func @shape_not_1d(%arg0: tensor<2x3xf32>) -> tensor<2x1xi32> {
 // -----
 
 func.func @shape_wrong_length(%arg0: tensor<2x3xf32>) -> tensor<3xi32> {
-  // expected-error@+1 {{'tf.Shape' op requires the result to have 2 elements (the operand rank), got 3}}
+  // expected-error@+1 {{'tf.Shape' op requires dimension size of result to match rank of operand}}
   %0 = "tf.Shape"(%arg0) : (tensor<2x3xf32>) -> tensor<3xi32>
   return %0 : tensor<3xi32>
 }
@@ -679,7 +644,7 @@ func.func @shape_result_type(%arg0: tensor<2x3xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @variable_shape_not_1d(%arg0: tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<i64> {
-  // expected-error@+1 {{'tf.VariableShape' op requires a 1D result, got 'tensor<i64>'}}
+  // expected-error@+1 {{'tf.VariableShape' op requires 1D type for result}}
   %0 = "tf.VariableShape"(%arg0) : (tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<i64>
   return %0 : tensor<i64>
 }
@@ -687,7 +652,7 @@ func.func @variable_shape_not_1d(%arg0: tensor<!tf_type.resource<tensor<2x3xf32>
 // -----
 
 func.func @variable_shape_wrong_length(%arg0: tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<3xi64> {
-  // expected-error@+1 {{'tf.VariableShape' op requires the result to have 2 elements (the operand rank), got 3}}
+  // expected-error@+1 {{'tf.VariableShape' op requires dimension size of result to match rank of operand}}
   %0 = "tf.VariableShape"(%arg0) : (tensor<!tf_type.resource<tensor<2x3xf32>>>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }
@@ -749,30 +714,6 @@ func.func @tpu_compile_status_type() {
 func.func @tpu_compile_succeeded_assert_type(%arg0: tensor<i32>) {
   // expected-error@+1 {{'tf.TPUCompileSucceededAssert' op operand #0 must be tensor of string values, but got 'tensor<i32>'}}
   "tf.TPUCompileSucceededAssert"(%arg0) : (tensor<i32>) -> ()
-  return
-}
-
-// -----
-
-func.func @tpu_execute_and_update_variables_out_of_range(%arg0: tensor<!tf_type.resource>, %arg1: tensor<3x!tf_type.string>) {
-  // expected-error@+1 {{'tf.TPUExecuteAndUpdateVariables' op device_var_reads_indices index 1 is out of range [0, 1)}}
-  "tf.TPUExecuteAndUpdateVariables"(%arg0, %arg1) <{device_var_reads_indices = [1], device_var_updates_indices = [0]}> : (tensor<!tf_type.resource>, tensor<3x!tf_type.string>) -> ()
-  return
-}
-
-// -----
-
-func.func @tpu_execute_and_update_variables_negative(%arg0: tensor<!tf_type.resource>, %arg1: tensor<3x!tf_type.string>) {
-  // expected-error@+1 {{'tf.TPUExecuteAndUpdateVariables' op device_var_updates_indices index -1 is out of range [0, 1)}}
-  "tf.TPUExecuteAndUpdateVariables"(%arg0, %arg1) <{device_var_reads_indices = [0], device_var_updates_indices = [-1]}> : (tensor<!tf_type.resource>, tensor<3x!tf_type.string>) -> ()
-  return
-}
-
-// -----
-
-func.func @tpu_execute_and_update_variables_not_resource(%arg0: tensor<!tf_type.resource>, %arg1: tensor<f32>, %arg2: tensor<3x!tf_type.string>) {
-  // expected-error@+1 {{'tf.TPUExecuteAndUpdateVariables' op device_var_updates_indices index 1 must refer to a resource argument}}
-  "tf.TPUExecuteAndUpdateVariables"(%arg0, %arg1, %arg2) <{device_var_reads_indices = [0], device_var_updates_indices = [1]}> : (tensor<!tf_type.resource>, tensor<f32>, tensor<3x!tf_type.string>) -> ()
   return
 }
 
