@@ -507,7 +507,7 @@ def derive_models(result, kind_names):
     """The effect model of every op from its traits and observations.
 
     model = {"unknown": bool, "pure": bool, "operands": {index: "read"|"write"},
-             "results": {index: kind}, "op_effect": None | {"kind", "access",
+             "results": {index: kind}, "op_effect": None | {"kinds", "access",
              "self_dependent_only", "instance": "shared"|"per_op"|"attrs",
              "instance_attrs"}, "must_execute": bool}
     plus "predicted_dce_kept" (what upstream DCE does with the model), which
@@ -526,15 +526,52 @@ def derive_models(result, kind_names):
             op_based[name] = "write"
         elif o["after_unknown"] and not operand_effect:
             op_based[name] = "write" if o["dce_kept"] and not o["must_execute"] else "read"
-    edges = {}
-    for name in op_based:
-        edges[name] = observed[name].get("ordered_with", [])
+    # Kinds: TF orders two ops with op-based effects iff they share a kind
+    # (and one of them writes it); an op may have several kinds (e.g.
+    # XlaHostCompute: Send, Recv and its own). A greedy clique cover of the
+    # "ordered with" relation gives kinds with exactly TF's ordering; reads of
+    # a kind need not be ordered among themselves.
+    ordered = {n: set(observed[n].get("ordered_with", [])) & set(op_based) for n in op_based}
+    self_dep = {n: bool(observed[n]["after_itself"] and not observed[n]["after_unknown"])
+                for n in op_based}
+
+    def compatible(a, b):
+        if self_dep[a] != self_dep[b]:
+            return b in ordered[a] and (self_dep[a] or self_dep[b])
+        return b in ordered[a] or (op_based[a] == "read" and op_based[b] == "read")
+
     taken = set()
-    kind_of = {}
-    for group in sorted(_classes(sorted(op_based), edges)):
-        kind = _class_name(group, kind_names, taken)
-        for member in group:
-            kind_of[member] = kind
+    kinds_of = {n: [] for n in op_based}
+    self_dependent_kinds = set()
+    covered = set()
+    names_sorted = sorted(op_based)
+    for a in names_sorted:
+        for b in sorted(ordered[a]):
+            if (a, b) in covered:
+                continue
+            clique = [a, b]
+            for c in names_sorted:
+                if c not in clique and all(compatible(c, m) and compatible(m, c) for m in clique) \
+                        and any(c in ordered[m] for m in clique):
+                    clique.append(c)
+            for x in clique:
+                for y in clique:
+                    if y in ordered[x]:
+                        covered.add((x, y))
+            kind = _class_name(sorted(clique), kind_names, taken)
+            if any(self_dep[m] for m in clique):
+                self_dependent_kinds.add(kind)
+            for m in clique:
+                kinds_of[m].append(kind)
+    for n in names_sorted:
+        # Its own kind: ops ordered with a copy of themselves but with no
+        # shared kind, and ops that are not only self-dependent while all
+        # their shared kinds are.
+        if not kinds_of[n] or (not self_dep[n] and all(k in self_dependent_kinds for k in kinds_of[n])):
+            own = _class_name([n], [], taken)
+            kinds_of[n].append(own)
+            if self_dep[n]:
+                self_dependent_kinds.add(own)
     allocating = [n for n, o in observed.items()
                   if "result_id_unknown" in o and not o["result_id_unknown"]
                   and not result[n]["traits"].get("allocator")]
@@ -571,14 +608,14 @@ def derive_models(result, kind_names):
         if "ordered_without_groups" in o and not unknown and name not in op_based:
             # Ordered with itself only when these (variadic) operand groups
             # are empty: a kind of its own, ignored otherwise.
-            op_effect = {"kind": _class_name([name], [], taken), "access": "write",
+            op_effect = {"kinds": [_class_name([name], [], taken)], "access": "write",
                          "self_dependent_only": False, "instance": "when_groups_empty",
                          "instance_attrs": [], "groups": o["ordered_without_groups"]}
         if name in op_based and not unknown:
             per_op = t.get("resource_instance") and not o["after_itself"] and o["dce_kept"]
             attrs = o.get("instance_attrs", [])
             op_effect = {
-                "kind": kind_of[name],
+                "kinds": sorted(kinds_of[name]),
                 "access": "write" if per_op else op_based[name],
                 "self_dependent_only": bool(o["after_itself"] and not o["after_unknown"]),
                 "instance": "per_op" if per_op else "attrs" if attrs else "shared",
@@ -611,12 +648,13 @@ def derive_models(result, kind_names):
             # calls functions: the analysis looks at them instead) but that
             # keeps the op alive: an op-based write of its own kind.
             op_effect = model["op_effect"] = {
-                "kind": _class_name([name], [], taken), "access": "write",
+                "kinds": [_class_name([name], [], taken)], "access": "write",
                 "self_dependent_only": False, "instance": "shared", "instance_attrs": []}
             model["pure"] = False
             writes = True
         model["predicted_dce_kept"] = bool(writes)
         entry["model"] = model
+    return sorted(self_dependent_kinds)
 
 
 def main():
@@ -654,13 +692,14 @@ def main():
             if key in o:
                 o[key] = sorted(set(o[key]))
         result[name]["observed"] = o
-    derive_models(result, resource_kind_names())
+    self_dependent_kinds = derive_models(result, resource_kind_names())
     mismatches = [n for n, e in result.items() if "observed" in e
                   and e["model"]["predicted_dce_kept"] != e["observed"]["dce_kept"]]
     for n in mismatches:
         print(f"  model does not explain DCE of {n}: {result[n]}", file=sys.stderr)
     with open(args.output, "w") as f:
-        json.dump({"tensorflow_version": tf.__version__, "ops": result}, f, indent=1, sort_keys=True)
+        json.dump({"tensorflow_version": tf.__version__, "ops": result,
+                   "self_dependent_kinds": self_dependent_kinds}, f, indent=1, sort_keys=True)
         f.write("\n")
     unprobed = [n for n, e in result.items() if "unprobed" in e]
     print(f"{len(instances)} ops probed, {len(unprobed)} not probed", file=sys.stderr)

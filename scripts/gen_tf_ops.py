@@ -405,7 +405,7 @@ class OpGen:
                 effect = model["op_effect"]
                 if effect is not None:
                     mem = "MemRead" if effect["access"] == "read" else "MemWrite"
-                    op_level.append(f"{mem}<{kind_def(effect['kind'])}>")
+                    op_level.extend(f"{mem}<{kind_def(k)}>" for k in effect["kinds"])
                 if model["must_execute"]:
                     op_level.append(f"MemWrite<{kind_def('MustExecute')}>")
                 for group, access in model["operands"].items():
@@ -592,14 +592,18 @@ def write_effects(effects):
                 "by scripts/dump_tf_effects.py (the same model the generated ODS declares).\n"
                 "MODELS: op name without \"tf.\" -> {unknown, pure, operands: {ODS operand group:\n"
                 '"read"|"write"}, results: {ODS result group: allocation kind | "handle"},\n'
-                "op_effect: None | {kind, access, self_dependent_only, instance, instance_attrs},\n"
+                "op_effect: None | {kinds, access, self_dependent_only, instance, instance_attrs},\n"
                 "must_execute, allocator, unique_allocation, resource_instance, call}.\n"
                 '"""\n')
         f.write(f"TF_VERSION = {json.dumps(json.load(open(EFFECTS))['tensorflow_version'])}\n\n")
         f.write("MODELS = {\n")
         for name, entry in table.items():
             f.write(f"    {name!r}: {entry!r},\n")
-        f.write("}\n\n# Registry ops outside TF's ODS that are not stateful: TF's fallback gives them\n"
+        f.write("}\n\n# Op-based resource kinds that only depend on themselves (TF's\n"
+                "# IsOnlySelfDependent: sends and receives).\nSELF_DEPENDENT_KINDS = frozenset((\n")
+        for kind in json.load(open(EFFECTS)).get("self_dependent_kinds", []):
+            f.write(f"    {kind!r},\n")
+        f.write("))\n\n# Registry ops outside TF's ODS that are not stateful: TF's fallback gives them\n"
                 "# no effects.\nREGISTRY_STATELESS = frozenset((\n")
         for name in stateless:
             f.write(f"    {name!r},\n")

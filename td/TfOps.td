@@ -137,7 +137,9 @@ class TF_CallOp<string mnemonic, list<Trait> traits = []>
   let results = (outs Variadic<AnyTensor>:$output);
 }
 
-def TF_PartitionedCallOp : TF_CallOp<"PartitionedCall"> {
+// Pure in TF (its callee's effects are looked at by the side-effect analysis);
+// an unused call is dead, as in TF.
+def TF_PartitionedCallOp : TF_CallOp<"PartitionedCall", [Pure]> {
   let summary = "returns `f(inputs)`, where `f`'s body is placed and partitioned.";
   let arguments = (ins Variadic<AnyTensor>:$args, SymbolRefAttr:$f,
                    StrAttr:$config, StrAttr:$config_proto, StrAttr:$executor_type,
@@ -157,7 +159,7 @@ def TF_StatefulPartitionedCallOp : TF_CallOp<"StatefulPartitionedCall"> {
   TF_DerivedResultTypeListAttr Tout = TF_DerivedResultTypeListAttr<0>;
 }
 
-def TF_LegacyCallOp : TF_CallOp<"LegacyCall"> {
+def TF_LegacyCallOp : TF_CallOp<"LegacyCall", [Pure]> {
   let summary = "returns `f(inputs)`, a call of a FunctionDef as a TF1 graph node";
   let arguments = (ins Variadic<AnyTensor>:$args, FlatSymbolRefAttr:$f,
                    DefaultValuedOptionalAttr<BoolAttr, "false">:$_disable_call_shape_inference,

@@ -13,7 +13,7 @@ def TF_CollectiveReduceScatterV2Resource : Resource<"::tfmlir::TF::ResourceEffec
 def TF_CollectiveReduceV2Resource : Resource<"::tfmlir::TF::ResourceEffects::CollectiveReduceV2">;
 def TF_DummyMemoryCacheResource : Resource<"::tfmlir::TF::ResourceEffects::DummyMemoryCache">;
 def TF_GeneratorResource : Resource<"::tfmlir::TF::ResourceEffects::Generator">;
-def TF_Generator2Resource : Resource<"::tfmlir::TF::ResourceEffects::Generator2">;
+def TF_GeneratorDatasetResource : Resource<"::tfmlir::TF::ResourceEffects::GeneratorDataset">;
 def TF_HashTableV2Resource : Resource<"::tfmlir::TF::ResourceEffects::HashTableV2">;
 def TF_IteratorResource : Resource<"::tfmlir::TF::ResourceEffects::Iterator">;
 def TF_LookupTableResource : Resource<"::tfmlir::TF::ResourceEffects::LookupTable">;
@@ -24,6 +24,7 @@ def TF_RandomGammaResource : Resource<"::tfmlir::TF::ResourceEffects::RandomGamm
 def TF_RandomUniformResource : Resource<"::tfmlir::TF::ResourceEffects::RandomUniform">;
 def TF_RecvResource : Resource<"::tfmlir::TF::ResourceEffects::Recv">;
 def TF_Recv2Resource : Resource<"::tfmlir::TF::ResourceEffects::Recv2">;
+def TF_Recv3Resource : Resource<"::tfmlir::TF::ResourceEffects::Recv3">;
 def TF_ResourceResource : Resource<"::tfmlir::TF::ResourceEffects::Resource">;
 def TF_SendResource : Resource<"::tfmlir::TF::ResourceEffects::Send">;
 def TF_Send2Resource : Resource<"::tfmlir::TF::ResourceEffects::Send2">;
@@ -33,6 +34,7 @@ def TF_TPUEmbedding2Resource : Resource<"::tfmlir::TF::ResourceEffects::TPUEmbed
 def TF_TensorArrayResource : Resource<"::tfmlir::TF::ResourceEffects::TensorArray">;
 def TF_WriteTrainingPredictionsResource : Resource<"::tfmlir::TF::ResourceEffects::WriteTrainingPredictions">;
 def TF_XlaCallModuleResource : Resource<"::tfmlir::TF::ResourceEffects::XlaCallModule">;
+def TF_XlaHostComputeResource : Resource<"::tfmlir::TF::ResourceEffects::XlaHostCompute">;
 def TF_XlaLaunchResource : Resource<"::tfmlir::TF::ResourceEffects::XlaLaunch">;
 def TF__InternalTestNonResourceValueSideEffects_Resource : Resource<"::tfmlir::TF::ResourceEffects::_InternalTestNonResourceValueSideEffects_">;
 def TF__XlaRunResource : Resource<"::tfmlir::TF::ResourceEffects::_XlaRun">;

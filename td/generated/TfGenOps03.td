@@ -1647,7 +1647,7 @@ def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
   let arguments = (ins
   );
   let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_Generator2Resource>]>:$handle
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_GeneratorResource>]>:$handle
   );
 }
 

@@ -789,7 +789,7 @@ def TF_GenerateVocabRemappingOp : TF_Op<"GenerateVocabRemapping", [Pure]> {
   }];
 }
 
-def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<TF_GeneratorResource>]>, AttrSizedOperandSegments]> {
+def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<TF_GeneratorDatasetResource>]>, AttrSizedOperandSegments]> {
   let summary = "GeneratorDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$init_func_other_args,

@@ -80,7 +80,7 @@ def TF_RecordInputOp : TF_Op<"RecordInput", []> {
   }];
 }
 
-def TF_RecvOp : TF_Op<"Recv", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+def TF_RecvOp : TF_Op<"Recv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
   let summary = "Recv";
   let arguments = (ins
     DefaultValuedOptionalAttr<BoolAttr, "false">:$client_terminated,

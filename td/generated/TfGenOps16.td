@@ -619,7 +619,7 @@ def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_RecvResource>, MemWrite<TF_SendResource>, MemWrite<TF_XlaHostComputeResource>]>]> {
   let summary = "XlaHostCompute";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs,
@@ -747,7 +747,7 @@ def TF_XlaPadOp : TF_Op<"XlaPad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_XlaRecvOp : TF_Op<"XlaRecv", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+def TF_XlaRecvOp : TF_Op<"XlaRecv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
   let summary = "Receives the named tensor from another XLA computation. Wraps the XLA Recv";
   let description = [{
 operator documented at
@@ -763,7 +763,7 @@ operator documented at
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
   let summary = "XlaRecvFromHost";
   let arguments = (ins
     StrAttr:$key,

@@ -620,7 +620,7 @@ _HostCast requires its input and produces its output in host memory.
   }];
 }
 
-def TF__HostRecvOp : TF_Op<"_HostRecv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
+def TF__HostRecvOp : TF_Op<"_HostRecv", [MemoryEffects<[MemWrite<TF_Recv2Resource>]>]> {
   let summary = "Receives the named tensor from send_device on recv_device.";
   let description = [{
 _HostRecv produces its output on host memory whereas _Recv produces its

@@ -1975,7 +1975,7 @@ have a value_index output that identifies the chosen input.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__XlaRecvAtHostV2Op : TF_Op<"_XlaRecvAtHostV2", [MemoryEffects<[MemWrite<TF_Recv2Resource>]>]> {
+def TF__XlaRecvAtHostV2Op : TF_Op<"_XlaRecvAtHostV2", [MemoryEffects<[MemWrite<TF_Recv3Resource>]>]> {
   let summary = "A placeholder op to receive values from a running XLA computation with support for a runtime device ordinal.";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$dynamic_key,

@@ -174,6 +174,16 @@ def test_python_analysis_tables_have_no_hand_written_op_lists():
     assert side_effects.is_pure_op("tf.AddV2")
 
 
+def _functions(text):
+    """{symbol: generic text} of the functions of a module."""
+    with ir.Context():
+        module = ir.Module.parse(text)
+        return {ir.StringAttr(f.attributes["sym_name"]).value:
+                f.operation.get_asm(print_generic_op_form=True, enable_debug_info=False,
+                                    use_local_scope=True)
+                for f in module.body.operations}
+
+
 def _probe_jobs(dump, instances, effects):
     """(name, text, TF pipeline, tfmlir pipeline) of the ordering/pruning probes."""
     jobs = []
@@ -202,7 +212,22 @@ def _probe_jobs(dump, instances, effects):
         funcs_g.append(f"func.func @g{k}({dump._signature(inst.operands)}) {{\n  tf_executor.graph {{\n"
                        f"    %c = tf_executor.island {{\n      {op}\n      tf_executor.yield\n    }}\n"
                        "    tf_executor.fetch\n  }\n  return\n}\n")
+    # Pairs of ops with op-based effects: ordered exactly when TF orders them.
+    op_based = [n for n in instances if effects[n]["model"]["op_effect"]]
+    funcs_k = []
+    for x, a in enumerate(op_based):
+        for y, b in enumerate(op_based):
+            if y <= x:
+                continue
+            ia, ib = instances[a], instances[b]
+            sig = ", ".join([f"%a{i}: {t}" for i, t in enumerate(ia.operands)]
+                            + [f"%b{i}: {t}" for i, t in enumerate(ib.operands)])
+            funcs_k.append(dump._island_func(f"k{x}_{y}", sig, [
+                ia.text(dump._args(ia.operands), dump._results(ia, "x")),
+                ib.text([f"%b{i}" for i in range(len(ib.operands))], dump._results(ib, "y"))]))
     jobs.append(("ordering", dump._island_module(funcs_u), "tf-executor-break-up-islands",
+                 "tf-executor-break-up-islands"))
+    jobs.append(("kinds", dump._island_module(funcs_k), "tf-executor-break-up-islands",
                  "tf-executor-break-up-islands"))
     jobs.append(("operands", dump._island_module(funcs_o), "tf-executor-break-up-islands",
                  "tf-executor-break-up-islands"))
@@ -224,12 +249,12 @@ def test_analysis_orders_and_prunes_like_tensorflow(instances, effects):
         assert theirs["ok"], (label, theirs.get("error", "")[:2000])
         mine = run_tfmlir_pipeline(text, ours)
         assert mine["ok"], (label, mine.get("errors"))
-        expected = canonical(theirs["text"]).split("\n  func.func ")
-        got = canonical(mine["text"]).split("\n  func.func ")
-        assert len(expected) == len(got), label
-        diff = [(e.split("(")[0], g) for e, g in zip(expected, got) if e != g]
-        assert not diff, f"{label}: {len(diff)} functions differ, first:\nTF:\n" + (
-            [e for e in expected if e.split("(")[0] == diff[0][0]][0] + "\ntfmlir:\n" + diff[0][1])
+        expected = _functions(canonical(theirs["text"]))
+        got = _functions(canonical(mine["text"]))
+        assert expected.keys() == got.keys(), label
+        diff = [name for name in expected if expected[name] != got[name]]
+        assert not diff, (f"{label}: {len(diff)} functions differ ({diff[:20]}), first:\nTF:\n"
+                          f"{expected[diff[0]]}\ntfmlir:\n{got[diff[0]]}")
 
 
 def test_generated_files_are_up_to_date(tmp_path):

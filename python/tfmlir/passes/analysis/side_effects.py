@@ -55,8 +55,7 @@ _UNIQUE_ALLOCATOR_TF = frozenset(n for n, m in _MODELS.items() if m["unique_allo
 # Ops with TF's MustExecute effect (kept by graph pruning).
 MUST_EXECUTE_OPS = frozenset(n for n, m in _MODELS.items() if m["must_execute"])
 # Op-based resource kinds whose ops only depend on each other (TF's IsOnlySelfDependent).
-_SELF_DEPENDENT_KINDS = frozenset(m["op_effect"]["kind"] for m in _MODELS.values()
-                                  if m["op_effect"] and m["op_effect"]["self_dependent_only"])
+_SELF_DEPENDENT_KINDS = _table.SELF_DEPENDENT_KINDS
 
 # Pure ops of other dialects that TF graphs commonly hold.
 _PURE_OTHER = frozenset((
@@ -78,7 +77,7 @@ class OpEffects:
     """The declared effects of one op (TF's ODS ops: the generated model).
 
     ``operands``: {ODS operand group: bits}, ``results``: {ODS result group:
-    allocation kind}, ``op_effect``: (kind, bits) or None, ``instance``:
+    allocation kind}, ``op_effect``: (kinds, bits) or None, ``instance``:
     "shared" | "per_op" | "attrs" with ``instance_attrs``, ``variadic``: per
     ODS operand group, whether it is variadic.
     """
@@ -89,7 +88,7 @@ class OpEffects:
         self.operands = {g: _ACCESS_BITS[a] for g, a in model["operands"].items()}
         self.results = dict(model["results"])
         effect = model["op_effect"]
-        self.op_effect = (effect["kind"], _ACCESS_BITS[effect["access"]]) if effect else None
+        self.op_effect = (tuple(effect["kinds"]), _ACCESS_BITS[effect["access"]]) if effect else None
         self.instance = effect["instance"] if effect else "shared"
         self.instance_attrs = tuple(effect["instance_attrs"]) if effect else ()
         self.variadic = tuple(model["operand_variadic"])
@@ -395,11 +394,12 @@ class SideEffectAnalysis:
             return {UNKNOWN_RESOURCE: ALL_EFFECTS}
         self._add_region_effects(op.regions, effects)
         if spec.op_effect is not None:
-            kind, bits = spec.op_effect
+            kinds, bits = spec.op_effect
             instance = _instance(op, spec)
             if instance is not None:  # None: TF ignores the effect
-                rid = self._op_resource_id(kind, instance)
-                effects[rid] = effects.get(rid, 0) | bits
+                for kind in kinds:
+                    rid = self._op_resource_id(kind, instance)
+                    effects[rid] = effects.get(rid, 0) | bits
         return effects
 
     # -- resource alias analysis ---------------------------------------------
