@@ -173,11 +173,84 @@ def parse_islands(text):
     return out
 
 
-def _find(entries, marker):
-    for k, (text, _) in enumerate(entries):
-        if marker in text:
-            return k
-    return None
+def run_break_up(oracle, funcs, what):
+    """TF's break-up-islands on the probe functions: {name: islands} (parse_islands)."""
+    ok, out = oracle.run(_island_module(funcs), "tf-executor-break-up-islands")
+    if not ok:
+        raise RuntimeError(f"{what} probe failed: " + out[:2000])
+    return parse_islands(out)
+
+
+def dce_funcs(instances):
+    """Probe 1: one function per op holding an unused instance (@d<k>)."""
+    return [f"func.func @d{k}({_signature(inst.operands)}) {{\n  "
+            f"{inst.text(_args(inst.operands), _results(inst, 'x'))}\n  return\n}}\n"
+            for k, inst in enumerate(instances.values())]
+
+
+def pruning_funcs(instances):
+    """Probe 2: the instance in an island nothing reaches (@g<k>)."""
+    funcs = []
+    for k, inst in enumerate(instances.values()):
+        op = inst.text(_args(inst.operands), _results(inst, "x"))
+        funcs.append(f"func.func @g{k}({_signature(inst.operands)}) {{\n  tf_executor.graph {{\n"
+                     f"    %c = tf_executor.island {{\n      {op}\n      tf_executor.yield\n    }}\n"
+                     "    tf_executor.fetch\n  }\n  return\n}\n")
+    return funcs
+
+
+def ordering_funcs(instances):
+    """Probe 3: between unknown effects (@u<k>), after a write of an unrelated
+    resource (@w<k>), after a copy of itself on other operands (@s<k>)."""
+    funcs = []
+    for k, inst in enumerate(instances.values()):
+        sig = _signature(inst.operands, ["%r: " + RES, "%v: tensor<f32>"])
+        op = inst.text(_args(inst.operands), _results(inst, "x"))
+        funcs.append(_island_func(f"u{k}", sig, [UNKNOWN_OP, op, UNKNOWN_OP]))
+        funcs.append(_island_func(f"w{k}", sig, [WRITE_OP.format(r="%r", t=RES), op]))
+        # A copy on other operands: ordered only through an op-based resource.
+        copy = inst.text([f"%b{i}" for i in range(len(inst.operands))], _results(inst, "y"))
+        sig2 = sig + "".join(f", %b{i}: {t}" for i, t in enumerate(inst.operands))
+        funcs.append(_island_func(f"s{k}", sig2, [op, copy]))
+    return funcs
+
+
+def operand_funcs(instances):
+    """Probe 4: each resource operand between a write and a read of it
+    (@o<k>_<i>); returns (functions, [(op name, operand index, function)])."""
+    funcs, keys = [], []
+    for k, (name, inst) in enumerate(instances.items()):
+        for i, t in enumerate(inst.operands):
+            if "!tf_type.resource" not in t:
+                continue
+            sig = _signature(inst.operands, ["%r: " + RES, "%v: tensor<f32>"])
+            args = _args(inst.operands)
+            args[i] = "%r"
+            probe_inst = inst.copy()
+            probe_inst.operands[i] = RES
+            op = probe_inst.text(args, _results(inst, "x"))
+            funcs.append(_island_func(f"o{k}_{i}", sig, [WRITE_OP.format(r="%r", t=RES), op,
+                                                         READ_OP.format(r="%r", t=RES)]))
+            keys.append((name, i, f"o{k}_{i}"))
+    return funcs, keys
+
+
+def pair_funcs(instances, names):
+    """Every pair of the ops `names`, the second after the first (@k<x>_<y>);
+    returns (functions, [(a, b, function)])."""
+    funcs, pairs = [], []
+    for x, a in enumerate(names):
+        for y, b in enumerate(names):
+            if y <= x:
+                continue
+            ia, ib = instances[a], instances[b]
+            sig = ", ".join([f"%a{i}: {t}" for i, t in enumerate(ia.operands)]
+                            + [f"%b{i}: {t}" for i, t in enumerate(ib.operands)])
+            ta = ia.text(_args(ia.operands), _results(ia, "x"))
+            tb = ib.text([f"%b{i}" for i in range(len(ib.operands))], _results(ib, "y"))
+            funcs.append(_island_func(f"k{x}_{y}", sig, [ta, tb]))
+            pairs.append((a, b, f"k{x}_{y}"))
+    return funcs, pairs
 
 
 def probe(oracle, oi, instances):
@@ -185,10 +258,7 @@ def probe(oracle, oi, instances):
     obs = {name: {} for name in instances}
 
     # 1. canonicalize: is an unused instance deleted?
-    funcs = []
-    for k, (name, inst) in enumerate(instances.items()):
-        funcs.append(f"func.func @d{k}({_signature(inst.operands)}) {{\n  "
-                     f"{inst.text(_args(inst.operands), _results(inst, 'x'))}\n  return\n}}\n")
+    funcs = dce_funcs(instances)
     ok, out = oracle.run(_island_module(funcs), "func.func(canonicalize)")
     if not ok:
         raise RuntimeError("canonicalize probe failed: " + out[:2000])
@@ -207,13 +277,7 @@ def probe(oracle, oi, instances):
         obs[name]["dce_kept"] = name in kept.get(k, ())
 
     # 2. graph pruning: MustExecute.
-    funcs = []
-    for k, (name, inst) in enumerate(instances.items()):
-        res = _results(inst, "x")
-        op = inst.text(_args(inst.operands), res)
-        funcs.append(f"func.func @g{k}({_signature(inst.operands)}) {{\n  tf_executor.graph {{\n"
-                     f"    %c = tf_executor.island {{\n      {op}\n      tf_executor.yield\n    }}\n"
-                     "    tf_executor.fetch\n  }\n  return\n}\n")
+    funcs = pruning_funcs(instances)
     ok, out = oracle.run(_island_module(funcs), "func.func(tf-executor-graph-pruning)")
     if not ok:
         raise RuntimeError("graph pruning probe failed: " + out[:2000])
@@ -231,22 +295,9 @@ def probe(oracle, oi, instances):
         obs[name]["must_execute"] = survivors.get(k, False)
 
     # 3. ordering against unknown effects and unrelated resource writes.
-    funcs = []
+    funcs = ordering_funcs(instances)
     names = list(instances)
-    for k, name in enumerate(names):
-        inst = instances[name]
-        sig = _signature(inst.operands, ["%r: " + RES, "%v: tensor<f32>"])
-        op = inst.text(_args(inst.operands), _results(inst, "x"))
-        funcs.append(_island_func(f"u{k}", sig, [UNKNOWN_OP, op, UNKNOWN_OP]))
-        funcs.append(_island_func(f"w{k}", sig, [WRITE_OP.format(r="%r", t=RES), op]))
-        # A copy on other operands: ordered only through an op-based resource.
-        copy = inst.text([f"%b{i}" for i in range(len(inst.operands))], _results(inst, "y"))
-        sig2 = sig + "".join(f", %b{i}: {t}" for i, t in enumerate(inst.operands))
-        funcs.append(_island_func(f"s{k}", sig2, [op, copy]))
-    ok, out = oracle.run(_island_module(funcs), "tf-executor-break-up-islands")
-    if not ok:
-        raise RuntimeError("ordering probe failed: " + out[:2000])
-    islands = parse_islands(out)
+    islands = run_break_up(oracle, funcs, "ordering")
     for k, name in enumerate(names):
         u = islands.get(f"u{k}", [])
         w = islands.get(f"w{k}", [])
@@ -257,29 +308,9 @@ def probe(oracle, oi, instances):
         obs[name]["after_itself"] = len(s) >= 2 and 0 in s[1][1]
 
     # 4. per resource operand: read / write / untouched.
-    funcs = []
-    keys = []
-    for k, name in enumerate(names):
-        inst = instances[name]
-        for i, t in enumerate(inst.operands):
-            if "!tf_type.resource" not in t:
-                continue
-            sig = _signature(inst.operands, ["%r: " + RES, "%v: tensor<f32>"])
-            args = _args(inst.operands)
-            args[i] = "%r"
-            types_ = list(inst.operands)
-            types_[i] = RES
-            probe_inst = inst.copy()
-            probe_inst.operands = types_
-            op = probe_inst.text(args, _results(inst, "x"))
-            funcs.append(_island_func(f"o{k}_{i}", sig,
-                                      [WRITE_OP.format(r="%r", t=RES), op, READ_OP.format(r="%r", t=RES)]))
-            keys.append((name, i, f"o{k}_{i}"))
+    funcs, keys = operand_funcs(instances)
     if funcs:
-        ok, out = oracle.run(_island_module(funcs), "tf-executor-break-up-islands")
-        if not ok:
-            raise RuntimeError("operand probe failed: " + out[:2000])
-        islands = parse_islands(out)
+        islands = run_break_up(oracle, funcs, "operand")
         for name, i, fname in keys:
             e = islands.get(fname, [])
             touches = len(e) >= 2 and 0 in e[1][1]
@@ -384,26 +415,9 @@ def probe_kinds(oracle, instances, obs):
                 if obs[n]["after_unknown"] or obs[n]["after_itself"]]
     op_based = [n for n in op_based if not any(
         v != "none" for v in obs[n].get("operands", {}).values()) and not obs[n]["after_unrelated_write"]]
-    funcs = []
-    pairs = []
-    for x, a in enumerate(op_based):
-        for y, b in enumerate(op_based):
-            if y <= x:
-                continue
-            ia, ib = instances[a], instances[b]
-            sig = ", ".join([f"%a{i}: {t}" for i, t in enumerate(ia.operands)]
-                            + [f"%b{i}: {t}" for i, t in enumerate(ib.operands)])
-            ta = ia.text(_args(ia.operands), _results(ia, "x"))
-            tb = ib.text([f"%b{i}" for i in range(len(ib.operands))], _results(ib, "y"))
-            fname = f"k{x}_{y}"
-            funcs.append(_island_func(fname, sig, [ta, tb]))
-            pairs.append((a, b, fname))
-    classes = {n: {n} for n in op_based}
+    funcs, pairs = pair_funcs(instances, op_based)
     if funcs:
-        ok, out = oracle.run(_island_module(funcs), "tf-executor-break-up-islands")
-        if not ok:
-            raise RuntimeError("kind probe failed: " + out[:2000])
-        islands = parse_islands(out)
+        islands = run_break_up(oracle, funcs, "kind")
         for a, b, fname in pairs:
             e = islands.get(fname, [])
             if len(e) >= 2 and 0 in e[1][1]:
@@ -437,10 +451,7 @@ def probe_kinds(oracle, instances, obs):
                                                          READ_OP.format(r=rb[jb], t=ib.results[jb])]))
             keys.append((a, b, f"p{x}_{y}"))
     if funcs:
-        ok, out = oracle.run(_island_module(funcs), "tf-executor-break-up-islands")
-        if not ok:
-            raise RuntimeError("allocation probe failed: " + out[:2000])
-        islands = parse_islands(out)
+        islands = run_break_up(oracle, funcs, "allocation")
         for key in keys:
             if len(key) == 2:
                 a, fname = key

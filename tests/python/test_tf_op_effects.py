@@ -107,15 +107,9 @@ def test_the_issue_ops_are_effectful(effects):
 
 
 def test_canonicalize_deletes_exactly_what_tf_deletes(instances, effects):
-    funcs = []
+    dump = _dump_module()
     names = list(instances)
-    for k, name in enumerate(names):
-        inst = instances[name]
-        args = [f"%a{i}" for i in range(len(inst.operands))]
-        sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(inst.operands))
-        res = [f"%x{i}" for i in range(len(inst.results))] or None
-        funcs.append(f"func.func @d{k}({sig}) {{\n  {inst.text(args, res)}\n  return\n}}\n")
-    text = "func.func private @probe_fn() -> ()\n" + "".join(funcs)
+    text = dump._island_module(dump.dce_funcs(instances))
     survivors = _surviving(text, "builtin.module(func.func(canonicalize))")
     wrong = []
     for k, name in enumerate(names):
@@ -185,55 +179,21 @@ def _functions(text):
 
 
 def _probe_jobs(dump, instances, effects):
-    """(name, text, TF pipeline, tfmlir pipeline) of the ordering/pruning probes."""
-    jobs = []
-    res_t = dump.RES
-    funcs_u, funcs_o, funcs_g = [], [], []
-    for k, (name, inst) in enumerate(instances.items()):
-        args = dump._args(inst.operands)
-        sig = dump._signature(inst.operands, ["%r: " + res_t, "%v: tensor<f32>"])
-        op = inst.text(args, dump._results(inst, "x"))
-        copy = inst.text([f"%b{i}" for i in range(len(inst.operands))], dump._results(inst, "y"))
-        sig2 = sig + "".join(f", %b{i}: {t}" for i, t in enumerate(inst.operands))
-        funcs_u.append(dump._island_func(f"u{k}", sig, [dump.UNKNOWN_OP, op, dump.UNKNOWN_OP]))
-        funcs_u.append(dump._island_func(f"w{k}", sig, [dump.WRITE_OP.format(r="%r", t=res_t), op]))
-        funcs_u.append(dump._island_func(f"s{k}", sig2, [op, copy]))
-        for i, t in enumerate(inst.operands):
-            if "!tf_type.resource" not in t:
-                continue
-            probe = inst.copy()
-            probe.operands[i] = res_t
-            a = list(args)
-            a[i] = "%r"
-            funcs_o.append(dump._island_func(
-                f"o{k}_{i}", sig, [dump.WRITE_OP.format(r="%r", t=res_t),
-                                   probe.text(a, dump._results(inst, "x")),
-                                   dump.READ_OP.format(r="%r", t=res_t)]))
-        funcs_g.append(f"func.func @g{k}({dump._signature(inst.operands)}) {{\n  tf_executor.graph {{\n"
-                       f"    %c = tf_executor.island {{\n      {op}\n      tf_executor.yield\n    }}\n"
-                       "    tf_executor.fetch\n  }\n  return\n}\n")
-    # Pairs of ops with op-based effects: ordered exactly when TF orders them.
+    """(label, text, TF pipeline, tfmlir pipeline) of the dump script's
+    ordering, operand, op-pair and pruning probes."""
     op_based = [n for n in instances if effects[n]["model"]["op_effect"]]
-    funcs_k = []
-    for x, a in enumerate(op_based):
-        for y, b in enumerate(op_based):
-            if y <= x:
-                continue
-            ia, ib = instances[a], instances[b]
-            sig = ", ".join([f"%a{i}: {t}" for i, t in enumerate(ia.operands)]
-                            + [f"%b{i}: {t}" for i, t in enumerate(ib.operands)])
-            funcs_k.append(dump._island_func(f"k{x}_{y}", sig, [
-                ia.text(dump._args(ia.operands), dump._results(ia, "x")),
-                ib.text([f"%b{i}" for i in range(len(ib.operands))], dump._results(ib, "y"))]))
-    jobs.append(("ordering", dump._island_module(funcs_u), "tf-executor-break-up-islands",
-                 "tf-executor-break-up-islands"))
-    jobs.append(("kinds", dump._island_module(funcs_k), "tf-executor-break-up-islands",
-                 "tf-executor-break-up-islands"))
-    jobs.append(("operands", dump._island_module(funcs_o), "tf-executor-break-up-islands",
-                 "tf-executor-break-up-islands"))
-    jobs.append(("pruning", dump._island_module(funcs_g), "func.func(tf-executor-graph-pruning)",
-                 "func.func(tf-executor-graph-pruning)"))
-    return jobs
+    module = dump._island_module
+    return [
+        ("ordering", module(dump.ordering_funcs(instances)), "tf-executor-break-up-islands",
+         "tf-executor-break-up-islands"),
+        ("operands", module(dump.operand_funcs(instances)[0]), "tf-executor-break-up-islands",
+         "tf-executor-break-up-islands"),
+        # Pairs of ops with op-based effects: ordered exactly when TF orders them.
+        ("kinds", module(dump.pair_funcs(instances, op_based)[0]), "tf-executor-break-up-islands",
+         "tf-executor-break-up-islands"),
+        ("pruning", module(dump.pruning_funcs(instances)), "func.func(tf-executor-graph-pruning)",
+         "func.func(tf-executor-graph-pruning)"),
+    ]
 
 
 @pytest.mark.tf
