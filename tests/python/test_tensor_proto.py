@@ -156,6 +156,7 @@ CASES = ["qint8_content", "qint8_scalar", "qint8_fill", "quint8_content", "quint
          "int4_uint4", "string", "resource", "resource_many", "variant"]
 # resource_many does not run with equal values in TensorFlow itself: each decode/encode of a
 # multi-handle tensor accumulates dtypes_and_shapes (TF's EncodeResourceHandleList reuses its proto).
+# For the same reason its bytes change on every export/import cycle (as in TF): import only.
 RUN_CASES = [c for c in CASES if c != "resource_many"]
 
 
@@ -180,10 +181,12 @@ def test_import_matches_tensorflow_byte_for_byte(tf_cases, imported, name):
     with ir.Context():
         assert str(ir.Module.parse(text)) == text                       # re-parse and print
         generic = ir.Module.parse(text).operation.get_asm(print_generic_op_form=True)
-        assert str(ir.Module.parse(generic)) == text                    # through the generic form
+        # Through the generic form (printed without locations, so islands come
+        # back in their long form: compare generic prints).
+        assert ir.Module.parse(generic).operation.get_asm(print_generic_op_form=True) == generic
 
 
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", RUN_CASES)
 def test_export_round_trips_the_tensor_bytes(imported, name):
     text, exported, nodes = imported[name]
     with ir.Context():

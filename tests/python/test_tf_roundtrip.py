@@ -74,6 +74,12 @@ _EXPECTED_FEATURES = {
     "v2_control_flow_raw_debug": [r"^#loc1 = loc\(", r"callsite\(#loc\d+ at #loc\d+\)",
                                   r"loc\(fused\[", r'loc\("[^"]*\.py":\d+:\d+\)'],
     "resources_functional_debug": [r"^#loc1 = loc\(", r"callsite\(", r"!tf_type\.resource"],
+    "tpu_rewrite_graphdef_raw": [r'"tf\.TPUReplicateMetadata"', r'"tf\.TPUCompilationResult"',
+                                 r"_tpu_replicate = "],
+    "tpu_replicate_graphdef_raw": [r'"tf\.TPUReplicatedInput"', r'"tf\.TPUReplicatedOutput"',
+                                   r"num_replicas = 2"],
+    "tpu_outside_compilation_graphdef_raw": [r"_xla_outside_compilation = ", r'"tf\.AsString"',
+                                             r'"tf\.TPUCompilationResult"'],
 }
 
 

@@ -266,6 +266,9 @@ def attr_to_proto(a, where=""):
             setattr(lst, which, [getattr(c, which) for c in conv])
         return AV("AttrValue", list=lst)
     s = str(a)
+    if s.startswith("dense<"):
+        # Dense string elements: the Python API has no class for them.
+        return AV("AttrValue", tensor=dense_to_tensor(a))
     if s.startswith("#tf_type.shape"):
         return AV("AttrValue", shape=_shape_text_to_proto(s))
     if s.startswith("#tf_type.func<"):

@@ -1,6 +1,6 @@
 // RUN: tfmlir-opt %s | FileCheck %s --strict-whitespace
 // RUN: tfmlir-opt %s | tfmlir-opt | FileCheck %s --strict-whitespace
-// RUN: tfmlir-opt %s --mlir-print-op-generic | tfmlir-opt | FileCheck %s --strict-whitespace
+// RUN: tfmlir-opt %s --mlir-print-op-generic | tfmlir-opt --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: tfmlir-opt %s -canonicalize -cse | FileCheck %s --check-prefix=CANON
 // RUN: tfmlir-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 
