@@ -114,16 +114,16 @@ def _results(inst, tag):
     return [f"%{tag}{i}" for i in range(len(inst.results))] or None
 
 
-def _callee(inst):
-    return "func.func private @probe_fn() -> ()\n"
+# The function that function-valued attributes of the instances name.
+_CALLEE = "func.func private @probe_fn() -> ()\n"
 
 
-def validate(oracle, oi, name, inst):
+def validate(oracle, oi, inst):
     """Repairs `inst` until TF verifies it; (instance, None) or (None, error)."""
     error = None
     for _ in range(12):
         body = inst.text(_args(inst.operands), _results(inst, "x"))
-        text = (_callee(inst) + f"func.func @p({_signature(inst.operands)}) {{\n  {body}\n"
+        text = (_CALLEE + f"func.func @p({_signature(inst.operands)}) {{\n  {body}\n"
                 "  return\n}\n")
         ok, out = oracle.run(text, "")
         if ok:
@@ -137,7 +137,7 @@ def validate(oracle, oi, name, inst):
 
 
 def _island_module(funcs):
-    return _callee(None) + "".join(funcs)
+    return _CALLEE + "".join(funcs)
 
 
 def _island_func(fname, sig, ops):
@@ -253,7 +253,18 @@ def pair_funcs(instances, names):
     return funcs, pairs
 
 
-def probe(oracle, oi, instances):
+def _pair_independent(oracle, sig, first, second):
+    """True when TF's break-up-islands does not order `second` after `first`
+    (None when TF rejects the module or splits it otherwise)."""
+    ok, out = oracle.run(_island_module([_island_func("pair", sig, [first, second])]),
+                         "tf-executor-break-up-islands")
+    if not ok:
+        return None
+    e = parse_islands(out).get("pair", [])
+    return None if len(e) < 2 else 0 not in e[1][1]
+
+
+def probe(oracle, instances, facts, traits):
     """Runs the probe modules; observations per op."""
     obs = {name: {} for name in instances}
 
@@ -325,7 +336,7 @@ def probe(oracle, oi, instances):
     #    suppressed (e.g. collectives ordered by tokens instead)?
     for k, name in enumerate(names):
         inst = instances[name]
-        if not result_traits(name).get("resource_instance"):
+        if not traits.get(name, {}).get("resource_instance"):
             continue
         sig = _signature(inst.operands) + "".join(
             f", %b{i}: {t}" for i, t in enumerate(inst.operands))
@@ -337,40 +348,31 @@ def probe(oracle, oi, instances):
                 if changed is None:
                     continue
                 b = inst.text(copy_args, _results(inst, "y"), overrides={attr: changed})
-                ok, out = oracle.run(_island_module([_island_func("i", sig, [a, b])]),
-                                     "tf-executor-break-up-islands")
-                e = parse_islands(out).get("i", []) if ok else []
-                if len(e) >= 2 and 0 not in e[1][1]:
+                if _pair_independent(oracle, sig, a, b):
                     obs[name].setdefault("instance_attrs", []).append(attr)
             # The device an op is placed on (a discardable attribute).
             a_dev = inst.text(_args(inst.operands), _results(inst, "x"), attributes={"device": '"/d:0"'})
             b_dev = inst.text(copy_args, _results(inst, "y"), attributes={"device": '"/d:1"'})
-            ok, out = oracle.run(_island_module([_island_func("i", sig, [a_dev, b_dev])]),
-                                 "tf-executor-break-up-islands")
-            e = parse_islands(out).get("i", []) if ok else []
-            if len(e) >= 2 and 0 not in e[1][1]:
+            if _pair_independent(oracle, sig, a_dev, b_dev):
                 obs[name].setdefault("instance_attrs", []).append("device")
             continue
-        empty = _without_variadic_operands(inst)
+        empty = _without_variadic_operands(inst, facts.get(name, {}))
         if empty is None:
             continue
         sig = _signature(empty.operands) + "".join(
             f", %b{i}: {t}" for i, t in enumerate(empty.operands))
         a = empty.text(_args(empty.operands), _results(empty, "x"))
         b = empty.text([f"%b{i}" for i in range(len(empty.operands))], _results(empty, "y"))
-        ok, out = oracle.run(_island_module([_island_func("e", sig, [a, b])]),
-                             "tf-executor-break-up-islands")
-        e = parse_islands(out).get("e", []) if ok else []
-        if len(e) >= 2 and 0 in e[1][1]:
+        if _pair_independent(oracle, sig, a, b) is False:
             obs[name]["ordered_without_groups"] = [
                 g for g, size in enumerate(inst.operand_groups or []) if size
                 and (empty.operand_groups or [])[g] == 0]
     return obs
 
 
-def _without_variadic_operands(inst):
-    """`inst` with its variadic operand groups emptied (None if it has none)."""
-    facts = _FACTS.get(inst.name, {})
+def _without_variadic_operands(inst, facts):
+    """`inst` with its variadic operand groups emptied (None if it has none);
+    `facts`: the op's TF ODS facts."""
     variadic = [bool(a.get("variadic")) for a in facts.get("operands", [])]
     sizes = inst.operand_groups or []
     if len(variadic) != len(sizes) or not any(v and n for v, n in zip(variadic, sizes)):
@@ -389,14 +391,6 @@ def _without_variadic_operands(inst):
     if empty.operand_segments is not None:
         empty.operand_segments = new_sizes
     return empty
-
-
-_FACTS = {}
-_TRAITS = {}
-
-
-def result_traits(name):
-    return _TRAITS.get(name, {})
 
 
 def _changed_value(value):
@@ -512,6 +506,17 @@ def _class_name(group, kind_names, taken):
         k += 1
     taken.add(name)
     return name
+
+
+def _group_of(flat, sizes):
+    """The ODS group (as a string key) of flat operand/result `flat`, given the
+    group sizes of the probe instance."""
+    total = 0
+    for g, size in enumerate(sizes or []):
+        if flat < total + size:
+            return str(g)
+        total += size
+    return None
 
 
 def derive_models(result, kind_names):
@@ -632,17 +637,9 @@ def derive_models(result, kind_names):
                 "instance": "per_op" if per_op else "attrs" if attrs else "shared",
                 "instance_attrs": attrs,
             }
-        def group_of(flat, sizes):
-            total = 0
-            for g, size in enumerate(sizes or []):
-                if flat < total + size:
-                    return str(g)
-                total += size
-            return None
-
         # Effects by ODS operand/result group.
-        operands = {group_of(int(k), instance.get("operand_groups")): v for k, v in operands.items()}
-        results = {group_of(int(k), instance.get("result_groups")): v for k, v in results.items()}
+        operands = {_group_of(int(k), instance.get("operand_groups")): v for k, v in operands.items()}
+        results = {_group_of(int(k), instance.get("result_groups")): v for k, v in results.items()}
         model = {
             "unknown": unknown,
             "pure": bool(t.get("memory_interface") and t.get("speculatable") and not unknown
@@ -678,8 +675,6 @@ def main():
     registry = {op["name"]: op for op in json.load(open(os.path.join(THIRD_PARTY, "op_registry.json")))["ops"]}
     facts = json.load(open(os.path.join(THIRD_PARTY, "tf_ods_ops.json")))["ops"]
     traits = header_traits()
-    _FACTS.update(facts)
-    _TRAITS.update(traits)
     oracle = Oracle()
     result = {}
     instances = {}
@@ -690,13 +685,13 @@ def main():
             entry["unprobed"] = "region op: effects are those of its regions"
             continue
         inst = oi.build_instance(name, registry.get(name[3:]), facts[name])
-        inst, error = validate(oracle, oi, name, inst)
+        inst, error = validate(oracle, oi, inst)
         if inst is None:
             entry["unprobed"] = "no instance TensorFlow verifies: " + error
             continue
         entry["instance"] = inst.to_json()
         instances[name] = inst
-    obs = probe(oracle, oi, instances)
+    obs = probe(oracle, instances, facts, traits)
     probe_kinds(oracle, instances, obs)
     for name, o in obs.items():
         for key in ("ordered_with", "aliases_with", "instance_attrs"):

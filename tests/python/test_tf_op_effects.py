@@ -106,6 +106,15 @@ def test_the_issue_ops_are_effectful(effects):
     assert len(must) >= 45
 
 
+def test_allocated_results_follow_no_variadic_result_group(effects):
+    # The Python analysis takes an allocated result's index as its ODS group.
+    facts = json.load(open(REPO_ROOT / "third_party" / "tensorflow" / "tf_ods_ops.json"))["ops"]
+    for name, entry in effects.items():
+        for group in entry["model"]["results"]:
+            earlier = facts[name]["results"][:int(group)]
+            assert not any(r["variadic"] for r in earlier), name
+
+
 def test_canonicalize_deletes_exactly_what_tf_deletes(instances, effects):
     dump = _dump_module()
     names = list(instances)

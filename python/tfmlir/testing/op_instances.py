@@ -17,7 +17,7 @@ prints it with given operand names.
 import json
 import re
 
-from ..importers.tf_types import DTYPE_BY_NAME, element_type
+from ..importers.tf_types import DTYPE_BY_NAME, element_type, shape_attr, tensor_type
 
 # Element types tried for an unconstrained type attribute, in order.
 _PREFERRED = ("DT_FLOAT", "DT_INT32", "DT_INT64", "DT_BOOL", "DT_STRING", "DT_RESOURCE",
@@ -31,7 +31,7 @@ def _elem(dtype_name):
 
 
 def unranked(elem):
-    return f"tensor<*x{elem}>"
+    return tensor_type(elem, None)
 
 
 class OpInstance:
@@ -104,7 +104,7 @@ def _attr_value_text(attr, kind, stored_type, symbol):
     if kind is None and stored_type == "::mlir::ArrayAttr":
         return "[]"
     if kind is None and stored_type == "::mlir::Attribute":
-        return "#tf_type.shape<*>"
+        return shape_attr(None)
     if stored_type == "::mlir::ElementsAttr" or kind == "tensor":
         return "dense<0.000000e+00> : tensor<f32>"
     if stored_type == "::mlir::TypeAttr" or kind == "type":
@@ -138,7 +138,7 @@ def _attr_value_text(attr, kind, stored_type, symbol):
             value = "probe"
         return json.dumps(value)
     if kind == "shape":
-        return "#tf_type.shape<*>"
+        return shape_attr(None)
     if kind and kind.startswith("list("):
         count = max(minimum, 0)
         if default and "list" in default and default["value"]:
@@ -147,7 +147,7 @@ def _attr_value_text(attr, kind, stored_type, symbol):
             return "[" + ", ".join(_list_item_text(item, v) for v in values) + "]"
         item = kind[5:-1]
         filler = {"int": "1 : i64", "float": "0.0 : f32", "string": '"probe"', "bool": "false",
-                  "type": "f32", "shape": "#tf_type.shape<*>"}.get(item, "1 : i64")
+                  "type": "f32", "shape": shape_attr(None)}.get(item, "1 : i64")
         return "[" + ", ".join([filler] * count) + "]"
     return "unit"
 
@@ -164,8 +164,7 @@ def _list_item_text(item, value):
     if item == "type":
         return _elem(value)
     if item == "shape":
-        return "#tf_type.shape<*>" if value is None else "#tf_type.shape<" + "x".join(
-            "?" if d < 0 else str(d) for d in value) + ">"
+        return shape_attr(value)
     return str(value)
 
 

@@ -465,9 +465,10 @@ class SideEffectAnalysis:
         if name == "tf.WhileRegion":
             return self._while_region_ids(op, index)
         spec = declared_effects(name)
-        group = _group_of(op, spec, index, results=True) if spec is not None else None
-        if spec is not None and group in spec.results:
-            kind = spec.results[group]
+        # Allocated results: the generated ops have no variadic result group
+        # before a resource result, so the result index is its ODS group.
+        if spec is not None and index in spec.results:
+            kind = spec.results[index]
             found = self._type_ids.get(kind)
             if found is None:
                 found = self._type_ids[kind] = len(self._type_ids)
@@ -585,8 +586,9 @@ class SideEffectAnalysis:
         if spec is not None:
             found_any = True
             if spec.operands:
-                for index, value in enumerate(op.operands):
-                    bits = spec.operands.get(_group_of(op, spec, index))
+                groups = _operand_groups(op, spec)
+                for value, group in zip(op.operands, groups):
+                    bits = spec.operands.get(group)
                     if bits and is_resource_type(value.type):
                         processed.add(value)
                         for rid in self.resource_ids(value):
@@ -652,17 +654,12 @@ def _group_sizes(op, spec):
         return [each if v else 1 for v in variadic]
 
 
-def _group_of(op, spec, index, results=False):
-    """The ODS operand group (or, with `results`, the result index) of flat
-    operand `index` of `op`."""
-    if results or not any(spec.variadic):
-        return index
-    position = 0
+def _operand_groups(op, spec):
+    """The ODS operand group of each operand of `op`."""
+    groups = []
     for group, width in enumerate(_group_sizes(op, spec)):
-        if index < position + width:
-            return group
-        position += width
-    return None
+        groups.extend([group] * width)
+    return groups
 
 
 class _Access:
