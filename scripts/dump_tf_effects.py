@@ -27,9 +27,10 @@ small probe modules through ``tf.mlir.experimental.run_pass_pipeline``:
   writes of the resources an op allocates (allocated results of the same
   kind alias).
 
-Traits read from the header: MemoryEffectOpInterface, AlwaysSpeculatable,
+The op classes' traits (MemoryEffectOpInterface, AlwaysSpeculatable,
 ResourceHandleAllocatorInterface, UniqueResourceAllocation,
-GetResourceInstanceInterface. The output records, per op, the instance used,
+GetResourceInstanceInterface, ...) come from tf_ods_ops.json, which
+scripts/dump_tf_registry.py reads from the wheel's headers. The output records, per op, the instance used,
 the observations and the effect model derived from them (see ``_model``);
 ``scripts/gen_tf_ops.py`` turns the model into ODS effects and the Python
 side-effect table.
@@ -63,30 +64,6 @@ def _pure_python_modules():
             module.__path__ = [path]
             sys.modules[name] = module
     return importlib.import_module("tfmlir.testing.op_instances")
-
-
-def header_traits():
-    import tensorflow as tf
-    path = os.path.join(os.path.dirname(tf.__file__), "include", "tensorflow", "compiler", "mlir",
-                        "tensorflow", "ir", "tf_all_ops.h.inc")
-    text = open(path).read()
-    header = re.compile(r"^class (\w+) : public ::mlir::Op<\w+, ([^{]*)> \{", re.M)
-    name_re = re.compile(r'getOperationName\(\) \{\s*return ::llvm::StringLiteral\("([^"]+)"\)')
-    traits = {}
-    for match in header.finditer(text):
-        found = name_re.search(text, match.end(), match.end() + 40000)
-        t = match.group(2)
-        traits[found.group(1)] = {
-            "memory_interface": "MemoryEffectOpInterface::Trait" in t,
-            "speculatable": "AlwaysSpeculatableImplTrait" in t,
-            "allocator": "ResourceHandleAllocatorInterface::Trait" in t,
-            "unique_allocation": "UniqueResourceAllocation" in t,
-            "resource_instance": "GetResourceInstanceInterface::Trait" in t,
-            "regions": "ZeroRegions" not in t,
-            "terminator": "IsTerminator" in t,
-            "call": "CallOpInterface::Trait" in t,
-        }
-    return traits
 
 
 class Oracle:
@@ -519,7 +496,7 @@ def _group_of(flat, sizes):
     return None
 
 
-def derive_models(result, kind_names):
+def derive_models(result, traits, kind_names):
     """The effect model of every op from its traits and observations.
 
     model = {"unknown": bool, "pure": bool, "operands": {index: "read"|"write"},
@@ -534,7 +511,7 @@ def derive_models(result, kind_names):
     # itself on other operands, beyond what its resource operands explain.
     op_based = {}
     for name, o in observed.items():
-        t = result[name]["traits"]
+        t = traits[name]
         if not t.get("memory_interface") or o["after_unrelated_write"]:
             continue
         operand_effect = any(v != "none" for v in o.get("operands", {}).values())
@@ -590,7 +567,7 @@ def derive_models(result, kind_names):
                 self_dependent_kinds.add(own)
     allocating = [n for n, o in observed.items()
                   if "result_id_unknown" in o and not o["result_id_unknown"]
-                  and not result[n]["traits"].get("allocator")]
+                  and not traits[n].get("allocator")]
     alloc_edges = {n: observed[n].get("aliases_with", []) for n in allocating}
     alloc_kind = {}
     for group in sorted(_classes(sorted(allocating), alloc_edges)):
@@ -598,7 +575,7 @@ def derive_models(result, kind_names):
         for member in group:
             alloc_kind[member] = kind
     for name, entry in result.items():
-        t = entry["traits"]
+        t = traits[name]
         o = observed.get(name)
         if o is None:
             # Not probed (region ops, functional control flow): TF's analysis
@@ -674,14 +651,14 @@ def main():
     oi = _pure_python_modules()
     registry = {op["name"]: op for op in json.load(open(os.path.join(THIRD_PARTY, "op_registry.json")))["ops"]}
     facts = json.load(open(os.path.join(THIRD_PARTY, "tf_ods_ops.json")))["ops"]
-    traits = header_traits()
+    traits = {name: f["traits"] for name, f in facts.items()}
     oracle = Oracle()
     result = {}
     instances = {}
     for name in sorted(facts):
-        entry = {"traits": traits.get(name, {})}
+        entry = {}
         result[name] = entry
-        if entry["traits"].get("regions") or entry["traits"].get("terminator"):
+        if traits[name]["regions"] or traits[name]["terminator"]:
             entry["unprobed"] = "region op: effects are those of its regions"
             continue
         inst = oi.build_instance(name, registry.get(name[3:]), facts[name])
@@ -698,7 +675,7 @@ def main():
             if key in o:
                 o[key] = sorted(set(o[key]))
         result[name]["observed"] = o
-    self_dependent_kinds = derive_models(result, resource_kind_names())
+    self_dependent_kinds = derive_models(result, traits, resource_kind_names())
     mismatches = [n for n, e in result.items() if "observed" in e
                   and e["model"]["predicted_dce_kept"] != e["observed"]["dce_kept"]]
     for n in mismatches:

@@ -12,8 +12,10 @@ Writes, sorted and stable:
   tf_ods_ops.json   facts about the ops TensorFlow itself defines in ODS, read
                     from the C++ headers its wheel ships (tf_*.h.inc): op name,
                     stored (property) attributes with their C++ storage types,
-                    derived attribute names, and whether operand/result
-                    segment sizes are stored.
+                    derived attribute names, whether operand/result
+                    segment sizes are stored, and the op classes' traits
+                    and interfaces (effects, speculatability, resource
+                    allocation/instances, regions, calls, type inference).
 Building tfmlir does not need TensorFlow: it reads these snapshots.
 """
 import json
@@ -173,6 +175,18 @@ def dump_ods_facts():
                 "same_variadic_operands": "SameVariadicOperandSize" in traits,
                 "same_variadic_results": "SameVariadicResultSize" in traits,
                 "pure": "AlwaysSpeculatableImplTrait" in traits and "MemoryEffectOpInterface" in traits,
+                "traits": {
+                    "memory_interface": "MemoryEffectOpInterface::Trait" in traits,
+                    "speculatable": "AlwaysSpeculatableImplTrait" in traits,
+                    "allocator": "ResourceHandleAllocatorInterface::Trait" in traits,
+                    "unique_allocation": "UniqueResourceAllocation" in traits,
+                    "resource_instance": "GetResourceInstanceInterface::Trait" in traits,
+                    "regions": "ZeroRegions" not in traits,
+                    "terminator": "IsTerminator" in traits,
+                    "call": "CallOpInterface::Trait" in traits,
+                    "infers_types": "InferTypeOpInterface::Trait" in traits,
+                    "same_element_type": "SameOperandsAndResultElementTypeResolveRef" in traits,
+                },
                 "commutative": "IsCommutative" in traits,
             }
     return {"tensorflow_version": tf.__version__, "ops": dict(sorted(facts.items()))}

@@ -31,12 +31,14 @@ def TF_Send2Resource : Resource<"::tfmlir::TF::ResourceEffects::Send2">;
 def TF_Send3Resource : Resource<"::tfmlir::TF::ResourceEffects::Send3">;
 def TF_TPUEmbeddingResource : Resource<"::tfmlir::TF::ResourceEffects::TPUEmbedding">;
 def TF_TPUEmbedding2Resource : Resource<"::tfmlir::TF::ResourceEffects::TPUEmbedding2">;
+def TF_TPUExecuteResource : Resource<"::tfmlir::TF::ResourceEffects::TPUExecute">;
 def TF_TensorArrayResource : Resource<"::tfmlir::TF::ResourceEffects::TensorArray">;
 def TF_WriteTrainingPredictionsResource : Resource<"::tfmlir::TF::ResourceEffects::WriteTrainingPredictions">;
 def TF_XlaCallModuleResource : Resource<"::tfmlir::TF::ResourceEffects::XlaCallModule">;
 def TF_XlaHostComputeResource : Resource<"::tfmlir::TF::ResourceEffects::XlaHostCompute">;
 def TF_XlaLaunchResource : Resource<"::tfmlir::TF::ResourceEffects::XlaLaunch">;
 def TF__InternalTestNonResourceValueSideEffects_Resource : Resource<"::tfmlir::TF::ResourceEffects::_InternalTestNonResourceValueSideEffects_">;
+def TF__XlaHostComputeMlirResource : Resource<"::tfmlir::TF::ResourceEffects::_XlaHostComputeMlir">;
 def TF__XlaRunResource : Resource<"::tfmlir::TF::ResourceEffects::_XlaRun">;
 
 #endif // TFMLIR_TFEFFECTS_TD

@@ -90,7 +90,8 @@ def test_snapshot_covers_tf_ods_ops(effects):
         if "observed" not in entry:
             calls = any("SymbolRefAttr" in t for t in facts[name]["stored"].values()) or any(
                 a["type"] in ("func", "list(func)") for a in registry.get(name[3:], {}).get("attrs", []))
-            assert entry["traits"]["regions"] or entry["traits"]["terminator"] or calls, name
+            traits = facts[name]["traits"]
+            assert traits["regions"] or traits["terminator"] or calls, name
 
 
 def test_the_issue_ops_are_effectful(effects):
