@@ -169,30 +169,8 @@ def _as_proto_field(tp):
     if t.strings is not None:
         out.string_val = list(t.strings)
         return out
-    arr = np.asarray(t.full_array()).reshape(-1)
-    if dtype == 1:
-        out.float_val = [float(v) for v in arr]
-    elif dtype == 2:
-        out.double_val = [float(v) for v in arr]
-    elif dtype == 9:
-        out.int64_val = [int(v) for v in arr]
-    elif dtype == 23:
-        out.uint64_val = [int(v) for v in arr]
-    elif dtype == 22:
-        out.uint32_val = [int(v) for v in arr]
-    elif dtype == 10:
-        out.bool_val = [bool(v) for v in arr]
-    elif dtype in (14, 19):
-        out.half_val = [int(v) for v in arr]
-    elif dtype in (8, 18):
-        flat = []
-        for v in arr:
-            flat += [float(v.real), float(v.imag)]
-        setattr(out, "scomplex_val" if dtype == 8 else "dcomplex_val", flat)
-    elif 24 <= dtype <= 28 or dtype == 33:
-        out.float8_val = arr.astype(np.uint8).tobytes()
-    else:
-        out.int_val = [int(v) for v in arr]
+    field, vals = T.typed_field(dtype, t.full_array())
+    setattr(out, field, vals)
     return out
 
 

@@ -388,6 +388,24 @@ def dense_attr(t, context):
     return ir.DenseElementsAttr.get(arr, type=elem, shape=list(t.shape), context=context)
 
 
+def typed_field(dtype, values):
+    """(repeated field name, Python values) holding the numpy `values` of a
+    numeric `dtype` in a TensorProto's typed field (Tensor::AsProtoField's
+    layout: complex as (real, imag) pairs, half/bfloat16 as bit patterns,
+    float8 as bytes)."""
+    _, _, np_dtype, field = _DT[dtype]
+    flat = np.asarray(values).astype(np_dtype, copy=False).reshape(-1)
+    if field == "bool_val":
+        return field, [bool(v) for v in flat]
+    if field in ("scomplex_val", "dcomplex_val"):
+        return field, [float(x) for v in flat for x in (v.real, v.imag)]
+    if field == "float8_val":
+        return field, flat.astype(np.uint8).tobytes()
+    if field in ("float_val", "double_val"):
+        return field, [float(v) for v in flat]
+    return field, [int(v) for v in flat]
+
+
 def encode_tensor(dtype, shape, array=None, strings=None):
     """A TensorProto message for a value (used by the exporter)."""
     tp = pb.Message("TensorProto", dtype=dtype, tensor_shape=shape_to_proto(shape))
@@ -401,19 +419,8 @@ def encode_tensor(dtype, shape, array=None, strings=None):
         n *= d
     if arr.size == 1 and n != 1:
         # splat: one value in the typed field
-        v = arr.reshape(-1)[0]
-        if field == "half_val":
-            tp.half_val = [int(v)]
-        elif field == "bool_val":
-            tp.bool_val = [bool(v)]
-        elif field in ("scomplex_val", "dcomplex_val"):
-            setattr(tp, field, [float(v.real), float(v.imag)])
-        elif field == "float8_val":
-            tp.float8_val = bytes([int(v)])
-        elif field in ("float_val", "double_val"):
-            setattr(tp, field, [float(v)])
-        else:
-            setattr(tp, field, [int(v)])
+        field, vals = typed_field(dtype, arr.reshape(-1)[:1])
+        setattr(tp, field, vals)
         return tp
     if n:
         flat = arr.reshape(-1) if arr.dtype != bool else arr.reshape(-1).astype(np.uint8)
