@@ -12,8 +12,8 @@ each output, which counts how many of TF's expectations tfmlir's canonicalizer
 meets (TF 2.21's own count is the baseline: the tests are TF master's).
 
 The rule measured is issue 9's: tfmlir must accept every module TF accepts.
-Chunks that hold ``#tf_type<tensor_proto ...>`` attributes are counted apart
-(their parser is separate work). Both sides run in child processes that are
+Chunks that hold ``#tf_type<tensor_proto ...>`` attributes are also counted
+apart, in their own column. Both sides run in child processes that are
 restarted after a crash, which is reported as such; TF's results are cached
 (``--cache``) since they depend only on the text.
 
