@@ -1,5 +1,6 @@
 //===- TfDevice.cpp - the tf_device dialect -------------------------------===//
 #include "tfmlir/TfDevice.h"
+#include "tfmlir/Limits.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -186,6 +187,14 @@ ParseResult ReplicateOp::parse(OpAsmParser &parser, OperationState &result) {
   if (!llvm::isa<ReturnOp>(terminator))
     return parser.emitError(loc) << "expects a tf_device.return terminator";
   // Results: each returned value once per replica, grouped by value.
+  // n is bounded first so that the product cannot overflow.
+  int64_t numResults = std::min(nAttr.getInt(), tfmlir_limits::kMaxParsedResults) *
+                       int64_t(terminator.getNumOperands());
+  if (nAttr.getInt() >= tfmlir_limits::kMaxParsedResults ||
+      numResults >= tfmlir_limits::kMaxParsedResults)
+    return parser.emitError(loc) << "expects fewer than " << tfmlir_limits::kMaxParsedResults
+                                 << " results (returned values times n), got n = " << nAttr.getInt()
+                                 << " times " << terminator.getNumOperands();
   for (Type t : terminator.getOperandTypes())
     result.types.append(nAttr.getInt(), t);
   return success();

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tfmlir/TfExecutor.h"
+#include "tfmlir/Limits.h"
 #include "tfmlir/TfType.h"
 
 #include "mlir/Dialect/Traits.h"
@@ -571,6 +572,9 @@ ParseResult SwitchNOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   if (numOuts <= 0)
     return parser.emitError(numLoc) << "expects a positive number of outputs";
+  if (numOuts >= tfmlir_limits::kMaxParsedResults)
+    return parser.emitError(numLoc) << "expects fewer than " << tfmlir_limits::kMaxParsedResults
+                                    << " outputs, got " << numOuts;
   Builder &b = parser.getBuilder();
   result.getOrAddProperties<SwitchNOp::Properties>().num_outs =
       b.getI64IntegerAttr(numOuts);
