@@ -155,3 +155,16 @@ bool tfmlirRegisteredOpAttributes(MlirContext ctx, MlirStringRef opName,
   }
   return true;
 }
+
+MlirOperation tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root) {
+  Operation *found = nullptr;
+  unwrap(root)->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // The condition under which SymbolTable::getSymbolUses gives up.
+    if (op->getNumRegions() == 1 && !op->getDialect()) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return wrap(found);
+}

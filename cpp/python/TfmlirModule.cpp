@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "tfmlir-c/Dialects.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
@@ -18,6 +20,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <string_view>
+
 namespace nb = nanobind;
 using namespace mlir::python::nanobind_adaptors;
 
@@ -26,6 +30,215 @@ static std::vector<MlirType> subtypeList(MlirType type) {
   for (intptr_t i = 0, e = tfmlirTypeWithSubtypesGetNumSubtypes(type); i < e; ++i)
     result.push_back(tfmlirTypeWithSubtypesGetSubtype(type, i));
   return result;
+}
+
+
+//===----------------------------------------------------------------------===//
+// Strings from the IR that may not be UTF-8.
+//
+// MLIR identifiers, locations and diagnostics are byte strings; the upstream
+// bindings convert them to Python str and, for a few getters (Operation.name,
+// Location.filename), a non-UTF-8 name aborts the process. These helpers never
+// throw: invalid bytes are shown the way MLIR's printer escapes them (\FF).
+//===----------------------------------------------------------------------===//
+
+/// The length of the well-formed UTF-8 sequence starting at `p`, or 0.
+static size_t utf8SequenceLength(const unsigned char *p, const unsigned char *end) {
+  unsigned c = *p;
+  if (c < 0x80)
+    return 1;
+  size_t extra;
+  unsigned min;
+  if ((c & 0xE0) == 0xC0) {
+    extra = 1, min = 0x80, c &= 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    extra = 2, min = 0x800, c &= 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    extra = 3, min = 0x10000, c &= 0x07;
+  } else {
+    return 0;
+  }
+  if (static_cast<size_t>(end - p) <= extra)
+    return 0;
+  for (size_t k = 1; k <= extra; ++k) {
+    if ((p[k] & 0xC0) != 0x80)
+      return 0;
+    c = (c << 6) | (p[k] & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+    return 0;
+  return extra + 1;
+}
+
+static bool isValidUtf8(MlirStringRef s) {
+  auto *p = reinterpret_cast<const unsigned char *>(s.data), *end = p + s.length;
+  while (p < end) {
+    size_t n = utf8SequenceLength(p, end);
+    if (!n)
+      return false;
+    p += n;
+  }
+  return true;
+}
+
+/// `s` as a Python str; bytes outside well-formed UTF-8 become `\XX`.
+static nb::str safeStr(MlirStringRef s) {
+  if (isValidUtf8(s))
+    return nb::str(s.data, s.length);
+  static const char digits[] = "0123456789ABCDEF";
+  std::string out;
+  auto *p = reinterpret_cast<const unsigned char *>(s.data), *end = p + s.length;
+  while (p < end) {
+    size_t n = utf8SequenceLength(p, end);
+    if (n) {
+      out.append(reinterpret_cast<const char *>(p), n);
+      p += n;
+    } else {
+      out += '\\';
+      out += digits[*p >> 4];
+      out += digits[*p & 15];
+      ++p;
+    }
+  }
+  return nb::str(out.data(), out.size());
+}
+
+static void appendChunk(MlirStringRef chunk, void *userData) {
+  static_cast<std::string *>(userData)->append(chunk.data, chunk.length);
+}
+
+/// A description of the first non-UTF-8 name in `loc`, or "".
+static std::string invalidUtf8InLocation(MlirLocation loc) {
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    if (!isValidUtf8(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc))))
+      return "a location's file name";
+  } else if (mlirLocationIsAName(loc)) {
+    if (!isValidUtf8(mlirIdentifierStr(mlirLocationNameGetName(loc))))
+      return "a location's name";
+    return invalidUtf8InLocation(mlirLocationNameGetChildLoc(loc));
+  } else if (mlirLocationIsACallSite(loc)) {
+    std::string found = invalidUtf8InLocation(mlirLocationCallSiteGetCallee(loc));
+    return found.empty() ? invalidUtf8InLocation(mlirLocationCallSiteGetCaller(loc)) : found;
+  } else if (mlirLocationIsAFused(loc)) {
+    std::vector<MlirLocation> subs(mlirLocationFusedGetNumLocations(loc));
+    mlirLocationFusedGetLocations(loc, subs.data());
+    for (MlirLocation sub : subs) {
+      std::string found = invalidUtf8InLocation(sub);
+      if (!found.empty())
+        return found;
+    }
+  }
+  return "";
+}
+
+/// A description of the first non-UTF-8 symbol name referenced in `attr`
+/// (through arrays and dictionaries), or "". `depth` bounds the recursion.
+static std::string invalidUtf8InSymbols(MlirAttribute attr, int depth = 0) {
+  if (depth > 64)
+    return "";
+  if (mlirAttributeIsASymbolRef(attr)) {
+    if (!isValidUtf8(mlirSymbolRefAttrGetRootReference(attr)))
+      return "a symbol reference";
+    for (intptr_t i = 0, e = mlirSymbolRefAttrGetNumNestedReferences(attr); i < e; ++i)
+      if (!isValidUtf8(mlirSymbolRefAttrGetLeafReference(
+              mlirSymbolRefAttrGetNestedReference(attr, i))))
+        return "a symbol reference";
+  } else if (mlirAttributeIsAArray(attr)) {
+    for (intptr_t i = 0, e = mlirArrayAttrGetNumElements(attr); i < e; ++i) {
+      std::string found = invalidUtf8InSymbols(mlirArrayAttrGetElement(attr, i), depth + 1);
+      if (!found.empty())
+        return found;
+    }
+  } else if (mlirAttributeIsADictionary(attr)) {
+    for (intptr_t i = 0, e = mlirDictionaryAttrGetNumElements(attr); i < e; ++i) {
+      MlirNamedAttribute named = mlirDictionaryAttrGetElement(attr, i);
+      if (!isValidUtf8(mlirIdentifierStr(named.name)))
+        return "a dictionary key";
+      std::string found = invalidUtf8InSymbols(named.attribute, depth + 1);
+      if (!found.empty())
+        return found;
+    }
+  }
+  return "";
+}
+
+namespace {
+struct Utf8Finding {
+  MlirOperation op{nullptr};
+  std::string what;
+};
+} // namespace
+
+static MlirWalkResult findInvalidUtf8(MlirOperation op, void *userData) {
+  auto *finding = static_cast<Utf8Finding *>(userData);
+  std::string what;
+  if (!isValidUtf8(mlirIdentifierStr(mlirOperationGetName(op)))) {
+    what = "the operation name";
+  } else {
+    for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e && what.empty(); ++i) {
+      MlirNamedAttribute named = mlirOperationGetAttribute(op, i);
+      MlirStringRef name = mlirIdentifierStr(named.name);
+      if (!isValidUtf8(name))
+        what = "an attribute name";
+      else if (std::string_view(name.data, name.length) == "sym_name" &&
+               mlirAttributeIsAString(named.attribute) &&
+               !isValidUtf8(mlirStringAttrGetValue(named.attribute)))
+        what = "the symbol name";
+      else if (std::string found = invalidUtf8InSymbols(named.attribute); !found.empty())
+        what = found + " in attribute '" + std::string(name.data, name.length) + "'";
+    }
+  }
+  if (what.empty())
+    what = invalidUtf8InLocation(mlirOperationGetLocation(op));
+  if (what.empty())
+    return MlirWalkResultAdvance;
+  finding->op = op;
+  finding->what = std::move(what);
+  return MlirWalkResultInterrupt;
+}
+
+/// Calls a Python diagnostic handler with plain values (no upstream getter
+/// that can abort on non-UTF-8 text); exceptions from the handler stay in
+/// Python (reported as unraisable) and never unwind through MLIR's frames.
+static nb::tuple diagnosticTuple(MlirDiagnostic diag) {
+  std::string message;
+  mlirDiagnosticPrint(diag, appendChunk, &message);
+  nb::list notes;
+  for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diag); i < e; ++i)
+    notes.append(diagnosticTuple(mlirDiagnosticGetNote(diag, i)));
+  return nb::make_tuple(static_cast<int>(mlirDiagnosticGetSeverity(diag)),
+                        mlirDiagnosticGetLocation(diag),
+                        safeStr(mlirStringRefCreate(message.data(), message.size())), notes);
+}
+
+static MlirLogicalResult callPythonDiagnosticHandler(MlirDiagnostic diag, void *userData) {
+  nb::gil_scoped_acquire gil;
+  try {
+    nb::object handled = (*static_cast<nb::object *>(userData))(diagnosticTuple(diag));
+    return nb::cast<bool>(handled) ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+  } catch (nb::python_error &err) {
+    err.discard_as_unraisable("tfmlir diagnostic handler");
+  } catch (const std::exception &err) {
+    PyErr_WarnEx(PyExc_RuntimeWarning, err.what(), 1);
+    PyErr_Clear();
+  }
+  return mlirLogicalResultFailure();
+}
+
+static std::vector<MlirType> checkedSubtypes(const std::vector<MlirType> &subtypes,
+                                             MlirContext ctx, const char *what) {
+  for (size_t i = 0; i < subtypes.size(); ++i) {
+    MlirType t = subtypes[i];
+    if (!mlirTypeIsATensor(t))
+      throw nb::value_error((std::string(what) + " subtypes must be tensor types; subtype #" +
+                             std::to_string(i) + " is not")
+                                .c_str());
+    if (!mlirContextEqual(mlirTypeGetContext(t), ctx))
+      throw nb::value_error((std::string(what) + " subtype #" + std::to_string(i) +
+                             " belongs to another Context")
+                                .c_str());
+  }
+  return subtypes;
 }
 
 NB_MODULE(_tfmlir, m) {
@@ -76,13 +289,83 @@ NB_MODULE(_tfmlir, m) {
               &out);
         }
         mlirOpPrintingFlagsDestroy(flags);
-        return out;
+        return safeStr(mlirStringRefCreate(out.data(), out.size()));
       },
       nb::arg("operation"), nb::arg("generic") = false, nb::arg("debug_info") = false,
       nb::arg("pretty_debug_info") = false, nb::arg("local_scope") = false,
       nb::arg("assume_verified") = false, nb::arg("large_elements_limit") = nb::none(),
       "The textual form of an operation (like str()/get_asm), printed into one buffer.");
 
+
+  m.def(
+      "operation_name",
+      [](MlirOperation op) { return safeStr(mlirIdentifierStr(mlirOperationGetName(op))); },
+      nb::arg("operation"),
+      "The operation's name (like Operation.name, which aborts on non-UTF-8 "
+      "names); bytes that are not UTF-8 appear as \\XX.");
+  m.def(
+      "location_filename",
+      [](MlirLocation loc) -> std::optional<nb::str> {
+        if (!mlirLocationIsAFileLineColRange(loc))
+          return std::nullopt;
+        return safeStr(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc)));
+      },
+      nb::arg("location"),
+      "The file name of a file:line:col location (None for other kinds), "
+      "non-UTF-8 bytes as \\XX.");
+  m.def(
+      "location_name",
+      [](MlirLocation loc) -> std::optional<nb::str> {
+        if (!mlirLocationIsAName(loc))
+          return std::nullopt;
+        return safeStr(mlirIdentifierStr(mlirLocationNameGetName(loc)));
+      },
+      nb::arg("location"),
+      "The name of a name location (None for other kinds), non-UTF-8 bytes as \\XX.");
+  m.def(
+      "find_non_utf8",
+      [](MlirOperation root) -> std::optional<std::pair<MlirOperation, std::string>> {
+        Utf8Finding finding;
+        mlirOperationWalk(root, findInvalidUtf8, &finding, MlirWalkPreOrder);
+        if (mlirOperationIsNull(finding.op))
+          return std::nullopt;
+        return std::make_pair(finding.op, finding.what);
+      },
+      nb::arg("operation"),
+      "The first operation under (and including) `operation` whose name, "
+      "attribute names, symbol names/references or location names are not "
+      "UTF-8, with what is wrong; None if all are.");
+  m.def(
+      "find_potentially_unknown_symbol_table",
+      [](MlirOperation root) -> std::optional<MlirOperation> {
+        MlirOperation found = tfmlirFindPotentiallyUnknownSymbolTable(root);
+        if (mlirOperationIsNull(found))
+          return std::nullopt;
+        return found;
+      },
+      nb::arg("operation"),
+      "The first op under `operation` with one region from an unloaded "
+      "(unregistered) dialect, which MLIR's symbol-use walk cannot see into; "
+      "None if there is none.");
+  m.def(
+      "attach_diagnostic_handler",
+      [](MlirContext ctx, nb::callable callback) {
+        auto *data = new nb::object(callback);
+        return mlirContextAttachDiagnosticHandler(
+            ctx, callPythonDiagnosticHandler, data, [](void *userData) {
+              nb::gil_scoped_acquire gil;
+              delete static_cast<nb::object *>(userData);
+            });
+      },
+      nb::arg("context"), nb::arg("callback"),
+      "Attaches `callback((severity: int, location, message: str, notes: list))` "
+      "-- each note the same 4-tuple -- as a diagnostic handler; returns its id. "
+      "Unlike Context.attach_diagnostic_handler, text is never read through "
+      "getters that abort on non-UTF-8 bytes.");
+  m.def(
+      "detach_diagnostic_handler",
+      [](MlirContext ctx, uint64_t id) { mlirContextDetachDiagnosticHandler(ctx, id); },
+      nb::arg("context"), nb::arg("handler_id"));
   m.def(
       "registered_op_attributes",
       [](MlirContext context, const std::string &name)
@@ -119,7 +402,8 @@ NB_MODULE(_tfmlir, m) {
       .def_classmethod(
           "get",
           [](nb::object cls, std::vector<MlirType> subtypes, MlirContext ctx) {
-            return cls(tfmlirResourceTypeGet(ctx, subtypes.size(), subtypes.data()));
+            std::vector<MlirType> checked = checkedSubtypes(subtypes, ctx, "ResourceType");
+            return cls(tfmlirResourceTypeGet(ctx, checked.size(), checked.data()));
           },
           nb::arg("cls"), nb::arg("subtypes") = std::vector<MlirType>(),
           nb::arg("context") = nb::none(),
@@ -130,7 +414,8 @@ NB_MODULE(_tfmlir, m) {
       .def_classmethod(
           "get",
           [](nb::object cls, std::vector<MlirType> subtypes, MlirContext ctx) {
-            return cls(tfmlirVariantTypeGet(ctx, subtypes.size(), subtypes.data()));
+            std::vector<MlirType> checked = checkedSubtypes(subtypes, ctx, "VariantType");
+            return cls(tfmlirVariantTypeGet(ctx, checked.size(), checked.data()));
           },
           nb::arg("cls"), nb::arg("subtypes") = std::vector<MlirType>(),
           nb::arg("context") = nb::none(),
@@ -190,6 +475,10 @@ NB_MODULE(_tfmlir, m) {
           "get",
           [](nb::object cls, const std::string &name, std::optional<MlirAttribute> attrs,
              MlirContext ctx) {
+            if (attrs && !mlirAttributeIsADictionary(*attrs))
+              throw nb::value_error("FuncAttr attrs must be a DictionaryAttr");
+            if (attrs && !mlirContextEqual(mlirAttributeGetContext(*attrs), ctx))
+              throw nb::value_error("FuncAttr attrs belong to another Context");
             return cls(tfmlirFuncAttrGet(
                 ctx, mlirStringRefCreate(name.data(), name.size()),
                 attrs ? *attrs : MlirAttribute{nullptr}));

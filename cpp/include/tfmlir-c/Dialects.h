@@ -87,6 +87,14 @@ MLIR_CAPI_EXPORTED MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute att
 /* ODS facts of a registered op: calls `callback(name, isDerived, userData)`
    for each attribute its definition declares (stored or derived). Returns
    false if `opName` is not a registered operation in `ctx`. */
+/* The first operation under (and including) `root`, in pre-order, that MLIR's
+   symbol-use walk cannot see into -- an op with one region from a dialect that
+   is not loaded (an unregistered dialect), which may be an unknown symbol
+   table -- or a null operation if there is none. Upstream passes that need
+   all symbol uses (the inliner) assert on such IR. */
+MLIR_CAPI_EXPORTED MlirOperation
+tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root);
+
 typedef void (*TfmlirAttributeNameCallback)(MlirStringRef name, bool isDerived,
                                             void *userData);
 MLIR_CAPI_EXPORTED bool tfmlirRegisteredOpAttributes(

@@ -33,7 +33,7 @@ def main(argv=None):
                 data = f.read()
         ctx = ir.Context()
         try:
-            module = ir.Module.parse(data if data[:4] == b"ML\xefR" else data.decode("utf-8"), ctx)
+            module = ir.Module.parse(data, ctx)  # text (any bytes in strings) or bytecode
         except ir.MLIRError as exc:
             raise TFExportError(f"cannot parse {args.input}: {exc}") from None
         as_text = args.text or args.output == "-" or args.output.endswith((".pbtxt", ".txt"))

@@ -31,6 +31,7 @@ import re
 
 import numpy as np
 
+from .. import irsafe
 from ..importers import graph as G
 from ..importers import opdb
 from ..importers import protobuf as pb
@@ -933,4 +934,8 @@ class _ModuleView:
 
 def export_graph_def(module, *, function_name=None):
     """The GraphDef (a :class:`tfmlir.importers.protobuf.Message`) of an MLIR module."""
+    try:
+        irsafe.check_utf8(module, "the GraphDef exporter")
+    except irsafe.NonUtf8Error as err:
+        raise TFExportError(str(err)) from None
     return Exporter(prepare(module)).export(function_name)

@@ -28,10 +28,18 @@ from typing import Any, Callable, Dict, Optional, Sequence
 from mlir import ir
 from mlir import passmanager
 
+from .. import _tfmlir as _native
+from .. import irsafe
+
 from .pipeline import (PipelineError, PythonStage, UpstreamStage, parse_pipeline,
                        schedule, split_list, split_options, unquote)
 
 _REGISTRY: Dict[str, type] = {}
+
+# Upstream passes that collect all symbol uses through the call graph and
+# assert (instead of failing) when an op may be a symbol table they cannot
+# see into (one region, dialect not loaded).
+_NEED_ALL_SYMBOL_USES = frozenset({"inline"})
 
 MODULE = "builtin.module"
 FUNC = "func.func"
@@ -277,6 +285,14 @@ def _python_stage_callable(stage):
     cls = stage.pass_cls
 
     def run(module_op, pass_):
+        try:
+            # Python reads names as str: refuse IR whose names are not UTF-8
+            # before any pass code touches it.
+            irsafe.check_utf8(module_op, f"{cls.argument} (a Python pass)")
+        except irsafe.NonUtf8Error as err:
+            err.location.emit_error(str(err))
+            pass_.signal_pass_failure()
+            return
         instance = cls(**stage.options)
         for anchor in _anchor_ops(module_op, stage):
             snapshot = anchor.clone(ip=False) if cls.rollback_on_failure else None
@@ -326,6 +342,8 @@ class PassPipeline:
         self.text = pipeline
         self.context = context or ir.Context.current
         self.stages = schedule(parse_pipeline(pipeline), _REGISTRY)
+        self.upstream_passes = [name for stage in self.stages if isinstance(stage, UpstreamStage)
+                                for name in stage.passes]
         for stage in self.stages:
             if isinstance(stage, PythonStage):
                 for dialect in stage.pass_cls.dependent_dialects:
@@ -355,8 +373,23 @@ class PassPipeline:
         """Runs the pipeline on `module` (ir.Module or its operation); raises MLIRError on failure."""
         op = module.operation if hasattr(module, "operation") else module
         op.verify()  # never hand invalid IR to upstream passes (assertions are on)
+        self._check_symbol_uses(op)
         self.pm.run(op)
         return module
+
+    def _check_symbol_uses(self, op):
+        """Refuses IR the upstream passes that need every symbol use would assert on."""
+        needs = sorted(set(self.upstream_passes) & _NEED_ALL_SYMBOL_USES)
+        if not needs:
+            return
+        bad = _native.find_potentially_unknown_symbol_table(op)
+        if bad is None:
+            return
+        message = (f"'{needs[0]}' needs every symbol use, but '{irsafe.op_name(bad)}' has a region "
+                   f"and its dialect is not registered (it may be a symbol table MLIR cannot see "
+                   f"into); register the dialect or leave '{needs[0]}' out")
+        bad.location.emit_error(message)
+        raise ir.MLIRError(message, [])
 
 
 def run(module, pipeline, **kwargs):

@@ -210,6 +210,7 @@ def split_list(value):
 class UpstreamStage:
     """Upstream passes, as text relative to the top-level builtin.module."""
     text: str
+    passes: Tuple[str, ...] = ()  # the pass names in `text`
 
 
 @dataclass
@@ -236,7 +237,8 @@ def schedule(elements, registry, path=()):
         for op_name in reversed(path):
             text = f"{op_name}({text})"
         if stages and isinstance(stages[-1], UpstreamStage):
-            stages[-1] = UpstreamStage(stages[-1].text + "," + text)
+            stages[-1] = UpstreamStage(stages[-1].text + "," + text,
+                                       stages[-1].passes + (element.name,))
         else:
-            stages.append(UpstreamStage(text))
+            stages.append(UpstreamStage(text, (element.name,)))
     return stages

@@ -755,7 +755,9 @@ class LocInfo:
 def _first_file_loc(loc) -> Optional[FileLoc]:
     """The first FileLineColLoc in `loc` (pre-order walk), as (file, line, col)."""
     if loc.is_a_file():
-        return (loc.filename, loc.start_line, loc.start_col)
+        from tfmlir import irsafe
+
+        return (irsafe.location_filename(loc), loc.start_line, loc.start_col)
     if loc.is_a_name():
         return _first_file_loc(loc.child_loc)
     if loc.is_a_callsite():
@@ -1205,7 +1207,9 @@ def process_buffer(
     if args.disable_threading:
         context.enable_multithreading(False)
     sink = _DiagnosticSink(DiagnosticPrinter(buffer), verifier)
-    handler = context.attach_diagnostic_handler(sink)
+    from tfmlir import irsafe
+
+    handler = irsafe.DiagnosticHandler(context, sink)
     output = b""
     try:
         module = _transform(buffer, context, args, pipeline, sink)
@@ -1213,6 +1217,8 @@ def process_buffer(
             output = _print_module(module, args)
     finally:
         handler.detach()
+    if sink.handler_failure is None:
+        sink.handler_failure = handler.error
     if sink.handler_failure is not None:
         raise sink.handler_failure
     return module is not None, output
@@ -1292,8 +1298,10 @@ def _report_unregistered_tf_ops(module, context, buffer: SourceBuffer) -> None:
 
     found = {}
 
+    from tfmlir import irsafe
+
     def visit(op):
-        name = op.name
+        name = irsafe.op_name(op)
         if name.startswith("tf.") and not context.is_registered_operation(name):
             entry = found.setdefault(name, [0, op.location])
             entry[0] += 1

@@ -1,0 +1,148 @@
+"""Bad input through the Python API: ValueError / our error classes, never an abort.
+
+Anything that could kill the interpreter runs in a child process, so a
+regression fails one test instead of the whole run.
+"""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import tfmlir
+from mlir import ir
+from tfmlir import irsafe
+from tfmlir.dialects import tf_type
+from tfmlir.exporters import TFExportError, export_graph_def
+
+NON_UTF8_OP = b"""
+func.func @main(%arg0: tensor<f32>) -> tensor<f32> {
+  %0 = tf_executor.graph {
+    %1:2 = tf_executor.island {
+      %2 = "tf.\\FF\\FE"(%arg0) : (tensor<f32>) -> tensor<f32>
+      tf_executor.yield %2 : tensor<f32>
+    }
+    tf_executor.fetch %1#0 : tensor<f32>
+  }
+  func.return %0 : tensor<f32>
+}
+"""
+
+
+def _run_child(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.fixture
+def ctx():
+    with ir.Context() as context, ir.Location.unknown():
+        yield context
+
+
+@pytest.mark.parametrize("cls", [tf_type.ResourceType, tf_type.VariantType])
+def test_subtypes_must_be_tensors(ctx, cls):
+    with pytest.raises(ValueError, match="subtypes must be tensor types; subtype #1"):
+        cls.get([ir.RankedTensorType.get([2], ir.F32Type.get()), ir.IntegerType.get_signless(32)])
+    ok = cls.get([ir.UnrankedTensorType.get(ir.F32Type.get())])
+    assert len(ok.subtypes) == 1
+
+
+def test_subtypes_from_another_context(ctx):
+    with ir.Context(), ir.Location.unknown():
+        foreign = ir.RankedTensorType.get([2], ir.F32Type.get())
+    with pytest.raises(ValueError, match="another Context"):
+        tf_type.ResourceType.get([foreign])
+
+
+def test_func_attr_needs_a_dictionary(ctx):
+    with pytest.raises(ValueError, match="DictionaryAttr"):
+        tf_type.FuncAttr.get("f", ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 1))
+    assert str(tf_type.FuncAttr.get("f", ir.Attribute.parse("{}"))) == "#tf_type.func<@f, {}>"
+
+
+def test_safe_names_escape_what_is_not_utf8(ctx):
+    ctx.allow_unregistered_dialects = True
+    module = ir.Module.parse(NON_UTF8_OP)
+    found = irsafe.find_non_utf8(module)
+    assert found is not None
+    op, what = found
+    assert what == "the operation name"
+    assert irsafe.op_name(op) == "tf.\\FF\\FE"
+    with pytest.raises(irsafe.NonUtf8Error, match=r"the operation name of 'tf.\\FF\\FE'"):
+        irsafe.check_utf8(module, "test")
+    loc = ir.Location.file("\u00e9.py", 1, 2)
+    assert irsafe.location_filename(loc) == "\u00e9.py"
+    assert irsafe.location_name(ir.Location.name("n", loc)) == "n"
+    assert irsafe.location_name(loc) is None
+
+
+def test_valid_utf8_names_pass_the_check(ctx):
+    module = ir.Module.parse('func.func @"\u00e9t\u00e9"() { func.return } loc("\u00fc.py":1:1)')
+    assert irsafe.find_non_utf8(module) is None
+    assert tfmlir.print_ir(module).startswith("module")
+
+
+def test_exporter_refuses_non_utf8_names(ctx):
+    module = ir.Module.parse(NON_UTF8_OP)
+    with pytest.raises(TFExportError, match="the GraphDef exporter needs UTF-8 names"):
+        export_graph_def(module)
+
+
+def test_diagnostic_handler_reads_non_utf8_text(ctx):
+    ctx.allow_unregistered_dialects = True
+    module = ir.Module.parse(b'"foo.\\FF"() : () -> () loc("\\FE":3:4)')
+    seen = []
+    with irsafe.DiagnosticHandler(ctx, lambda d: seen.append(d) or True) as handler:
+        module.body.operations[0].location.emit_error("bad \\FF")
+        op = module.body.operations[0]
+        ir.Location.name("x", op.location).emit_error("second")
+    assert handler.error is None
+    assert [d.message for d in seen] == ["bad \\FF", "second"]
+    assert seen[0].severity == ir.DiagnosticSeverity.ERROR
+    assert irsafe.location_filename(seen[0].location) == "\\FE"
+
+
+def test_diagnostic_handler_keeps_callback_errors(ctx):
+    def boom(diag):
+        raise KeyError("in callback")
+
+    with irsafe.DiagnosticHandler(ctx, boom) as handler:
+        try:
+            ir.Location.unknown().emit_error("x")
+        except ir.MLIRError:
+            pass
+    assert isinstance(handler.error, KeyError)
+
+
+def test_upstream_getters_still_abort_so_we_never_use_them():
+    """Documents why irsafe exists: upstream's Operation.name aborts on these names."""
+    child = _run_child("""
+        import tfmlir
+        from mlir import ir
+        with ir.Context() as c:
+            c.allow_unregistered_dialects = True
+            m = ir.Module.parse(b'"tf.\\\\FF"() : () -> ()')
+            m.body.operations[0].name
+    """)
+    assert child.returncode != 0 and "conversion error" in child.stderr
+
+
+def test_passes_run_refuses_non_utf8_without_dying():
+    child = _run_child(f"""
+        import tfmlir
+        from mlir import ir
+        from tfmlir import passes
+        with ir.Context() as c:
+            c.allow_unregistered_dialects = True
+            m = ir.Module.parse({NON_UTF8_OP!r})
+            before = str(m)
+            try:
+                passes.run(m, "builtin.module(func.func(tf-executor-island-coarsening))")
+            except ir.MLIRError as err:
+                assert "needs UTF-8 names" in str(err), str(err)
+                assert str(m) == before
+                print("refused")
+    """)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "refused"
