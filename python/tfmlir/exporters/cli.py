@@ -25,6 +25,7 @@ def main(argv=None):
     import tfmlir  # noqa: F401
     from mlir import ir
     from . import export_graph_def
+    from ..parsing import ParseGuardError, parse_module
     try:
         if args.input == "-":
             data = sys.stdin.buffer.read()
@@ -33,8 +34,8 @@ def main(argv=None):
                 data = f.read()
         ctx = ir.Context()
         try:
-            module = ir.Module.parse(data, ctx)  # text (any bytes in strings) or bytecode
-        except ir.MLIRError as exc:
+            module = parse_module(data, ctx)  # text (any bytes in strings) or bytecode
+        except (ir.MLIRError, ParseGuardError) as exc:
             raise TFExportError(f"cannot parse {args.input}: {exc}") from None
         as_text = args.text or args.output == "-" or args.output.endswith((".pbtxt", ".txt"))
         result = export_graph_def(module, function_name=args.function, as_text=as_text)

@@ -1236,6 +1236,22 @@ def _transform(buffer: SourceBuffer, context, args, pipeline: Optional[str], sin
 
     sys.stdout.flush()
     sys.stderr.flush()
+    from tfmlir import parsing
+
+    try:
+        # Inputs on which MLIR's parsers abort (out of memory, assertions).
+        if parsing.is_bytecode(buffer.data):
+            parsing.check(buffer.data)
+        else:
+            parsing.check_text(buffer.data)
+    except parsing.ParseGuardError as err:
+        where = ir.Location.unknown(context)
+        if err.offset is not None and not parsing.is_bytecode(buffer.data):
+            line = buffer.data.count(b"\n", 0, err.offset) + 1
+            col = err.offset - (buffer.data.rfind(b"\n", 0, err.offset) + 1) + 1
+            where = ir.Location.file(sorted(buffer.loc_names)[0], line, col, context=context)
+        where.emit_error(err.detail if err.offset is not None else f"{buffer.display_name}: {err}")
+        return None
     try:
         if buffer.parse_path is not None:
             module = ir.Module.parseFile(buffer.parse_path, context=context)

@@ -1,0 +1,214 @@
+"""Guards in front of MLIR's parsers, for inputs that would abort the process.
+
+Text: MLIR's parser sizes a value's result list from a use such as
+``%x#1000000000`` before it knows whether ``%x`` has that many results (a
+forward reference allocates them all). :func:`check_text` refuses result
+numbers from :data:`MAX_RESULT_NUMBER` on -- the same bound tfmlir's custom
+parsers put on result counts -- before the parser runs.
+
+Bytecode: MLIR's bytecode reader trusts the sizes it reads: a corrupted count (one
+changed byte) makes it resize a vector to billions of entries and abort the
+process with ``LLVM ERROR: out of memory``; some corruptions trip assertions.
+That is upstream behaviour, so tfmlir guards its own entry points
+(``tfmlir-opt``, ``tfmlir export``, :func:`parse_module`) in two steps:
+
+1. :func:`check_structure` walks the header and the section table in Python:
+   magic, version, producer string, section ids, lengths and alignments must
+   be consistent with the number of bytes present.
+2. :func:`probe` lets MLIR's reader parse the bytes once in a child process
+   with a memory limit; if the child dies (out of memory, assertion, signal)
+   the input is refused with :class:`BytecodeError` and this process never
+   reads it.
+
+Both raise :class:`ParseGuardError` (a ``ValueError``); :class:`BytecodeError`
+is its bytecode flavour.
+"""
+import os
+import re
+import subprocess
+import sys
+
+__all__ = ["MAGIC", "MAX_RESULT_NUMBER", "ParseGuardError", "BytecodeError", "is_bytecode",
+           "check_text", "check_structure", "probe", "check", "parse_module"]
+
+MAGIC = b"ML\xefR"
+
+# tfmlir's bound on results per op (cpp/include/tfmlir/Limits.h).
+MAX_RESULT_NUMBER = 1 << 20
+_RESULT_USE = re.compile(rb"%[\w$.\-]+#(\d{7,})")
+
+# Section ids of MLIR 22's bytecode (mlir/Bytecode/Encoding.h).
+_NUM_SECTIONS = 9
+_MAX_ALIGNMENT = 1 << 16
+
+
+class ParseGuardError(ValueError):
+    """The input would make MLIR's parser abort; `offset` is where (bytes), if known."""
+
+    def __init__(self, message, offset=None, where=""):
+        super().__init__(f"{where}: {message}" if where else message)
+        self.detail = message
+        self.offset = offset
+
+
+class BytecodeError(ParseGuardError):
+    """The bytes are not MLIR bytecode that can be read safely."""
+
+
+def check_text(data) -> None:
+    """Raises :class:`ParseGuardError` at the first result number MLIR's parser cannot afford."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    for match in _RESULT_USE.finditer(data):
+        number = int(match.group(1))
+        if number >= MAX_RESULT_NUMBER:
+            line = data.count(b"\n", 0, match.start()) + 1
+            column = match.start() - (data.rfind(b"\n", 0, match.start()) + 1) + 1
+            name = match.group(0)[:match.group(0).index(b"#")].decode("utf-8", "replace")
+            raise ParseGuardError(
+                f"result number {number} of '{name}' is not below {MAX_RESULT_NUMBER} "
+                f"(tfmlir's bound on results per op)", match.start(), f"line {line}, column {column}")
+
+
+def is_bytecode(data) -> bool:
+    return bytes(data[:4]) == MAGIC
+
+
+def _varint(data, pos):
+    """MLIR's prefix varint at `pos`: (value, next position)."""
+    if pos >= len(data):
+        raise BytecodeError(f"truncated bytecode: a varint at offset {pos} is missing")
+    first = data[pos]
+    if first & 1:
+        return first >> 1, pos + 1
+    if first == 0:
+        if pos + 9 > len(data):
+            raise BytecodeError(f"truncated bytecode: a 9-byte varint at offset {pos}")
+        return int.from_bytes(data[pos + 1:pos + 9], "little"), pos + 9
+    size = (first & -first).bit_length()  # trailing zeros + 1 = bytes in the varint
+    if pos + size > len(data):
+        raise BytecodeError(f"truncated bytecode: a {size}-byte varint at offset {pos}")
+    return int.from_bytes(data[pos:pos + size], "little") >> size, pos + size
+
+
+def check_structure(data) -> None:
+    """Raises :class:`BytecodeError` unless the header and section table are consistent."""
+    data = bytes(data)
+    if not is_bytecode(data):
+        raise BytecodeError("not MLIR bytecode (bad magic number)")
+    _, pos = _varint(data, len(MAGIC))  # version: the reader checks the range itself
+    end = data.find(b"\0", pos)
+    if end < 0:
+        raise BytecodeError("truncated bytecode: the producer string is not terminated")
+    pos = end + 1
+    seen = set()
+    while pos < len(data):
+        start = pos
+        code = data[pos]
+        section, aligned = code & 0x7F, bool(code & 0x80)
+        if section >= _NUM_SECTIONS:
+            raise BytecodeError(f"unknown bytecode section id {section} at offset {start}")
+        if section in seen:
+            raise BytecodeError(f"duplicate bytecode section {section} at offset {start}")
+        seen.add(section)
+        length, pos = _varint(data, pos + 1)
+        if aligned:
+            alignment, pos = _varint(data, pos)
+            if alignment == 0 or alignment > _MAX_ALIGNMENT or alignment & (alignment - 1):
+                raise BytecodeError(f"bad alignment {alignment} of bytecode section {section}")
+            while pos % alignment and pos < len(data):
+                pos += 1
+        if length > len(data) - pos:
+            raise BytecodeError(f"bytecode section {section} at offset {start} claims {length} "
+                                f"bytes, only {len(data) - pos} remain")
+        pos += length
+
+
+_PROBE = r"""
+import resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import tfmlir
+from mlir import ir
+data = sys.stdin.buffer.read()
+with ir.Context() as context:
+    context.allow_unregistered_dialects = True
+    try:
+        ir.Module.parse(data)
+    except Exception:
+        pass  # a clean error: the caller's own parse reports it
+print("survived")
+"""
+
+
+def probe(data, timeout=None) -> None:
+    """Parses `data` in a child process; raises :class:`BytecodeError` if MLIR's reader dies."""
+    data = bytes(data)
+    # About 0.6 GB of address space to start; real inputs need a small multiple
+    # of their size. A corrupted count asks for gigabytes at once.
+    limit = (3 << 29) + 64 * len(data)
+    timeout = timeout if timeout is not None else 60 + len(data) / 5e6
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    try:
+        child = subprocess.run([sys.executable, "-c", _PROBE, str(limit)], input=data,
+                               capture_output=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise BytecodeError(f"MLIR's bytecode reader did not finish within {timeout:.0f} s "
+                            "(corrupted input?)") from None
+    if child.returncode == 0 and child.stdout.strip().endswith(b"survived"):
+        return
+    detail = child.stderr.decode("utf-8", "replace").strip().splitlines()
+    reason = detail[-1] if detail else f"exit status {child.returncode}"
+    for line in detail:
+        if "LLVM ERROR" in line or "Assertion" in line:
+            reason = line.strip()
+            break
+    raise BytecodeError(f"MLIR's bytecode reader cannot read this input safely (corrupted?): "
+                        f"{reason}")
+
+
+def check(data) -> None:
+    """:func:`check_structure`, then :func:`probe`."""
+    check_structure(data)
+    probe(data)
+
+
+def parse_module(data, context=None):
+    """``ir.Module.parse`` for text or bytecode, guarded (:func:`check_text` / :func:`check`).
+
+    Raises :class:`ParseGuardError` or ``ir.MLIRError``; the MLIRError's
+    message holds the parser's errors read safely (upstream's own MLIRError
+    fails with RuntimeError when a message is not UTF-8).
+    """
+    from mlir import ir
+
+    from . import irsafe
+
+    if is_bytecode(data):
+        check(data)
+    else:
+        check_text(data)
+    context = context if context is not None else ir.Context.current
+    errors = []
+
+    def collect(diag):
+        if diag.severity != ir.DiagnosticSeverity.ERROR:
+            return False  # warnings and remarks go on to the other handlers
+        errors.append(diag)
+        return True
+
+    previous = context.emit_error_diagnostics
+    context.emit_error_diagnostics = True  # errors reach `collect` instead of upstream's capture
+    try:
+        with irsafe.DiagnosticHandler(context, collect):
+            try:
+                return ir.Module.parse(data, context)
+            except (ir.MLIRError, RuntimeError):
+                pass
+    finally:
+        context.emit_error_diagnostics = previous
+    lines = ["Unable to parse module assembly:"]
+    for diag in errors:
+        lines.append(f"error: {diag.location}: {diag.message}")
+        lines.extend(f" note: {note.location}: {note.message}" for note in diag.notes)
+    raise ir.MLIRError("\n".join(lines), [])

@@ -1,0 +1,36 @@
+"""The fuzz suite (tests/fuzz/fuzz.py) as part of the test run: no input may kill tfmlir.
+
+Runs at least 5,000 cases across the surfaces (mutated IR through parser,
+passes and exporter; mutated GraphDefs through the importer; corrupted
+bytecode; random API calls) within a bounded time; fails on any crash or hang,
+and on any unexpected exception or broken invariant (--strict).
+"""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO_ROOT
+
+FUZZ = REPO_ROOT / "tests" / "fuzz" / "fuzz.py"
+MIN_CASES = 5000
+
+
+@pytest.mark.slow
+def test_fuzz_suite_has_no_crashes(tmp_path):
+    report_path = tmp_path / "report.json"
+    run = subprocess.run(
+        [sys.executable, str(FUZZ), "--cases", "6000", "--budget", "500", "--seed", "1",
+         "--strict", "--out", str(tmp_path / "crashes"), "--json", str(report_path)],
+        capture_output=True, text=True, timeout=900)
+    print(run.stdout[-6000:])
+    print(run.stderr[-3000:])
+    report = json.loads(report_path.read_text())
+    total = report["total"]
+    assert total["crash"] == 0 and total["hang"] == 0, run.stdout[-4000:]
+    assert total["unexpected"] == 0 and total["invariant"] == 0, run.stdout[-4000:]
+    assert run.returncode == 0, run.stdout[-4000:]
+    assert report["tried"] >= MIN_CASES, f"only {report['tried']} cases within the budget"
+    for surface in ("ir", "graphdef", "bytecode", "api"):
+        assert report["per_surface"][surface]["tried"] > 0, surface
