@@ -71,7 +71,8 @@ def check_text(data) -> None:
 
 
 def is_bytecode(data) -> bool:
-    return bytes(data[:4]) == MAGIC
+    """Whether `data` (bytes, or str for text) starts with the bytecode magic number."""
+    return not isinstance(data, str) and bytes(data[:4]) == MAGIC
 
 
 def _varint(data, pos):
@@ -147,7 +148,8 @@ def probe(data, timeout=None) -> None:
     # About 0.6 GB of address space to start; real inputs need a small multiple
     # of their size. A corrupted count asks for gigabytes at once.
     limit = (3 << 29) + 64 * len(data)
-    timeout = timeout if timeout is not None else 60 + len(data) / 5e6
+    # Some corruptions send the reader into a very long loop: bounded too.
+    timeout = timeout if timeout is not None else 20 + len(data) / 5e6
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     try:
         child = subprocess.run([sys.executable, "-c", _PROBE, str(limit)], input=data,

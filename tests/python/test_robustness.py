@@ -146,3 +146,120 @@ def test_passes_run_refuses_non_utf8_without_dying():
     """)
     assert child.returncode == 0, child.stderr
     assert child.stdout.strip() == "refused"
+
+
+# --- guards in front of MLIR's parsers ---------------------------------------------------------
+
+SMALL_GRAPH = """
+func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = tf_executor.graph {
+    %outputs, %control = tf_executor.island wraps "tf.Neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+    tf_executor.fetch %outputs : tensor<2xf32>
+  }
+  func.return %0 : tensor<2xf32>
+}
+"""
+
+
+def _small_bytecode():
+    import io
+
+    with ir.Context():
+        out = io.BytesIO()
+        ir.Module.parse(SMALL_GRAPH).operation.write_bytecode(out)
+        return out.getvalue()
+
+
+def _corrupted_bytecode():
+    """SMALL_GRAPH's bytecode with the first byte of its IR section set to 0xFE:
+    the reader then takes a huge count and resizes a vector to it."""
+    from tfmlir import parsing
+
+    data = bytearray(_small_bytecode())
+    parsing.check_structure(data)
+    offset = _ir_section_offset(bytes(data))
+    data[offset] = 0xFE
+    return bytes(data)
+
+
+def _ir_section_offset(data):
+    from tfmlir import parsing
+
+    pos = data.index(b"\0", 5) + 1
+    while pos < len(data):
+        section = data[pos] & 0x7F
+        length, pos = parsing._varint(data, pos + 1)
+        if section == 4:
+            return pos
+        pos += length
+    raise AssertionError("no IR section")
+
+
+def test_text_guard_refuses_huge_result_numbers(ctx):
+    from tfmlir import parsing
+
+    text = SMALL_GRAPH.replace('"tf.Neg"(%arg0)', '"tf.Neg"(%outputs#1000000000)')
+    with pytest.raises(parsing.ParseGuardError, match=r"line 4, column \d+: result number 1000000000 of "
+                                                      r"'%outputs' is not below 1048576"):
+        parsing.parse_module(text)
+    parsing.check_text(SMALL_GRAPH.replace("%arg0)", "%outputs#3)"))  # small numbers are the parser's job
+
+
+def test_parse_errors_with_non_utf8_text_are_mlir_errors(ctx):
+    from tfmlir import parsing
+
+    ctx.allow_unregistered_dialects = True
+    bad = ('func.func @main() {\n  tf_executor.graph {\n    "\\C3(tf_executor.island"() : () -> ()\n'
+           '    tf_executor.fetch\n  }\n  func.return\n}\n')
+    with pytest.raises(ir.MLIRError, match=r"'\\C3\(tf_executor.island' op unallowed inside"):
+        parsing.parse_module(bad)
+    assert parsing.parse_module(SMALL_GRAPH).operation.verify()
+
+
+def test_bytecode_structure_check():
+    from tfmlir import parsing
+
+    good = _small_bytecode()
+    parsing.check_structure(good)
+    with pytest.raises(parsing.BytecodeError, match="bad magic"):
+        parsing.check_structure(b"MLxx" + good[4:])
+    with pytest.raises(parsing.BytecodeError, match="claims .* bytes, only"):
+        parsing.check_structure(good[:-3])
+    with pytest.raises(parsing.BytecodeError, match="truncated"):
+        parsing.check_structure(good[:9])
+
+
+def test_corrupted_bytecode_kills_upstream_reader_but_not_us(ctx):
+    """The cause is upstream: MLIR's reader dies on this input (shown in a child),
+    tfmlir's guarded entry point refuses it with BytecodeError."""
+    from tfmlir import parsing
+
+    data = _corrupted_bytecode()
+    child = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, (1500 << 20, 1500 << 20))
+        import tfmlir
+        from mlir import ir
+        with ir.Context():
+            try:
+                ir.Module.parse(sys.stdin.buffer.read())
+            except Exception:
+                pass
+        print("survived")
+    """)], input=data, capture_output=True, timeout=120)
+    assert child.returncode != 0 and b"out of memory" in child.stderr
+    parsing.check_structure(data)  # the section table is intact: only the probe catches it
+    with pytest.raises(parsing.BytecodeError, match="out of memory"):
+        parsing.parse_module(data)
+    assert parsing.parse_module(_small_bytecode()).operation.verify()
+
+
+def test_cli_refuses_corrupted_bytecode(tmp_path):
+    path = tmp_path / "bad.mlirbc"
+    path.write_bytes(_corrupted_bytecode())
+    opt = subprocess.run([sys.executable, "-m", "tfmlir.tools.opt", str(path)], capture_output=True,
+                         text=True, timeout=120)
+    assert opt.returncode == 1 and "bytecode reader cannot read this input safely" in opt.stderr
+    export = subprocess.run([sys.executable, "-m", "tfmlir.tools.main", "export", str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert export.returncode == 1 and "bytecode reader cannot read" in export.stderr
