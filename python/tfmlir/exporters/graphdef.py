@@ -39,7 +39,7 @@ from ..importers import tf_types as T
 from ..importers.errors import TFExportError
 
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_VALID_NODE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+_VALID_NODE_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*\Z")  # \Z: no trailing newline
 _EXECUTOR_OPS = {
     "tf_executor.Switch": "Switch", "tf_executor._SwitchN": "_SwitchN", "tf_executor.Merge": "Merge",
     "tf_executor.Enter": "Enter", "tf_executor.Exit": "Exit", "tf_executor.LoopCond": "LoopCond",

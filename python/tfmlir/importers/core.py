@@ -25,7 +25,7 @@ from . import tensor_proto as TP
 from . import tf_types as T
 from .errors import TFImportError
 
-_BARE_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")  # \Z: no trailing newline
 # Constants larger than this (bytes) are set from buffers after parsing.
 LARGE_CONSTANT_BYTES = 4096
 

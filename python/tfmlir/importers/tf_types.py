@@ -142,16 +142,22 @@ def shape_to_proto(shape):
 
 import re as _re
 
-_PLAIN = _re.compile(rb'^[\x20\x21\x23-\x5b\x5d-\x7e]*$')
+# Printable ASCII other than '"' and '\\': written as they are. (fullmatch: a trailing
+# newline must not pass, as it would with '$'.)
+_PLAIN = _re.compile(rb'[\x20\x21\x23-\x5b\x5d-\x7e]*')
 
 
 def mlir_string(b):
-    """An MLIR string literal for bytes/str `b` (non-printable bytes as \\XX hex)."""
+    """An MLIR string literal for bytes/str `b`: printable ASCII as it is, every other byte
+    (non-printable, non-ASCII, '"' and '\\') as \\XX hex, which MLIR's lexer reads back.
+
+    The one place the importers write strings (attribute values, names, locations) into
+    MLIR text."""
     if isinstance(b, str):
         if b.isascii() and b.isprintable() and '"' not in b and "\\" not in b:
             return f'"{b}"'
         b = b.encode("utf-8", "surrogateescape")
-    elif _PLAIN.match(b):
+    elif _PLAIN.fullmatch(b):
         return '"' + b.decode("ascii") + '"'
     out = ['"']
     for c in b:
