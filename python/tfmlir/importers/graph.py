@@ -17,9 +17,10 @@ import heapq
 from . import opdb
 from . import protobuf as pb
 from .errors import TFImportError
-from .tf_types import dtype_name
+from .tf_types import DTYPE_NAMES as _DTYPE_NAMES, dtype_name
 
 CONTROL = -1
+_VALID_DTYPES = frozenset(_DTYPE_NAMES)
 
 
 class NDef:
@@ -270,14 +271,61 @@ def _types_compatible(dst_in, src_out):
     return dst_in == src_out or (src_out > 100 and src_out - 100 == dst_in)
 
 
+_ATTR_FIELDS = (("s", "string"), ("i", "int"), ("f", "float"), ("b", "bool"), ("type", "type"),
+                ("shape", "shape"), ("tensor", "tensor"), ("func", "func"))
+
+
+def attr_value_error(value, attr_type):
+    """Why AttrValue message `value` cannot be an attribute of OpDef type `attr_type` ("int",
+    "list(shape)", ...), or None (TensorFlow's AttrValueHasType). Used by the importer for
+    NodeDefs and by the exporter for the NodeDefs it writes."""
+    which = value.which("value")
+    is_list_type = attr_type.startswith("list(")
+    if which == "placeholder":
+        return "an attr placeholder is not a value"
+    if which == "list":
+        lv = value.list._values
+        kinds = [kind for field, kind in _ATTR_FIELDS if lv.get(field)]
+        if len(kinds) > 1:
+            return f"the list holds values of several types ({', '.join(kinds)})"
+        if kinds and attr_type != f"list({kinds[0]})":
+            return f"value of type 'list({kinds[0]})' where '{attr_type}' is expected"
+        if not kinds and not is_list_type:
+            return f"an empty list where '{attr_type}' is expected"
+        if attr_type == "list(type)":
+            for t in lv.get("type", ()):
+                if not _valid_attr_dtype(t):
+                    return f"invalid data type {dtype_name(t)} in the list"
+        return None
+    if which is None:
+        return None if is_list_type else f"no value where '{attr_type}' is expected"
+    kind = dict(_ATTR_FIELDS).get(which)
+    if kind != attr_type:
+        return f"value of type '{kind}' where '{attr_type}' is expected"
+    if kind == "type" and not _valid_attr_dtype(value._values["type"]):
+        return f"invalid data type {dtype_name(value._values['type'])}"
+    return None
+
+
+def _valid_attr_dtype(t):
+    # A DataType enum value, not a reference type, not DT_INVALID.
+    return 0 < t < 100 and t in _VALID_DTYPES
+
+
 def _validate_attrs(ndef, opdef):
     if opdef.is_function:
         return
     names = set()
-    for name, _type, _default in opdef.attrs:
+    for name, attr_type, _default in opdef.attrs:
         names.add(name)
         if name not in ndef.attrs:
             raise TFImportError(f"NodeDef missing attr '{name}' of op {ndef.op}", node=ndef.name)
+        value = ndef.attrs[name]
+        if value.which("value") == "placeholder":
+            continue  # bound when a function is instantiated; TensorFlow does not check them here
+        err = attr_value_error(value, attr_type)
+        if err is not None:
+            raise TFImportError(f"attr '{name}' of op {ndef.op}: {err}", node=ndef.name)
     for name in ndef.attrs:
         if name not in names and not name.startswith("_"):
             raise TFImportError(f"NodeDef mentions attr '{name}' not in op {ndef.op}", node=ndef.name)

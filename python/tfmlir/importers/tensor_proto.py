@@ -79,6 +79,13 @@ def _num(shape):
     return n
 
 
+def _check_size(what, n, itemsize):
+    """The mangled text holds every element: refuse what would not fit a protocol buffer."""
+    if n * itemsize > T.MAX_EXPANDED_BYTES:
+        raise TFImportError(f"{what} tensor of {n} elements is too large to be written as a tensor_proto "
+                            f"attribute")
+
+
 def _shape_proto(shape):
     """TensorShape::AsProto (dims only; size 0 is the proto3 default and not written)."""
     return pb.Message("TensorShapeProto", dim=[pb.Message("TensorShapeProto.Dim", size=int(d))
@@ -117,6 +124,8 @@ def _message_elements(tp, dtype, n, field, schema):
     # FromProtoField for handles and variants: the first min(n, in_n) elements, the rest
     # default values (not the last one repeated as for numbers).
     vals = list(tp._values.get(field) or ())
+    if n > len(vals):
+        _check_size(what, n, 8)
     return vals[:n] + [None] * max(0, n - len(vals))
 
 
@@ -167,8 +176,11 @@ def _as_proto_field(tp):
         return out
     t = T.decode_tensor(tp)
     if t.strings is not None:
-        out.string_val = list(t.strings)
+        if t.splat:
+            _check_size("string", n, 8)
+        out.string_val = list(t.strings) * (n if t.splat else 1)
         return out
+    _check_size(T.dtype_name(dtype), n, 8)
     field, vals = T.typed_field(dtype, t.full_array())
     setattr(out, field, vals)
     return out
@@ -256,6 +268,7 @@ def _content(tp, dtype, shape, n):
         return b""
     if dtype in QUANTIZED or dtype in LOW_BIT:
         np_dtype = QUANTIZED.get(dtype) or LOW_BIT[dtype]
+        _check_size(T.dtype_name(dtype), n, np.dtype(np_dtype).itemsize)
         t = T.decode_tensor(tp)
         arr = np.ascontiguousarray(np.asarray(t.full_array()).reshape(-1)).astype(np_dtype, copy=False)
         return arr.tobytes()
