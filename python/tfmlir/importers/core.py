@@ -625,22 +625,25 @@ class FunctionEmitter:
             have = {k for k, _ in attrs}
             attrs = sorted(list(attrs) + [(k, v) for k, v in extra.items() if k not in have])
             discardable = attrs
+        ods = opdb.ods(op_name[3:]) if op_name.startswith("tf.") else None
+        segments = []
+        if ods is not None and (ods.attr_sized_operands or ods.attr_sized_results):
+            opdef = node.opdef
+            if ods.attr_sized_operands:
+                sizes = [hi - lo for _, lo, hi in G.input_ranges(opdef, node.attrs, node.name)]
+                segments.append(("operandSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
+            if ods.attr_sized_results:
+                rr = G.output_ranges(opdef, node.attrs, node.name)
+                sizes = [rr[a.name][1] - rr[a.name][0] for a in opdef.outputs]
+                segments.append(("resultSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
         if not registered:
-            ods = opdb.ods(op_name[3:]) if op_name.startswith("tf.") else None
             if ods is not None:
                 stored = ods.stored
-                props = [(k, v) for k, v in attrs if k in stored]
+                props = sorted([(k, v) for k, v in attrs if k in stored] + segments)
                 discardable = [(k, v) for k, v in attrs if k not in stored]
-                if ods.attr_sized_operands or ods.attr_sized_results:
-                    opdef = node.opdef
-                    if ods.attr_sized_operands:
-                        sizes = [hi - lo for _, lo, hi in G.input_ranges(opdef, node.attrs, node.name)]
-                        props.append(("operandSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
-                    if ods.attr_sized_results:
-                        rr = G.output_ranges(opdef, node.attrs, node.name)
-                        sizes = [rr[a.name][1] - rr[a.name][0] for a in opdef.outputs]
-                        props.append(("resultSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
-                    props.sort()
+        elif segments:
+            # Inherent: MLIR moves them into the registered op's properties.
+            discardable = sorted(list(discardable) + segments)
         nres = len(result_types)
         inner = f"%i{self.op_index}"
         base = f"%n{self.op_index}"
