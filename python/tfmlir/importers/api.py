@@ -273,15 +273,9 @@ def _parse_shape(s):
 
 
 def _check_versions(vdef):
-    producer, min_consumer, bad = _versions_of(vdef)
-    current = opdb.graph_def_version()[0]
-    if producer < 0:
-        raise TFImportError(f"GraphDef producer version {producer} below min producer 0")
-    if min_consumer > current:
-        raise TFImportError(f"GraphDef min consumer version {min_consumer} above current version {current} "
-                            f"for TensorFlow")
-    if current in bad:
-        raise TFImportError(f"GraphDef disallows consumer version {current}")
+    err = opdb.versions_error(*_versions_of(vdef))
+    if err is not None:
+        raise TFImportError(err)
 
 
 def _feeds_by_node(inputs):
