@@ -235,20 +235,23 @@ def test_stale_derived_attributes_are_recomputed():
     import_graph_def(pb.encode(gd))
 
 
-def test_split_of_independent_variadic_groups_must_match_the_operands():
-    # Two groups with their own attributes: the attributes decide the split and must add up.
-    m = _module(_CONST + '%b:2 = tf_executor.island wraps "tf.Const"() {value = dense<1> : tensor<i32>} : '
-                         '() -> tensor<i32>\n'
-                         '%x:2 = tf_executor.island wraps "tf.Unknown_"(%c#0, %b#0) : '
-                         '(tensor<f32>, tensor<i32>) -> tensor<f32>', ctx=_unregistered_ctx())
-    with pytest.raises(exporters.TFExportError, match="no op 'Unknown_'"):
-        exporters.export_graph_def(m)
-
-
-def _unregistered_ctx():
-    ctx = ir.Context()
-    ctx.allow_unregistered_dialects = True
-    return ctx
+@pytest.mark.parametrize("op, ok", [
+    # Independent variadic groups: the attributes split the operands and must add up ...
+    ('"tf.InPolymorphicTwice"(%c#0, %c#0, %c#0) {N = 2 : i64, M = 1 : i64}', True),
+    ('"tf.InPolymorphicTwice"(%c#0, %c#0, %c#0) {N = 2 : i64}', True),
+    ('"tf.InPolymorphicTwice"(%c#0, %c#0, %c#0) {N = 2 : i64, M = 2 : i64}', False),
+    # ... or the op's segment sizes (a registered op) do.
+    ('"tf.SendTPUEmbeddingGradients"(%c#0, %c#0, %c#0) {config = "", operandSegmentSizes = array<i32: 2, 1>}',
+     True),
+])
+def test_independent_variadic_groups(op, ok):
+    m = _module(_CONST + f'%x = tf_executor.island wraps {op} : (tensor<f32>, tensor<f32>, tensor<f32>) -> ()')
+    if not ok:
+        with pytest.raises(exporters.TFExportError, match="3 operands but its attributes say otherwise"):
+            exporters.export_graph_def(m)
+        return
+    again = _round_trip(m)
+    assert _generic(_round_trip(again)) == _generic(again)
 
 
 @pytest.mark.parametrize("device", ["x", "loc:@w", "/job:", "/device:GPU:x"])
@@ -332,3 +335,22 @@ def test_whatever_the_exporter_writes_imports_again():
         except importers.TFImportError as exc:
             pytest.fail(f"trial {trial} ({'; '.join(changes)}): the exported GraphDef does not import: {exc}")
     assert exported > 20
+
+
+# --- import_function_def ---------------------------------------------------------------------------
+
+_LIB = ('library { function { signature { name: "f" input_arg { name: "x" type: DT_FLOAT } '
+        'output_arg { name: "y" type: DT_FLOAT } } node_def { name: "n" op: "Neg" input: "x" '
+        'attr { key: "T" value { type: DT_FLOAT } } } ret { key: "y" value: "n:y:0" } } }')
+
+
+def test_import_function_def_takes_graph_def_and_library_bytes():
+    gd = _gd(f'node {{ name: "a" op: "Placeholder" {_PH} }} ' + _LIB)
+    from_graph = importers.import_function_def(pb.encode(gd), "f")
+    from_library = importers.import_function_def(pb.encode(gd.library), "f")
+    assert _generic(from_graph) == _generic(from_library)
+    assert "tf.Neg" in _generic(from_graph)
+    with pytest.raises(importers.TFImportError, match="function 'g' is not in the function library"):
+        importers.import_function_def(pb.encode(gd), "g")
+    with pytest.raises(importers.TFImportError, match="cannot decode"):
+        importers.import_function_def(b"\x0a\xff\xff\xff\xff\x0f", "f")
