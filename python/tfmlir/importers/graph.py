@@ -415,7 +415,6 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
     g = Graph(flib, versions)
     n_nodes = len(ndefs)
     index = {}
-    merges = set()
     for i, nd in enumerate(ndefs):
         if not nd.name:
             raise TFImportError("a node has an empty name", function=function)
@@ -424,8 +423,6 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
         index[nd.name] = i
         if not nd.op:
             raise TFImportError("node does not specify an operation", node=nd.name, function=function)
-        if _CLASS.get(nd.op) == "merge":
-            merges.add(i)
         in_control = False
         for s in nd.inputs:
             if s.startswith("^"):
@@ -433,34 +430,17 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
             elif in_control:
                 raise TFImportError("control dependencies must come after regular dependencies",
                                     node=nd.name, function=function)
-    next_iterations = {nd.name for nd in ndefs if _CLASS.get(nd.op) == "next_iteration"}
-    pending = [0] * n_nodes
-    outputs = [[] for _ in range(n_nodes)]
-    ready = []
     parsed_inputs = []
-    for i, nd in enumerate(ndefs):
+    for nd in ndefs:
         parsed = [parse_tensor_name(s) for s in nd.inputs]
         parsed_inputs.append(parsed)
-        count = len(parsed)
-        if i in merges:
-            n_control = sum(1 for _, idx in parsed if idx == CONTROL)
-            if any(idx != CONTROL and name in next_iterations for name, idx in parsed):
-                count = n_control + 1
         for name, _idx in parsed:
-            j = index.get(name)
-            if j is None:
+            if name not in index:
                 raise TFImportError(f"unknown input node '{name}'", node=nd.name, function=function)
-            outputs[j].append(i)
-        pending[i] = count
-        if count == 0:
-            ready.append(i)
-    heapq.heapify(ready)
+    order = _ready_order(ndefs, index, parsed_inputs)
     created = [None] * n_nodes
     back_edges = []
-    processed = 0
-    while ready:
-        o = heapq.heappop(ready)
-        processed += 1
+    for o in order:
         nd = ndefs[o]
         inputs = []
         has_back_edge = False
@@ -473,7 +453,7 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
                                     f"'{name}', which has {src.num_outputs} outputs", node=nd.name,
                                     function=function)
             inputs.append((name, src, idx))
-        if has_back_edge and o not in merges:
+        if has_back_edge and _CLASS.get(nd.op) != "merge":
             raise TFImportError("node has a back edge, but only Merge nodes can have back edges",
                                 node=nd.name, function=function)
         opdef = flib.lookup(nd.op)
@@ -507,19 +487,10 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
                 g.add_edge(src, CONTROL, node, CONTROL)
             else:
                 _make_edge(g, src, idx, node, slot, function)
-        is_next_iteration = node.cls == "next_iteration"
-        for out in outputs[o]:
-            if is_next_iteration and out in merges:
-                continue
-            pending[out] -= 1
-            if pending[out] == 0:
-                heapq.heappush(ready, out)
-    if processed < n_nodes:
+    if len(order) < n_nodes:
         stuck = [ndefs[i].name for i in range(n_nodes) if created[i] is None]
         cycle = _find_cycle(ndefs, index, parsed_inputs, set(stuck))
-        detail = f": {' -> '.join(cycle)}" if cycle else ""
-        raise TFImportError(f"{n_nodes - processed} nodes are in a cycle that is not a while loop "
-                            f"(only NextIteration -> Merge edges may close a cycle){detail}",
+        raise TFImportError(_cycle_message(n_nodes - len(order), cycle),
                             node=cycle[0] if cycle else stuck[0], function=function)
     for name, idx, dst, slot in back_edges:
         src = created[index[name]]
@@ -529,6 +500,92 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
             _make_edge(g, src, idx, dst, slot, function)
     g.fixup_source_and_sink()
     return g
+
+
+def _ready_order(ndefs, index, parsed_inputs):
+    """GraphConstructor's order of the nodes (indices): a node once all its inputs are in, a
+    Merge with a NextIteration input once its control inputs and one other input are (its
+    NextIteration inputs become back edges); the smallest GraphDef index first. Nodes in a cycle
+    that no such Merge breaks are left out."""
+    n_nodes = len(ndefs)
+    merges = {i for i, nd in enumerate(ndefs) if _CLASS.get(nd.op) == "merge"}
+    next_iterations = {nd.name for nd in ndefs if _CLASS.get(nd.op) == "next_iteration"}
+    pending = [0] * n_nodes
+    outputs = [[] for _ in range(n_nodes)]
+    ready = []
+    for i, parsed in enumerate(parsed_inputs):
+        count = len(parsed)
+        if i in merges:
+            n_control = sum(1 for _, idx in parsed if idx == CONTROL)
+            if any(idx != CONTROL and name in next_iterations for name, idx in parsed):
+                count = n_control + 1
+        for name, _idx in parsed:
+            outputs[index[name]].append(i)
+        pending[i] = count
+        if count == 0:
+            ready.append(i)
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        o = heapq.heappop(ready)
+        order.append(o)
+        is_next_iteration = ndefs[o].name in next_iterations
+        for out in outputs[o]:
+            if is_next_iteration and out in merges:
+                continue
+            pending[out] -= 1
+            if pending[out] == 0:
+                heapq.heappush(ready, out)
+    return order
+
+
+def _cycle_message(n, cycle):
+    detail = f": {' -> '.join(cycle)}" if cycle else ""
+    return (f"{n} nodes are in a cycle that is not a while loop (only NextIteration -> Merge edges may "
+            f"close a cycle){detail}")
+
+
+def cycle_error(ndefs):
+    """(node name, message) if TensorFlow's importer would refuse the graph of NDefs `ndefs`
+    for its cycles, else None; names, ops and inputs are read, inputs naming no node ignored.
+    The importer's checks (construct, then topological_order once the NextIteration -> Merge
+    back edges are gone), for the exporter."""
+    index = {nd.name: i for i, nd in enumerate(ndefs)}
+    parsed_inputs = [[(name, idx) for name, idx in map(parse_tensor_name, nd.inputs) if name in index]
+                     for nd in ndefs]
+    order = _ready_order(ndefs, index, parsed_inputs)
+    done = set(order)
+    if len(done) == len(ndefs):
+        # Every node can be built; a cycle may still close through a Merge's other input.
+        is_ni = [_CLASS.get(nd.op) == "next_iteration" for nd in ndefs]
+        kept = [[name for name, _ in parsed
+                 if not (is_ni[index[name]] and _CLASS.get(ndefs[i].op) == "merge")]
+                for i, parsed in enumerate(parsed_inputs)]
+        done = set(_kahn(ndefs, index, kept))
+        if len(done) == len(ndefs):
+            return None
+        parsed_inputs = [[(name, 0) for name in k] for k in kept]
+    stuck = {ndefs[i].name for i in range(len(ndefs)) if i not in done}
+    cycle = _find_cycle(ndefs, index, parsed_inputs, stuck)
+    return (cycle[0] if cycle else min(stuck)), _cycle_message(len(stuck), cycle)
+
+
+def _kahn(ndefs, index, inputs):
+    pending = [len(k) for k in inputs]
+    outputs = [[] for _ in ndefs]
+    for i, k in enumerate(inputs):
+        for name in k:
+            outputs[index[name]].append(i)
+    ready = [i for i, p in enumerate(pending) if p == 0]
+    order = []
+    while ready:
+        o = ready.pop()
+        order.append(o)
+        for out in outputs[o]:
+            pending[out] -= 1
+            if pending[out] == 0:
+                ready.append(out)
+    return order
 
 
 def _make_edge(g, src, idx, dst, slot, function):
@@ -887,6 +944,15 @@ def topological_order(g):
     current = 0
     for _ in range(len(remaining)):
         if current not in groups_ready:
+            if not groups_ready:
+                # A cycle closed by an edge other than NextIteration -> Merge (construct let a Merge
+                # in after one of its inputs; the others closed the cycle).
+                stuck = sorted((n for n, c in remaining.items() if c > 0 and n.is_op), key=lambda n: n.name)
+                names = [n.name for n in stuck]
+                raise TFImportError(f"{len(names)} nodes are in a cycle that is not a while loop (only "
+                                    f"NextIteration -> Merge edges may close a cycle): "
+                                    f"{', '.join(names[:10])}{' ...' if len(names) > 10 else ''}",
+                                    node=names[0])
             current = min(groups_ready)
         lst = ready[current]
         node = lst.pop()
