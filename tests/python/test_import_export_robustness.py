@@ -354,3 +354,46 @@ def test_import_function_def_takes_graph_def_and_library_bytes():
         importers.import_function_def(pb.encode(gd), "g")
     with pytest.raises(importers.TFImportError, match="cannot decode"):
         importers.import_function_def(b"\x0a\xff\xff\xff\xff\x0f", "f")
+
+
+# --- cycles ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, cycle", [
+    # A NextIteration loop without a Merge verifies in MLIR; TensorFlow refuses the cycle.
+    ('%s:3 = tf_executor.NextIteration.Source : tensor<f32>\n'
+     '%i:2 = tf_executor.island wraps "tf.Neg"(%s#0) : (tensor<f32>) -> tensor<f32>\n'
+     'tf_executor.NextIteration.Sink [%s#1] %i#0 : tensor<f32>', "Neg -> NextIteration -> Neg"),
+    ('%s:3 = tf_executor.NextIteration.Source : tensor<f32>\n'
+     'tf_executor.NextIteration.Sink [%s#1] %s#0 : tensor<f32>', "NextIteration -> NextIteration"),
+    # A Merge fed only by its NextIteration never becomes ready.
+    ('%s:3 = tf_executor.NextIteration.Source : tensor<f32>\n'
+     '%m:3 = tf_executor.Merge %s#0, %s#0 : tensor<f32> {N = 2 : i64}\n'
+     'tf_executor.NextIteration.Sink [%s#1] %m#0 : tensor<f32>', "Merge -> NextIteration -> Merge"),
+])
+def test_cycles_tensorflow_cannot_build_are_export_errors(body, cycle):
+    m = _module(body)
+    assert m.operation.verify()
+    with pytest.raises(exporters.TFExportError, match=f"cycle that is not a while loop.*{cycle}"):
+        exporters.export_graph_def(m)
+
+
+def test_a_while_loop_cycle_exports():
+    m = _module(_CONST + '%s:3 = tf_executor.NextIteration.Source : tensor<f32>\n'
+                         '%m:3 = tf_executor.Merge %c#0, %s#0 : tensor<f32> {N = 2 : i64}\n'
+                         '%i:2 = tf_executor.island wraps "tf.Neg"(%m#0) : (tensor<f32>) -> tensor<f32>\n'
+                         'tf_executor.NextIteration.Sink [%s#1] %i#0 : tensor<f32>')
+    again = _round_trip(m)
+    assert _op_names(again) == _op_names(m)
+
+
+@pytest.mark.parametrize("shape_inference", [True, False])
+def test_cycle_closed_through_a_merge_by_another_input_is_an_import_error(shape_inference):
+    # The Merge is built once 'c' is; 'n' closes a cycle that is not NextIteration -> Merge.
+    text = ('node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" '
+            'value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } } '
+            'node { name: "m" op: "Merge" input: "c" input: "n" input: "ni" attr { key: "T" value { type: DT_FLOAT } } '
+            'attr { key: "N" value { i: 3 } } } '
+            'node { name: "n" op: "Neg" input: "m" attr { key: "T" value { type: DT_FLOAT } } } '
+            'node { name: "ni" op: "NextIteration" input: "n" attr { key: "T" value { type: DT_FLOAT } } }')
+    with pytest.raises(importers.TFImportError, match="node 'm'.*cycle that is not a while loop.*m, n, ni"):
+        import_graph_def(_gd(text), enable_shape_inference=shape_inference)

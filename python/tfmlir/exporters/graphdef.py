@@ -572,6 +572,19 @@ class _FunctionExporter:
         for island, op, node_name in planned:
             self.nodes.append(self.convert_op(island, op, node_name))
         self.finish(fetch, ret)
+        self.check_cycles()
+
+    def check_cycles(self):
+        """TensorFlow builds a graph only if NextIteration -> Merge edges close its cycles; a
+        NextIteration.Source -> Sink loop without a Merge verifies in MLIR but would not."""
+        def node_of(s):
+            ctl = s.startswith("^")
+            name = (s[1:] if ctl else s).split(":", 1)[0]
+            return "^" + name if ctl else name
+        err = G.cycle_error([G.NDef(n.name, n.op, [node_of(s) for s in n.input]) for n in self.nodes])
+        if err is not None:
+            node, msg = err
+            raise TFExportError(f"node '{node}' in @{self.fname}: {msg}")
 
     # --- values -----------------------------------------------------------------------------------
     def setup_args(self):
