@@ -397,3 +397,41 @@ def test_cycle_closed_through_a_merge_by_another_input_is_an_import_error(shape_
             'node { name: "ni" op: "NextIteration" input: "n" attr { key: "T" value { type: DT_FLOAT } } }')
     with pytest.raises(importers.TFImportError, match="node 'm'.*cycle that is not a while loop.*m, n, ni"):
         import_graph_def(_gd(text), enable_shape_inference=shape_inference)
+
+
+# --- scaling -------------------------------------------------------------------------------------------
+
+def _chain_module(n, ctx):
+    """n islands, each a tf.Neg of the previous one with a control edge from it (one name: 'Neg')."""
+    lines = ['func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {tf.entry_function = '
+             '{control_outputs = "", inputs = "x", outputs = "y"}} {',
+             '  %g = tf_executor.graph {',
+             '    %i0:2 = tf_executor.island wraps "tf.Neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>']
+    for i in range(1, n):
+        lines.append(f'    %i{i}:2 = tf_executor.island(%i{i - 1}#1) wraps "tf.Neg"(%i{i - 1}#0) : '
+                     f'(tensor<2xf32>) -> tensor<2xf32>')
+    lines += [f'    tf_executor.fetch %i{n - 1}#0 : tensor<2xf32>', '  }', '  return %g : tensor<2xf32>', '}']
+    return ir.Module.parse("\n".join(lines), ctx)
+
+
+@pytest.mark.slow
+def test_export_time_is_linear_in_the_number_of_islands():
+    import time
+    ctx = ir.Context()
+    small, large = _chain_module(2000, ctx), _chain_module(8000, ctx)
+    exporters.export_graph_def(_chain_module(50, ctx))  # warm up (lazy imports)
+
+    def best(m):
+        times = []
+        for _ in range(2):
+            t = time.perf_counter()
+            data = exporters.export_graph_def(m)
+            times.append(time.perf_counter() - t)
+        return min(times), data
+
+    t_small, _ = best(small)
+    t_large, data = best(large)
+    gd = pb.decode("GraphDef", data)
+    names = [n.name for n in gd.node]
+    assert len(set(names)) == len(names) == 8002 and "Neg_7999" in names  # + Placeholder x, Identity y
+    assert t_large / t_small < 6, f"4x the islands took {t_large / t_small:.1f}x the time ({t_small:.2f} s -> {t_large:.2f} s)"

@@ -475,6 +475,7 @@ def op_attributes(op, registered):
 class _Namer:
     def __init__(self, reserved=()):
         self.used = set(reserved)
+        self._next = {}  # base -> the next suffix to try (a chain of 'Neg's is linear, not quadratic)
 
     def unique(self, base):
         base = base or "node"
@@ -483,10 +484,11 @@ class _Namer:
             if not base or not re.match(r"[A-Za-z0-9.]", base[0]):
                 base = "n" + base
         name = base
-        k = 1
+        k = self._next.get(base, 1)
         while name in self.used:
             name = f"{base}_{k}"
             k += 1
+        self._next[base] = k
         self.used.add(name)
         return name
 
