@@ -56,8 +56,11 @@ def _load_graph_def(path):
     if path.endswith((".pbtxt", ".txt", ".prototxt")):
         try:
             return pb.parse_text("GraphDef", data)
-        except pb.DecodeError:
-            return pb.parse_text("FunctionDefLibrary", data)
+        except pb.DecodeError as exc:
+            try:
+                return pb.parse_text("FunctionDefLibrary", data)
+            except pb.DecodeError:
+                raise TFImportError(f"cannot parse {path} as a text GraphDef: {exc}") from None
     return None  # binary: let the importer map the file
 
 

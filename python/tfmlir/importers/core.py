@@ -21,6 +21,7 @@ import struct
 
 from . import graph as G
 from . import opdb
+from . import protobuf as pb
 from . import tensor_proto as TP
 from . import tf_types as T
 from .errors import TFImportError
@@ -130,8 +131,10 @@ class ModuleBuilder:
         return symbol(self.convert_lib_function(name))
 
     # --- attribute values --------------------------------------------------------------------
-    def attr_value(self, v, node=None):
+    def attr_value(self, v, node=None, depth=0):
         """ConvertAttributeValue: AttrValue -> MLIR attribute text (None = unit)."""
+        if depth > pb.MAX_DEPTH:
+            raise TFImportError(f"attribute values nested more than {pb.MAX_DEPTH} deep", node=node)
         which = v.which("value")
         vals = v._values
         if which == "s":
@@ -150,8 +153,8 @@ class ModuleBuilder:
             return tensor_attr_text(vals["tensor"])
         if which == "func":
             f = vals["func"]
-            items = ", ".join(f"{attr_name(k)} = {self.attr_value(f.attr[k])}" if self.attr_value(f.attr[k])
-                              is not None else attr_name(k) for k in sorted(f.attr))
+            texts = {k: self.attr_value(f.attr[k], node, depth + 1) for k in sorted(f.attr)}
+            items = ", ".join(attr_name(k) if t is None else f"{attr_name(k)} = {t}" for k, t in texts.items())
             return f"#tf_type.func<{symbol(f.name)}, {{{items}}}>"
         if which == "placeholder":
             return f"#tf_type.placeholder<{T.mlir_string(vals['placeholder'])}>"

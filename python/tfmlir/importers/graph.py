@@ -20,6 +20,9 @@ from .errors import TFImportError
 from .tf_types import DTYPE_NAMES as _DTYPE_NAMES, dtype_name
 
 CONTROL = -1
+# The most inputs or outputs one OpDef argument may stand for (a number attr such as N): no
+# real graph comes near, and a corrupt N must not allocate a list of 10**12 types.
+MAX_ARG_LENGTH = 1 << 20
 _VALID_DTYPES = frozenset(_DTYPE_NAMES)
 
 
@@ -211,6 +214,9 @@ def arg_num_types(attrs, arg, node_name=None):
         num = v._values.get("i", 0)
         if num < 0:
             raise TFImportError(f"attr '{arg.number_attr}' is negative", node=node_name)
+        if num > MAX_ARG_LENGTH:
+            raise TFImportError(f"attr '{arg.number_attr}' = {num}: more than {MAX_ARG_LENGTH} values for "
+                                f"argument '{arg.name}' are not supported", node=node_name)
     if arg.type:
         dtype = arg.type
     elif arg.type_attr:

@@ -244,6 +244,14 @@ def _field_values(tp, field):
 
 
 def _numpy_from_field(tp, dtype, field, np_dtype):
+    try:
+        return _numpy_from_field_raw(tp, dtype, field, np_dtype)
+    except (pb.DecodeError, ValueError, OverflowError) as exc:
+        # Packed fields are decoded here, on demand: their errors surface now.
+        raise TFImportError(f"{dtype_name(dtype)} tensor has a corrupt {field} field: {exc}") from None
+
+
+def _numpy_from_field_raw(tp, dtype, field, np_dtype):
     raw = _field_values(tp, field)
     if raw is None:
         return np.zeros(0, dtype=np_dtype)
