@@ -435,3 +435,167 @@ def test_export_time_is_linear_in_the_number_of_islands():
     names = [n.name for n in gd.node]
     assert len(set(names)) == len(names) == 8002 and "Neg_7999" in names  # + Placeholder x, Identity y
     assert t_large / t_small < 6, f"4x the islands took {t_large / t_small:.1f}x the time ({t_small:.2f} s -> {t_large:.2f} s)"
+
+
+# --- malformed GraphDefs: only TFImportError, no hang, no huge allocation ---------------------------
+
+def _varint(v):
+    out = bytearray()
+    pb._enc_varint(v, out)
+    return bytes(out)
+
+
+def _const(shape, values, dtype="DT_FLOAT"):
+    dims = " ".join(f"dim {{ size: {d} }}" for d in shape)
+    return _gd(f'node {{ name: "c" op: "Const" attr {{ key: "dtype" value {{ type: {dtype} }} }} attr {{ key: "value" '
+               f'value {{ tensor {{ dtype: {dtype} tensor_shape {{ {dims} }} {values} }} }} }} }}')
+
+
+def test_huge_constants_are_not_allocated():
+    # One value for 10**12 elements is a splat, in MLIR too.
+    m = import_graph_def(_const([1000000, 1000000], "float_val: 1.5"))
+    assert "dense<1.500000e+00> : tensor<1000000x1000000xf32>" in str(m)
+    m = import_graph_def(_const([1000000, 1000000], 'string_val: "s"', "DT_STRING"))
+    assert 'dense<"s"> : tensor<1000000x1000000x!tf_type.string>' in str(m)
+    # Two values would have to be filled in: refused, not allocated.
+    with pytest.raises(importers.TFImportError, match="node 'c'.*fewer values than elements"):
+        import_graph_def(_const([1000000, 1000000], "float_val: 1 float_val: 2"))
+    with pytest.raises(importers.TFImportError, match="node 'c'.*too large"):
+        import_graph_def(_const([1000000, 1000000], "int_val: 1", "DT_QINT8"))
+    with pytest.raises(importers.TFImportError, match="more than 2\\*\\*63 - 1 elements"):
+        import_graph_def(_const([1 << 40, 1 << 40], "float_val: 1"))
+
+
+@pytest.mark.parametrize("dims, message", [
+    ("dim { size: -2 }", "dimension below -1"),
+    ("unknown_rank: true dim { size: 2 }", "unknown rank has dimensions"),
+])
+def test_invalid_shapes_are_import_errors(dims, message):
+    with pytest.raises(importers.TFImportError, match=f"node 'a'.*{message}"):
+        import_graph_def(_gd(f'node {{ name: "a" op: "Placeholder" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }} '
+                             f'attr {{ key: "shape" value {{ shape {{ {dims} }} }} }} }}'))
+
+
+def test_huge_number_attr_is_an_import_error():
+    text = (f'node {{ name: "a" op: "Placeholder" {_PH} }} '
+            'node { name: "s" op: "Split" input: "a" input: "a" attr { key: "T" value { type: DT_FLOAT } } '
+            'attr { key: "num_split" value { i: 1000000000000 } } }')
+    with pytest.raises(importers.TFImportError, match="node 's'.*num_split.*not supported"):
+        import_graph_def(_gd(text))
+
+
+def test_truncated_packed_field_is_an_import_error():
+    tensor = (b"\x08\x03" + b"\x12\x04\x12\x02\x08\x02"          # DT_INT32, shape [2]
+              + b"\x3a\x02\x81\x81")                            # int_val packed: a varint cut short
+    attr_value = b"\x42" + _varint(len(tensor)) + tensor        # AttrValue.tensor
+    entry = b"\x0a\x05value" + b"\x12" + _varint(len(attr_value)) + attr_value
+    dtype = b"\x0a\x05dtype\x12\x02\x30\x03"
+    node = (b"\x0a\x01c\x12\x05Const" + b"\x2a" + _varint(len(entry)) + entry
+            + b"\x2a" + _varint(len(dtype)) + dtype)
+    with pytest.raises(importers.TFImportError, match="node 'c'.*corrupt int_val"):
+        import_graph_def(b"\x0a" + _varint(len(node)) + node)
+
+
+def test_deeply_nested_messages_are_refused():
+    inner = b""
+    for _ in range(5000):  # FullTypeDef.args nesting
+        inner = b"\x08\x01" + (b"\x12" + _varint(len(inner)) + inner if inner else b"")
+    node = b"\x0a\x01a\x12\x04NoOp\x3a" + _varint(len(inner)) + inner
+    with pytest.raises(importers.TFImportError, match="nested more than 100 deep"):
+        import_graph_def(b"\x0a" + _varint(len(node)) + node)
+    text = 'node { name: "n" op: "NoOp" experimental_type { ' + "args { " * 5000 + "}" * 5000 + " } }"
+    with pytest.raises(pb.DecodeError, match="nested more than 100 deep"):
+        pb.parse_text("GraphDef", text)
+
+
+def test_nested_function_attributes_convert_in_linear_time():
+    av = pb.Message("AttrValue", i=1)
+    for _ in range(40):  # each level used to be converted twice: 2**40 conversions
+        av = pb.Message("AttrValue", func=pb.Message("NameAttrList", name="f", attr={"a": av}))
+    lib = _gd('library { function { signature { name: "f" } } }').library
+    m = import_graph_def(pb.Message("GraphDef", node=[pb.Message("NodeDef", name="n", op="NoOp", attr={"_x": av})],
+                                    library=lib))
+    assert str(m).count("#tf_type.func<@f") == 39  # the outermost is the attribute _x = @f0 itself
+
+
+@pytest.mark.parametrize("text", [
+    'node { name: "a" op: "Const" input: [',   # a list of strings cut short: used to loop forever
+    'node { name: "a" input: [] }', 'node { name: "a\\', 'node { name: "\\x" }', 'versions [ ',
+    b'node { name: "\xff\xfe" op: "NoOp" }',
+])
+def test_malformed_text_format_is_a_decode_error_or_imports(text):
+    try:
+        gd = pb.parse_text("GraphDef", text)
+    except pb.DecodeError:
+        return
+    try:
+        import_graph_def(gd)
+    except importers.TFImportError:
+        pass
+
+
+_RECURSIVE_LIB = (
+    'library { function { signature { name: "f" input_arg { name: "x" type: DT_FLOAT } '
+    'output_arg { name: "y" type: DT_FLOAT } } node_def { name: "c" op: "StatefulPartitionedCall" input: "x" '
+    'attr { key: "f" value { func { name: "g" } } } attr { key: "Tin" value { list { type: DT_FLOAT } } } '
+    'attr { key: "Tout" value { list { type: DT_FLOAT } } } } ret { key: "y" value: "c:output:0" } } '
+    'function { signature { name: "g" input_arg { name: "x" type: DT_FLOAT } output_arg { name: "y" type: DT_FLOAT } } '
+    'node_def { name: "c" op: "f" input: "x" } ret { key: "y" value: "c:y:0" } } '
+    'gradient { function_name: "f" gradient_func: "g" } gradient { function_name: "g" gradient_func: "f" } }')
+
+
+@pytest.mark.parametrize("shape_inference", [True, False])
+def test_recursive_functions_import(shape_inference):
+    gd = _gd(f'node {{ name: "a" op: "Placeholder" {_PH} }} node {{ name: "call" op: "g" input: "a" }} '
+             + _RECURSIVE_LIB)
+    m = import_graph_def(gd, enable_shape_inference=shape_inference)
+    assert len(m.body.operations) == 3  # main and the two library functions (renamed f0, g0 like TensorFlow)
+    importers.import_function_def(pb.encode(gd), "f")
+
+
+def test_mutated_graph_defs_only_raise_import_errors():
+    """Random structural changes (attributes of other kinds, inputs rewired into cycles, ops
+    replaced by functions, huge or negative numbers) and byte-level damage; each import either
+    works or raises TFImportError."""
+    import random
+    base = [_gd((SAMPLES_DIR / "b_tf1_v1cf_graphdef.pbtxt").read_text()),
+            _gd(f'node {{ name: "a" op: "Placeholder" {_PH} }} node {{ name: "call" op: "g" input: "a" }} '
+                + _RECURSIVE_LIB)]
+    ints = [0, -1, -2, 3, 77, 2**31, 10**12, 2**63 - 1, -2**63]
+    values = [pb.Message("AttrValue", s=b"\n"), pb.Message("AttrValue", i=10**12),
+              pb.Message("AttrValue", type=77), pb.Message("AttrValue", type=101), pb.Message("AttrValue"),
+              pb.Message("AttrValue", shape=pb.Message("TensorShapeProto", dim=[pb.Message("TensorShapeProto.Dim",
+                                                                                          size=-5)])),
+              pb.Message("AttrValue", list=pb.Message("AttrValue.ListValue", i=[1, 2])),
+              pb.Message("AttrValue", func=pb.Message("NameAttrList", name="f")),
+              pb.Message("AttrValue", placeholder="T"),
+              pb.Message("AttrValue", tensor=pb.Message("TensorProto", dtype=1, tensor_shape=pb.Message(
+                  "TensorShapeProto", dim=[pb.Message("TensorShapeProto.Dim", size=10**12)]),
+                  float_val=pb.PackedRaw(pb.FLOAT, b"", [1.0, 2.0])))]
+    rng = random.Random(7)
+    for trial in range(300):
+        gd = pb.decode("GraphDef", pb.encode(base[trial % 2]))
+        nodes = list(gd.node) + [n for f in gd.library.function for n in f.node_def]
+        for _ in range(rng.randint(1, 3)):
+            n = rng.choice(nodes)
+            k = rng.randrange(5)
+            if k == 0:
+                n.attr = dict(n.attr, **{rng.choice(list(n.attr) + ["N", "T", "_x"]): rng.choice(values)})
+            elif k == 1:
+                n.input = list(n.input) + [rng.choice([rng.choice(nodes).name, "^" + rng.choice(nodes).name])]
+            elif k == 2:
+                n.op = rng.choice(["f", "g", "Merge", "NextIteration", "Switch", "Identity", "NoSuchOp"])
+            elif k == 3:
+                n.device = rng.choice(["x", "/cpu:0", "loc:@a"])
+            else:
+                gd.versions = pb.Message("VersionDef", producer=rng.choice(ints), min_consumer=rng.choice(ints))
+        data = pb.encode(gd)
+        if trial % 3 == 0:
+            d = bytearray(data)
+            i = rng.randrange(len(d))
+            d[i:i + rng.randint(1, 4)] = _varint(rng.choice([2**32, 2**63 - 1, 10**12]))
+            data = bytes(d)
+        try:
+            import_graph_def(data, enable_shape_inference=bool(trial % 2))
+        except importers.TFImportError:
+            pass
