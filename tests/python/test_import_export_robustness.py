@@ -599,3 +599,17 @@ def test_mutated_graph_defs_only_raise_import_errors():
             import_graph_def(data, enable_shape_inference=bool(trial % 2))
         except importers.TFImportError:
             pass
+
+
+def test_deeply_nested_variant_tensors_are_refused():
+    # Each level is a VariantTensorDataProto encoded in its parent's tensor_content: decoded on
+    # its own, so the protobuf nesting limit does not apply.
+    tp = pb.Message("TensorProto", dtype=T.DT_VARIANT, tensor_shape=pb.Message("TensorShapeProto"))
+    for _ in range(2000):
+        inner = pb.encode(pb.Message("VariantTensorDataProto", type_name="x", tensors=[tp]))
+        tp = pb.Message("TensorProto", dtype=T.DT_VARIANT, tensor_shape=pb.Message("TensorShapeProto"),
+                        tensor_content=_varint(len(inner)) + inner)
+    node = pb.Message("NodeDef", name="c", op="Const", attr={"dtype": pb.Message("AttrValue", type=T.DT_VARIANT),
+                                                            "value": pb.Message("AttrValue", tensor=tp)})
+    with pytest.raises(importers.TFImportError, match="node 'c'.*variant tensors nested more than 64 deep"):
+        import_graph_def(pb.encode(pb.Message("GraphDef", node=[node])))
