@@ -37,10 +37,11 @@ from ..importers import opdb
 from ..importers import protobuf as pb
 from ..importers import tensor_proto as TP
 from ..importers import tf_types as T
+from ..importers.core import canonical_device
 from ..importers.errors import TFExportError
 
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_VALID_NODE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+_VALID_NODE_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*\Z")  # \Z: no trailing newline
 _EXECUTOR_OPS = {
     "tf_executor.Switch": "Switch", "tf_executor._SwitchN": "_SwitchN", "tf_executor.Merge": "Merge",
     "tf_executor.Enter": "Enter", "tf_executor.Exit": "Exit", "tf_executor.LoopCond": "LoopCond",
@@ -113,10 +114,14 @@ def _split_top(s):
 
 # --- dense elements -> TensorProto -----------------------------------------------------------------
 
-def _parse_dense_literal(text):
-    """Values of an MLIR dense<...> literal (nested lists flattened), as Python objects."""
-    body = text[text.index("<") + 1:text.rindex(">", 0, text.rindex(":"))]
-    vals = []
+def _dense_body(text):
+    """The part between `dense<` and `>` of a dense attribute's text `dense<...> : type`."""
+    return text[text.index("<") + 1:text.rindex(">", 0, text.rindex(" : "))]
+
+
+def _literal_items(body):
+    """The element texts of a dense literal body, nested lists flattened ('(re,im)' kept whole)."""
+    items = []
     i = 0
     n = len(body)
     while i < n:
@@ -126,20 +131,37 @@ def _parse_dense_literal(text):
             continue
         if ch == '"':
             m = _QUOTED.match(body, i)
-            vals.append(_unescape(m.group(1)))
+            if m is None:
+                raise ValueError("unterminated string")
+            items.append(m.group(0))
             i = m.end()
             continue
         if ch == "(":
             j = body.index(")", i)
-            re_, im = body[i + 1:j].split(",")
-            vals.append(complex(_num(re_), _num(im)))
+            items.append(body[i:j + 1])
             i = j + 1
             continue
         j = i
         while j < n and body[j] not in "[], \n)":
             j += 1
-        vals.append(_num(body[i:j]))
+        items.append(body[i:j])
         i = j
+    return items
+
+
+def _parse_dense_literal(text):
+    """Values of an MLIR dense<...> literal (nested lists flattened), as Python objects:
+    bytes for strings, ("hex", bits) for floats written as bit patterns, complex pairs as
+    (re, im) tuples of those."""
+    vals = []
+    for item in _literal_items(_dense_body(text)):
+        if item.startswith('"'):
+            vals.append(_unescape(item[1:-1]))
+        elif item.startswith("("):
+            re_, im = item[1:-1].split(",")
+            vals.append((_num(re_), _num(im)))
+        else:
+            vals.append(_num(item))
     return vals
 
 
@@ -163,84 +185,196 @@ def _num(tok):
         return float(tok)
 
 
-def _bits(vals, np_float, np_uint):
-    out = np.empty(len(vals), dtype=np_uint)
-    for k, v in enumerate(vals):
-        if isinstance(v, tuple):
-            out[k] = v[1]
-        else:
-            out[k] = np.array(v, dtype=np_float).view(np_uint) if np_float is not None else int(v)
-    return out
+# DataTypes numpy reads from a DenseElementsAttr's buffer directly (f16 as float16).
+_NUMPY_READABLE = {1, 2, 3, 4, 5, 6, 9, 10, 17, 19, 22, 23}
+# The others: storage of one element in MLIR's raw data (what TensorFlow's typed field or
+# tensor_content holds per element): bf16 / f16 / float8 / float4 as bit patterns.
+_STORAGE = {14: "<u2", 19: "<u2", 8: "<c8", 18: "<c16", 24: "u1", 25: "u1", 26: "u1", 27: "u1", 28: "u1",
+            33: "u1", 29: "u1", 30: "u1", 31: "u1", 32: "u1"}
+_LOW_BITS = {29: (4, True), 30: (4, False), 31: (2, True), 32: (2, False)}
+# MLIR prints dense attributes of more elements than this as hex of their raw data.
+_HEX_PRINT_THRESHOLD = 100
+
+
+def _float_bits(v, np_float, np_uint):
+    if isinstance(v, tuple):
+        return int(v[1])
+    with np.errstate(over="ignore"):
+        return int(np.array(v, dtype=np_float).view(np_uint))
+
+
+def _raw_elements(attr, dtype, elem_type):
+    """The elements of a dense attribute of a type numpy cannot read, in their storage form
+    (see _STORAGE): from the hex of MLIR's raw data, or from the literal."""
+    from mlir import ir
+    body = _dense_body(str(attr))
+    storage = np.dtype(_STORAGE[dtype])
+    if not body.startswith('"0x') and storage == np.uint8 and dtype not in _LOW_BITS:
+        # float8 / float4 literals: MLIR encodes them; have it print a copy as hex (padded past
+        # the hex threshold with two different values, so that it is not a splat).
+        items = _literal_items(body)
+        pad = ["0.0", "1.0"] + ["0.0"] * max(0, _HEX_PRINT_THRESHOLD - 1 - len(items))
+        copy = ir.Attribute.parse(f"dense<[{', '.join(items + pad)}]> : tensor<{len(items) + len(pad)}x"
+                                  f"{elem_type}>", attr.context)
+        body = _dense_body(str(copy))
+        raw = bytes.fromhex(body[3:-1])[:len(items)]
+    elif body.startswith('"0x'):
+        raw = bytes.fromhex(body[3:-1])
+    else:
+        vals = _parse_dense_literal(str(attr))
+        if dtype == 14:      # bf16: the upper half of the float32 bits (exact for bf16 values)
+            return np.array([(v[1] if isinstance(v, tuple) else _float_bits(v, np.float32, np.uint32) >> 16)
+                             for v in vals], dtype=np.uint16)
+        if dtype == 19:
+            return np.array([_float_bits(v, np.float16, np.uint16) for v in vals], dtype=np.uint16)
+        if dtype in (8, 18):
+            fl, ui = (np.float32, np.uint32) if dtype == 8 else (np.float64, np.uint64)
+            parts = [np.array(_float_bits(p, fl, ui), dtype=ui).view(fl) for v in vals for p in v]
+            return np.array(parts, dtype=fl).view(storage)
+        raw = np.array([v[1] if isinstance(v, tuple) else int(v) for v in vals]).astype(np.int64).astype(
+            np.uint8).tobytes()
+    if len(raw) % storage.itemsize:
+        raise ValueError("raw data is not a whole number of elements")
+    arr = np.frombuffer(raw, dtype=storage)
+    bits = _LOW_BITS.get(dtype)
+    if bits is not None:
+        width, signed = bits
+        arr = arr & ((1 << width) - 1)
+        if signed:
+            half = 1 << (width - 1)
+            arr = ((arr.astype(np.int16) ^ half) - half).astype(np.int8)
+    return arr
+
+
+def _splat_scalar(attr):
+    v = attr.get_splat_value()
+    return v.value
 
 
 def dense_to_tensor(attr):
-    """A TensorProto message for a dense elements attribute."""
+    """A TensorProto message for a dense elements attribute (no copy of a splat's elements)."""
     from mlir import ir
     t = attr.type
     dtype, shape, _ = _tensor_info(t)
     if shape is None or any(d < 0 for d in shape):
         raise TFExportError(f"constant of non-static type {t}")
-    n = int(np.prod(shape)) if shape else 1
-    if dtype == T.DT_STRING:
-        vals = _parse_dense_literal(str(attr))
-        if len(vals) == 1 and n != 1:
-            vals = vals * n
-        return T.encode_tensor(dtype, shape, strings=vals)
+    n = 1
+    for d in shape:
+        n *= d
     if dtype in (T.DT_RESOURCE, T.DT_VARIANT):
         raise TFExportError(f"constants of type {t} cannot be exported")
-    splat = getattr(attr, "is_splat", False)
+    if dtype in (11, 12, 13, 15, 16):
+        raise TFExportError(f"dense constants of type {t} cannot be exported")
     try:
-        if dtype in (14, 8, 18) or dtype >= 24 or dtype in (11, 12, 13, 15, 16):
-            raise TypeError
-        arr = np.asarray(attr)
-        if splat:
-            arr = arr.reshape(-1)[:1]
-    except (TypeError, ValueError, RuntimeError):
-        vals = _parse_dense_literal(str(attr))
-        if dtype == 14:      # bf16: upper half of the float32 bits
-            arr = np.array([(v[1] if isinstance(v, tuple) else
-                             int(np.array(v, np.float32).view(np.uint32)) >> 16) for v in vals], dtype=np.uint16)
-        elif dtype in (8, 18):
-            arr = np.array([complex(v) for v in vals], dtype=np.complex64 if dtype == 8 else np.complex128)
+        if dtype == T.DT_STRING:
+            vals = _parse_dense_literal(str(attr))
+            if len(vals) != n and not (len(vals) == 1 and n > 1):
+                raise ValueError(f"{len(vals)} strings for {n} elements")
+            # A splat: one value, which TensorFlow repeats (Tensor::FromProto).
+            return T.encode_tensor(dtype, shape, strings=vals)
+        opaque = isinstance(attr, _OpaqueAttr)
+        if dtype in _NUMPY_READABLE and not opaque:
+            if attr.is_splat:
+                arr = np.array([_splat_scalar(attr)])
+                if dtype == 19:
+                    arr = arr.astype(np.float16)
+            else:
+                arr = np.asarray(attr)
+            if dtype == 19:  # f16 -> bits
+                arr = np.asarray(arr, dtype=np.float16).view(np.uint16)
         else:
-            arr = np.array([v[1] if isinstance(v, tuple) else v for v in vals])
-    if dtype == 19:  # f16 -> bits
-        arr = np.asarray(arr, dtype=np.float16).view(np.uint16)
+            arr = _raw_elements(attr, dtype, str(t.element_type))
+        arr = arr.reshape(-1)
+        if arr.size != n and not (arr.size == 1 and n > 1):
+            raise ValueError(f"{arr.size} values for {n} elements")
+    except (ValueError, TypeError, IndexError, OverflowError, ir.MLIRError) as exc:
+        raise TFExportError(f"cannot read the elements of constant of type {t}: {exc}") from None
     if arr.size == 1 and n != 1:
-        return T.encode_tensor(dtype, shape, arr.reshape(-1)[:1])
-    return T.encode_tensor(dtype, shape, arr.reshape(-1))
+        return T.encode_tensor(dtype, shape, arr[:1])
+    return T.encode_tensor(dtype, shape, arr)
+
+
+class _OpaqueAttr:
+    """An attribute the Python bindings cannot hand out (their downcast of a dense attribute
+    of complex elements fails), kept as its text."""
+
+    def __init__(self, text, context):
+        self.text = text
+        self.context = context
+
+    def __str__(self):
+        return self.text
+
+    @property
+    def type(self):
+        from mlir import ir
+        return ir.Type.parse(self.text[self.text.rindex(" : ") + 3:], self.context)
+
+
+def attr_items(attributes, context):
+    """{name: attribute} of an op's attribute map or a DictAttr, read by index so that an
+    attribute the bindings cannot downcast comes back as an _OpaqueAttr rather than a TypeError."""
+    out = {}
+    for i in range(len(attributes)):
+        name = attributes[i].name
+        try:
+            # By name: NamedAttribute.attr aborts the process where this raises TypeError.
+            out[name] = attributes[name]
+        except TypeError:
+            text = str(attributes[i])
+            prefix = f"NamedAttribute({name}="
+            if not (text.startswith(prefix) and text.endswith(")")):
+                raise TFExportError(f"attribute '{name}' cannot be read: {text[:200]}") from None
+            out[name] = _OpaqueAttr(text[len(prefix):-1], context)
+    return out
 
 
 # --- attributes -----------------------------------------------------------------------------------------
 
-def _shape_text_to_proto(s):
-    inner = s[s.index("<") + 1:s.rindex(">")]
-    if inner == "*":
-        return T.shape_to_proto(None)
-    if inner == "":
-        return T.shape_to_proto([])
-    return T.shape_to_proto([-1 if d == "?" else int(d) for d in inner.split("x")])
-
-
 def attr_to_proto(a, where=""):
-    """An MLIR attribute -> AttrValue message."""
+    """An MLIR attribute -> AttrValue message (TFExportError naming `where` if it has none)."""
+    try:
+        return _attr_to_proto(a, where)
+    except TFExportError as exc:
+        msg = str(exc)
+        if where and not msg.startswith(where):
+            msg = f"{where}: {msg}"
+        raise TFExportError(msg) from None
+
+
+def _func_name(sym, where):
+    from mlir import ir
+    if not isinstance(sym, ir.FlatSymbolRefAttr):
+        raise TFExportError(f"function reference {sym} is nested; TensorFlow's are plain names")
+    return sym.value
+
+
+def _attr_to_proto(a, where):
     from mlir import ir
     from ..dialects import tf_type
     AV = pb.Message
+    if isinstance(a, _OpaqueAttr):
+        if str(a).startswith("dense<"):
+            return AV("AttrValue", tensor=dense_to_tensor(a))
+        raise TFExportError(f"attribute {str(a)[:200]} cannot be read")
     if isinstance(a, ir.BoolAttr):
         return AV("AttrValue", b=bool(a.value))
     if isinstance(a, ir.IntegerAttr):
-        return AV("AttrValue", i=int(a.value))
+        if isinstance(a.type, ir.IntegerType) and ir.IntegerType(a.type).width > 64:
+            raise TFExportError(f"integer attribute {str(a)[:100]} is wider than AttrValue's int64")
+        v = int(a.value)
+        if not -(1 << 63) <= v < (1 << 63):
+            raise TFExportError(f"integer attribute {str(a)[:100]} does not fit AttrValue's int64")
+        return AV("AttrValue", i=v)
     if isinstance(a, ir.FloatAttr):
-        return AV("AttrValue", f=float(a.value))
+        with np.errstate(over="ignore"):
+            return AV("AttrValue", f=float(np.float32(a.value)))  # AttrValue.f is a float (f32)
     if isinstance(a, ir.StringAttr):
         return AV("AttrValue", s=a.value_bytes)
     if isinstance(a, ir.TypeAttr):
         return AV("AttrValue", type=_dtype_of(a.value))
-    if isinstance(a, ir.FlatSymbolRefAttr):
-        return AV("AttrValue", func=AV("NameAttrList", name=a.value))
-    if isinstance(a, ir.SymbolRefAttr):
-        return AV("AttrValue", func=AV("NameAttrList", name=str(a)[1:].strip('"')))
+    if isinstance(a, (ir.FlatSymbolRefAttr, ir.SymbolRefAttr)):
+        return AV("AttrValue", func=AV("NameAttrList", name=_func_name(a, where)))
     if isinstance(a, ir.DenseElementsAttr):
         return AV("AttrValue", tensor=dense_to_tensor(a))
     if tf_type.TensorProtoAttr.isinstance(a):
@@ -248,47 +382,50 @@ def attr_to_proto(a, where=""):
         try:
             return AV("AttrValue", tensor=TP.demangle(tf_type.TensorProtoAttr(a).value))
         except ValueError as exc:
-            raise TFExportError(f"{where}: {exc}") from None
+            raise TFExportError(str(exc)) from None
     if isinstance(a, ir.UnitAttr):
         return AV("AttrValue")
     if isinstance(a, ir.ArrayAttr):
-        items = list(a)
+        try:
+            items = list(a)
+        except TypeError as exc:
+            raise TFExportError(f"array attribute cannot be read: {exc}"[:300]) from None
         lst = AV("AttrValue.ListValue")
         if not items:
             return AV("AttrValue", list=lst)
         first = items[0]
-        if isinstance(first, (ir.FlatSymbolRefAttr, ir.SymbolRefAttr)) or str(first).startswith("#tf_type.func"):
-            lst.func = [attr_to_proto(x, where).func for x in items]
+        if isinstance(first, (ir.FlatSymbolRefAttr, ir.SymbolRefAttr)) or tf_type.FuncAttr.isinstance(first):
+            funcs = [_attr_to_proto(x, where) for x in items]
+            if any(f.which("value") != "func" for f in funcs):
+                raise TFExportError(f"array attribute {str(a)[:200]} mixes functions and other values")
+            if any(f.func.attr for f in funcs):
+                # TensorFlow's importer refuses them too (ConvertAttributeValue).
+                raise TFExportError(f"array attribute {str(a)[:200]}: functions in a list cannot have "
+                                    f"attributes")
+            lst.func = [f.func for f in funcs]
         else:
-            conv = [attr_to_proto(x, where) for x in items]
+            conv = [_attr_to_proto(x, where) for x in items]
             which = conv[0].which("value")
             if which in (None, "list", "func", "placeholder") or any(c.which("value") != which for c in conv):
-                raise TFExportError(f"{where}: array attribute {a} has no AttrValue list equivalent")
+                raise TFExportError(f"array attribute {str(a)[:200]} has no AttrValue list equivalent")
             setattr(lst, which, [getattr(c, which) for c in conv])
         return AV("AttrValue", list=lst)
+    if tf_type.ShapeAttr.isinstance(a):
+        sa = tf_type.ShapeAttr(a)
+        if sa.rank is None:
+            return AV("AttrValue", shape=T.shape_to_proto(None))
+        return AV("AttrValue", shape=T.shape_to_proto([-1 if d is None else d for d in sa.dims]))
+    if tf_type.FuncAttr.isinstance(a):
+        fa = tf_type.FuncAttr(a)
+        attrs = {k: _attr_to_proto(v, where) for k, v in attr_items(fa.attrs, a.context).items()}
+        return AV("AttrValue", func=AV("NameAttrList", name=_func_name(fa.name, where), attr=attrs))
+    if tf_type.PlaceholderAttr.isinstance(a):
+        return AV("AttrValue", placeholder=tf_type.PlaceholderAttr(a).value)
     s = str(a)
     if s.startswith("dense<"):
         # Dense string elements: the Python API has no class for them.
         return AV("AttrValue", tensor=dense_to_tensor(a))
-    if s.startswith("#tf_type.shape"):
-        return AV("AttrValue", shape=_shape_text_to_proto(s))
-    if s.startswith("#tf_type.func<"):
-        body = s[len("#tf_type.func<"):-1]
-        name_part, _, dict_part = body.partition(",")
-        name = name_part.strip()[1:]
-        if name.startswith('"'):
-            name = _unescape(name[1:-1]).decode("utf-8", "surrogateescape")
-        attrs = {}
-        dict_part = dict_part.strip()
-        if dict_part and dict_part != "{}":
-            d = ir.Attribute.parse(dict_part, a.context)
-            for na in d:
-                attrs[na.name] = attr_to_proto(na.attr, where)
-        return AV("AttrValue", func=AV("NameAttrList", name=name, attr=attrs))
-    if s.startswith("#tf_type.placeholder<"):
-        m = _QUOTED.search(s)
-        return AV("AttrValue", placeholder=_unescape(m.group(1)).decode("utf-8", "surrogateescape"))
-    raise TFExportError(f"{where}: attribute {s[:200]} has no TensorFlow AttrValue equivalent")
+    raise TFExportError(f"attribute {s[:200]} has no TensorFlow AttrValue equivalent")
 
 
 # --- the exporter -------------------------------------------------------------------------------------
@@ -331,17 +468,15 @@ def op_attributes(op, registered):
     if not registered:
         props = _properties_text(op.operation)
         if props:
-            d = ir.Attribute.parse(props, op.context)
-            for na in d:
-                attrs[na.name] = na.attr
-    for key in op.attributes:
-        attrs[key] = op.attributes[key]
+            attrs.update(attr_items(ir.Attribute.parse(props, op.context), op.context))
+    attrs.update(attr_items(op.attributes, op.context))
     return attrs
 
 
 class _Namer:
     def __init__(self, reserved=()):
         self.used = set(reserved)
+        self._next = {}  # base -> the next suffix to try (a chain of 'Neg's is linear, not quadratic)
 
     def unique(self, base):
         base = base or "node"
@@ -350,10 +485,11 @@ class _Namer:
             if not base or not re.match(r"[A-Za-z0-9.]", base[0]):
                 base = "n" + base
         name = base
-        k = 1
+        k = self._next.get(base, 1)
         while name in self.used:
             name = f"{base}_{k}"
             k += 1
+        self._next[base] = k
         self.used.add(name)
         return name
 
@@ -382,6 +518,7 @@ class _FunctionExporter:
         self.ctl_names = {}     # control ir.Value -> node name
         self.nodes = []
         self.namer = _Namer()
+        self.output_sizes = {}  # node name -> results per output argument (as derive_attrs split them)
 
     def err(self, msg, op=None):
         where = f"'{op.name}' at {op.location}" if op is not None else f"function @{self.fname}"
@@ -438,6 +575,19 @@ class _FunctionExporter:
         for island, op, node_name in planned:
             self.nodes.append(self.convert_op(island, op, node_name))
         self.finish(fetch, ret)
+        self.check_cycles()
+
+    def check_cycles(self):
+        """TensorFlow builds a graph only if NextIteration -> Merge edges close its cycles; a
+        NextIteration.Source -> Sink loop without a Merge verifies in MLIR but would not."""
+        def node_of(s):
+            ctl = s.startswith("^")
+            name = (s[1:] if ctl else s).split(":", 1)[0]
+            return "^" + name if ctl else name
+        err = G.cycle_error([G.NDef(n.name, n.op, [node_of(s) for s in n.input]) for n in self.nodes])
+        if err is not None:
+            node, msg = err
+            raise TFExportError(f"node '{node}' in @{self.fname}: {msg}")
 
     # --- values -----------------------------------------------------------------------------------
     def setup_args(self):
@@ -468,6 +618,15 @@ class _FunctionExporter:
 
     # --- ops ------------------------------------------------------------------------------------------
     def convert_op(self, island, op, node_name):
+        try:
+            return self._convert_op(island, op, node_name)
+        except TFExportError as exc:
+            msg = str(exc)
+            if f"node '{node_name}'" in msg:
+                raise
+            raise TFExportError(f"node '{node_name}': {msg}") from None
+
+    def _convert_op(self, island, op, node_name):
         from mlir import ir
         name = op.operation.name
         attrs = {}
@@ -477,7 +636,12 @@ class _FunctionExporter:
         self.current_attrs = all_attrs
         for key, a in all_attrs.items():
             if key == "device":
-                device = a.value if isinstance(a, ir.StringAttr) else ""
+                if not isinstance(a, ir.StringAttr):
+                    raise self.err(f"attribute 'device' is {a}, not a string", op)
+                device = a.value
+                if canonical_device(device) is None:
+                    raise self.err(f"attribute 'device' = {T.mlir_string(device)} is not a device name "
+                                   f"(TensorFlow cannot import it)", op)
                 continue
             if key in _DROP_ATTRS:
                 continue
@@ -491,9 +655,9 @@ class _FunctionExporter:
             ctl = list(op.operands[2:])
             tf_op = "NextIteration"
             result_types = [src.results[0].type]
-            for key in src.attributes:
+            for key, a in attr_items(src.attributes, src.context).items():
                 if key not in attrs and key != "device" and key not in _DROP_ATTRS:
-                    attrs[key] = (src.attributes[key], key)
+                    attrs[key] = (a, key)
         elif name in _EXECUTOR_OPS:
             tf_op = _EXECUTOR_OPS[name]
             operands = list(op.operands)
@@ -523,24 +687,44 @@ class _FunctionExporter:
         where = f"'{name}' at {op.location}"
         av = {}
         for key, (a, _) in attrs.items():
-            av[key] = attr_to_proto(a, where)
+            av[key] = attr_to_proto(a, f"{where}: attribute '{key}'")
         for key, a in dotted:
             base, _, sub = key.partition(".")
             if base in av and av[base].which("value") == "func":
-                av[base].func.attr[sub] = attr_to_proto(a, where)
+                av[base].func.attr[sub] = attr_to_proto(a, f"{where}: attribute '{key}'")
             else:
-                av[key] = attr_to_proto(a, where)
+                av[key] = attr_to_proto(a, f"{where}: attribute '{key}'")
+        for key, v in av.items():
+            which = v.which("value")
+            funcs = [v.func] if which == "func" else list(v.list._values.get("func") or ()) if which == "list" else []
+            for f in funcs:
+                if f.name and not self.x.is_library_function(f.name):
+                    raise self.err(f"attribute '{key}' names @{f.name}, which is not a library function of the "
+                                   f"module (the main function is the graph)", op)
         operand_types = [v.type for v in data]
-        self.derive_attrs(opdef, av, operand_types, result_types, op, tf_op)
+        segments = {}
+        for key, what in (("operandSegmentSizes", "operand"), ("resultSegmentSizes", "result")):
+            if key in all_attrs:
+                try:
+                    segments[what] = [int(x) for x in all_attrs[key]]
+                except (TypeError, ValueError):
+                    raise self.err(f"attribute '{key}' is not an array of sizes", op) from None
+        self.output_sizes[node_name] = self.derive_attrs(opdef, av, operand_types, result_types, op, tf_op,
+                                                         segments)
         if not opdef.is_function:
             known = {a[0] for a in opdef.attrs}
             for key in list(av):
                 if key not in known and not key.startswith("_"):
                     del av[key]
+            for key, attr_type, _default in opdef.attrs:
+                if key in av:
+                    err = G.attr_value_error(av[key], attr_type)
+                    if err is not None:
+                        raise self.err(f"attribute '{key}' of op {tf_op}: {err}", op)
         inputs = [self.input_string(v, op) for v in data] + self.control_inputs(ctl, op)
         return G.NDef(node_name, tf_op, inputs, device, av).to_proto()
 
-    def derive_attrs(self, opdef, av, operand_types, result_types, op, tf_op):
+    def derive_attrs(self, opdef, av, operand_types, result_types, op, tf_op, segments=None):
         """Re-creates the attributes MLIR derives from types (T, N, Tin, dtype, output_shapes...)."""
         if tf_op == "Const" and "dtype" not in av and "value" in av:
             av["dtype"] = pb.Message("AttrValue", type=av["value"].tensor.dtype)
@@ -558,8 +742,11 @@ class _FunctionExporter:
             for t in result_types:
                 shapes.append(T.shape_to_proto(_tensor_info(t)[1]))
             av["output_shapes"] = pb.Message("AttrValue", list=pb.Message("AttrValue.ListValue", shape=shapes))
-        self._derive_from_args(opdef.inputs, operand_types, av, op, "operand")
-        self._derive_from_args(opdef.outputs, result_types, av, op, "result")
+        derived = {}
+        segments = segments or {}
+        self._derive_from_args(opdef.inputs, operand_types, av, op, "operand", derived, segments.get("operand"))
+        output_sizes = self._derive_from_args(opdef.outputs, result_types, av, op, "result", derived,
+                                              segments.get("result"))
         for name, typ, default in opdef.attrs:
             if name not in av and typ == "type":
                 # e.g. TensorListReserve's element_dtype: the subtype of a variant/resource.
@@ -571,58 +758,121 @@ class _FunctionExporter:
         for name, typ, default in opdef.attrs:
             if name not in av and default is None and not opdef.is_function:
                 raise self.err(f"attribute '{name}' of op {tf_op} is missing and cannot be derived", op)
+        return output_sizes
 
-    def _derive_from_args(self, args, types, av, op, what):
-        # Sizes of the argument groups.
-        fixed = {}
-        unknown = []
+    def _group_sizes(self, args, total, av, op, what, segments=None):
+        """How many of the op's `total` operands (results) each OpDef argument of `args` takes.
+
+        The op's segment sizes (operandSegmentSizes: one per argument) say it where it has
+        them. Otherwise, with one variadic group (or several sharing one number attr) the sizes
+        follow from the operand count alone, whatever the op's attributes say; with several
+        independent groups their attributes (N, T lists) say how the operands split and must
+        add up."""
+        if segments is not None:
+            if len(segments) != len(args) or sum(segments) != total or any(
+                    n < 0 or (n != 1 and not (a.number_attr or a.type_list_attr)) for a, n in zip(args, segments)):
+                raise self.err(f"the {what} segment sizes {segments} do not fit the {total} {what}s and the "
+                               f"op's {len(args)} TensorFlow arguments", op)
+            return list(segments)
+        sizes = {}
+        variadic = []
         for a in args:
-            if a.type_list_attr:
-                if a.type_list_attr in av:
-                    fixed[a.name] = len(av[a.type_list_attr].list._values.get("type", ()))
-                else:
-                    unknown.append(a)
-            elif a.number_attr:
-                if a.number_attr in av:
-                    fixed[a.name] = av[a.number_attr].i
-                else:
-                    unknown.append(a)
+            if a.type_list_attr or a.number_attr:
+                variadic.append(a)
             else:
-                fixed[a.name] = 1
-        total = len(types)
-        rest = total - sum(fixed.values())
-        if unknown:
-            keys = {a.number_attr or a.type_list_attr for a in unknown}
-            if len(unknown) == 1 or (len(keys) == 1 and all(a.number_attr for a in unknown)):
+                sizes[a.name] = 1
+        rest = total - len(sizes)
+        if rest < 0 or (not variadic and rest):
+            raise self.err(f"the op has {total} {what}s, its TensorFlow op definition "
+                           f"{'at least ' if variadic else ''}{len(sizes)}", op)
+        keys = {a.number_attr or a.type_list_attr for a in variadic}
+        if variadic and len(keys) == 1 and (len(variadic) == 1 or all(a.number_attr for a in variadic)):
+            if rest % len(variadic):
+                raise self.err(f"cannot split {total} {what}s over the op's arguments", op)
+            for a in variadic:
+                sizes[a.name] = rest // len(variadic)
+        elif variadic:
+            unknown = []
+            for a in variadic:
+                n = self._attr_length(a, av, op)
+                if n is None:
+                    unknown.append(a)
+                else:
+                    sizes[a.name] = n
+                    rest -= n
+            if unknown:
+                if len({a.number_attr or a.type_list_attr for a in unknown}) != 1:
+                    raise self.err(f"cannot infer the sizes of several variadic {what} groups", op)
                 if rest < 0 or rest % len(unknown):
                     raise self.err(f"cannot split {total} {what}s over the op's arguments", op)
                 for a in unknown:
-                    fixed[a.name] = rest // len(unknown)
-            else:
-                raise self.err(f"cannot infer the sizes of several variadic {what} groups", op)
+                    sizes[a.name] = rest // len(unknown)
+            elif rest:
+                said = ", ".join(f"{a.number_attr or a.type_list_attr} -> {sizes[a.name]}" for a in variadic)
+                raise self.err(f"the op has {total} {what}s but its attributes say otherwise ({said})", op)
+        return [sizes[a.name] for a in args]
+
+    def _attr_length(self, a, av, op):
+        """The group length attribute `a`'s number / type-list attribute states (None: absent)."""
+        key = a.number_attr or a.type_list_attr
+        v = av.get(key)
+        if v is None:
+            return None
+        err = G.attr_value_error(v, "int" if a.number_attr else "list(type)")
+        if err is not None:
+            raise self.err(f"attribute '{key}': {err}", op)
+        return v.i if a.number_attr else len(v.list._values.get("type", ()))
+
+    def _derive_from_args(self, args, types, av, op, what, derived, segments=None):
+        """Sets the attributes the operand (result) types decide: number attrs (N), type lists
+        and type attrs (T), replacing what the op carries, as TensorFlow's OpDef derives them.
+        `derived`: {attr name: AttrValue} set by earlier groups; a group that disagrees is an
+        error (TensorFlow could not import the node). Returns the group sizes."""
+        sizes = self._group_sizes(args, len(types), av, op, what, segments)
         pos = 0
-        for a in args:
-            n = fixed[a.name]
+
+        def put(key, value, desc):
+            prev = derived.get(key)
+            if prev is not None and prev != value:
+                raise self.err(f"the {what} types give attribute '{key}' two values ({desc})", op)
+            derived[key] = value
+            av[key] = value
+
+        for a, n in zip(args, sizes):
             group = types[pos:pos + n]
             pos += n
-            dts = [_tensor_info(t)[0] for t in group]
-            if a.number_attr and a.number_attr not in av:
-                av[a.number_attr] = pb.Message("AttrValue", i=n)
-            if a.type_list_attr and a.type_list_attr not in av:
-                av[a.type_list_attr] = pb.Message(
-                    "AttrValue", list=pb.Message("AttrValue.ListValue", type=[T.base_dtype(d) for d in dts]))
-            if a.type_attr and a.type_attr not in av and dts:
-                av[a.type_attr] = pb.Message("AttrValue", type=T.base_dtype(dts[0]))
+            dts = [T.base_dtype(_tensor_info(t)[0]) for t in group]
+            if a.number_attr:
+                put(a.number_attr, pb.Message("AttrValue", i=n), f"argument '{a.name}' has {n}")
+            if a.type_list_attr:
+                put(a.type_list_attr, pb.Message("AttrValue", list=pb.Message("AttrValue.ListValue", type=dts)),
+                    f"argument '{a.name}' has {', '.join(T.dtype_name(d) for d in dts)}")
+            if a.type_attr and dts:
+                if any(d != dts[0] for d in dts):
+                    raise self.err(f"the {what}s of argument '{a.name}' (attribute '{a.type_attr}') have "
+                                   f"different types: {', '.join(T.dtype_name(d) for d in dts)}", op)
+                put(a.type_attr, pb.Message("AttrValue", type=dts[0]),
+                    f"argument '{a.name}' is {T.dtype_name(dts[0])}")
+            if a.type and any(d != a.type for d in dts):
+                raise self.err(f"{what} of argument '{a.name}' must be {T.dtype_name(a.type)}, not "
+                               f"{', '.join(T.dtype_name(d) for d in dts)}", op)
+        return sizes
 
 
 class _GraphExporter(_FunctionExporter):
     """The main function: arguments -> Placeholders, results -> named outputs."""
 
     def setup_args(self):
+        from mlir import ir
         entry = self.func.attributes["tf.entry_function"] if "tf.entry_function" in self.func.attributes else None
         inputs, outputs = [], []
         if entry is not None:
-            d = {na.name: na.attr for na in entry}
+            if not isinstance(entry, ir.DictAttr):
+                raise self.err(f"attribute tf.entry_function is {str(entry)[:100]}, not a dictionary")
+            d = attr_items(entry, entry.context)
+            for key in ("inputs", "outputs"):
+                if key in d and not isinstance(d[key], ir.StringAttr):
+                    raise self.err(f"tf.entry_function's '{key}' is {str(d[key])[:100]}, not a string")
             if "inputs" in d and d["inputs"].value:
                 inputs = d["inputs"].value.split(",")
             if "outputs" in d and d["outputs"].value:
@@ -676,10 +926,9 @@ class _LibraryFunctionExporter(_FunctionExporter):
                                               is_ref=T.is_ref(dtype)))
             attrs = {}
             if i < len(arg_attr_list):
-                for na in arg_attr_list[i]:
-                    key = na.name
+                for key, a in attr_items(arg_attr_list[i], self.func.context).items():
                     if key.startswith("tf.") and key != "tf.device":
-                        attrs[key[3:]] = attr_to_proto(na.attr, f"argument {i} of @{self.fname}")
+                        attrs[key[3:]] = attr_to_proto(a, f"argument {i} of @{self.fname}")
             if shape is not None:
                 attrs["_output_shapes"] = pb.Message(
                     "AttrValue", list=pb.Message("AttrValue.ListValue", shape=[T.shape_to_proto(shape)]))
@@ -711,9 +960,11 @@ class _LibraryFunctionExporter(_FunctionExporter):
         if opdef is None:
             raise self.err(f"TensorFlow has no op '{tf_op}'", producer)
         # Find the output argument holding flat result k.
-        n_results = len(producer.results) - (1 if op_name.startswith("tf_executor.") else 0)
-        counts = self._output_counts(opdef, producer, n_results,
-                                     op_attributes(producer, self.x.is_registered(op_name)))
+        counts = self.output_sizes.get(node_name)
+        if counts is None:
+            n_results = len(producer.results) - (1 if op_name.startswith("tf_executor.") else 0)
+            counts = self._output_counts(opdef, producer, n_results,
+                                         op_attributes(producer, self.x.is_registered(op_name)))
         start = 0
         for a, n in zip(opdef.outputs, counts):
             if k < start + n:
@@ -742,6 +993,7 @@ class _LibraryFunctionExporter(_FunctionExporter):
         return counts
 
     def finish(self, fetch, ret):
+        from mlir import ir
         data = [v for v in fetch.operands if str(v.type) != "!tf_executor.control"]
         ctl = [v for v in fetch.operands if str(v.type) == "!tf_executor.control"]
         sig = pb.Message("OpDef", name=self.fname)
@@ -767,15 +1019,21 @@ class _LibraryFunctionExporter(_FunctionExporter):
             sig.control_output = control_outputs
         fattrs = {}
         gradient = None
-        for na in self.func.attributes:
-            key = na if isinstance(na, str) else na.name
-            a = self.func.attributes[key]
+        for key, a in attr_items(self.func.attributes, self.func.context).items():
             if key == "tf.signature.is_stateful":
                 sig.is_stateful = True
             elif key == "tf.gradient":
-                gradient = str(a)[1:].strip('"')
+                if not isinstance(a, ir.FlatSymbolRefAttr) or not self.x.is_library_function(a.value):
+                    raise self.err(f"attribute tf.gradient = {str(a)[:100]} does not name a function of the "
+                                   f"module")
+                gradient = a.value
             elif key.startswith("tf.") and key not in ("tf.entry_function",):
-                fattrs[key[3:]] = attr_to_proto(a, f"@{self.fname}")
+                fattrs[key[3:]] = attr_to_proto(a, f"attribute {key} of @{self.fname}")
+        shapes = fattrs.get("_input_shapes")
+        if shapes is not None and (G.attr_value_error(shapes, "list(shape)") is not None
+                                   or len(shapes.list._values.get("shape") or ()) not in (0, len(self.args))):
+            raise self.err(f"attribute tf._input_shapes must be a list of {len(self.args)} shapes (one per "
+                           f"argument)")
         fdef = pb.Message("FunctionDef", signature=sig)
         if fattrs:
             fdef.attr = fattrs
@@ -801,6 +1059,7 @@ class Exporter:
             self.funcs[op.attributes["sym_name"].value] = op
         self._sigs = {}
         self._registered = {}
+        self.main = None
 
     def is_registered(self, op_name):
         r = self._registered.get(op_name)
@@ -808,8 +1067,11 @@ class Exporter:
             r = self._registered[op_name] = self.module.context.is_registered_operation(op_name)
         return r
 
+    def is_library_function(self, name):
+        return name in self.funcs and name != self.main
+
     def lookup(self, op_type):
-        if op_type in self.funcs:
+        if self.is_library_function(op_type):
             od = self._sigs.get(op_type)
             if od is None:
                 od = self._sigs[op_type] = self._signature(op_type)
@@ -841,7 +1103,7 @@ class Exporter:
         raise TFExportError(f"cannot tell the main function: {len(public)} public functions; pass function_name")
 
     def export(self, function_name=None):
-        main = self.main_name(function_name)
+        main = self.main = self.main_name(function_name)
         gx = _GraphExporter(self, self.funcs[main], True)
         gx.run()
         library = pb.Message("FunctionDefLibrary")
@@ -868,14 +1130,37 @@ class Exporter:
         return gd
 
     def _versions(self):
+        from mlir import ir
         attrs = self.module.operation.attributes
         producer, min_consumer = opdb.graph_def_version()
         bad = []
         if "tf.versions" in attrs:
-            d = {na.name: na.attr for na in attrs["tf.versions"]}
-            producer = int(d["producer"].value) if "producer" in d else producer
-            min_consumer = int(d["min_consumer"].value) if "min_consumer" in d else 0
-            bad = [int(x.value) for x in d["bad_consumers"]] if "bad_consumers" in d else []
+            versions = attrs["tf.versions"]
+
+            def fail(what):
+                return TFExportError(f"module attribute tf.versions: {what} ({str(versions)[:200]})")
+
+            if not isinstance(versions, ir.DictAttr):
+                raise fail("expected a dictionary {producer, min_consumer, bad_consumers}")
+
+            def int32(a, name):
+                if not isinstance(a, ir.IntegerAttr) or isinstance(a, ir.BoolAttr):
+                    raise fail(f"'{name}' must be an integer")
+                v = a.value
+                if not -(1 << 31) <= v < (1 << 31):
+                    raise fail(f"'{name}' = {v} is not a 32-bit integer")
+                return v
+
+            d = {na.name: na.attr for na in versions}
+            producer = int32(d["producer"], "producer") if "producer" in d else producer
+            min_consumer = int32(d["min_consumer"], "min_consumer") if "min_consumer" in d else 0
+            if "bad_consumers" in d:
+                if not isinstance(d["bad_consumers"], ir.ArrayAttr):
+                    raise fail("'bad_consumers' must be an array of integers")
+                bad = [int32(x, "bad_consumers") for x in d["bad_consumers"]]
+            err = opdb.versions_error(producer, min_consumer, bad)
+            if err is not None:
+                raise fail(f"TensorFlow would not import the graph: {err}")
         v = pb.Message("VersionDef", producer=producer, min_consumer=min_consumer)
         if bad:
             v.bad_consumers = bad

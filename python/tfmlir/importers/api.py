@@ -147,6 +147,30 @@ def _library_from(obj):
     raise TypeError(f"expected a FunctionDefLibrary or GraphDef, got {type(obj).__name__}")
 
 
+def _library_holding(library, function_name):
+    """The FunctionDefLibrary message of `library` (see import_function_def). Serialized bytes
+    carry no message type: they are read as a FunctionDefLibrary and as a GraphDef, and the
+    reading whose library holds `function_name` wins (a GraphDef often decodes as a
+    FunctionDefLibrary without error, and the other way round)."""
+    if not isinstance(library, (bytes, bytearray, memoryview)):
+        return _library_from(_coerce(library, ("FunctionDefLibrary", "GraphDef")))
+    errors = []
+    found = None
+    for schema in ("FunctionDefLibrary", "GraphDef"):
+        try:
+            lib = _library_from(pb.decode(schema, library))
+        except pb.DecodeError as exc:
+            errors.append(f"as {schema}: {exc}")
+            continue
+        if found is None:
+            found = lib
+        if any(f.signature.name == function_name for f in lib._values.get("function", ())):
+            return lib
+    if found is None:
+        raise TFImportError(f"cannot decode the function library ({'; '.join(errors)})")
+    return found
+
+
 def import_function_def(library, function_name, *, context=None, locations=True, versions=None):
     """Imports function `function_name` of a function library, like TensorFlow's
     ``ConvertFunctionToMlir`` (``tf.mlir.experimental.convert_function``).
@@ -154,8 +178,7 @@ def import_function_def(library, function_name, *, context=None, locations=True,
     `library`: a FunctionDefLibrary or GraphDef (decoded message, serialized bytes or a
     TensorFlow proto object), holding the function and every function it calls.
     """
-    library = _coerce(library, ("FunctionDefLibrary", "GraphDef"))
-    flib = G.FunctionLibrary(_library_from(library))
+    flib = G.FunctionLibrary(_library_holding(library, function_name))
     if function_name not in flib:
         raise TFImportError(f"function '{function_name}' is not in the function library")
     imp = _Importer(flib, context, shape_inference=False, locations=locations,
@@ -250,15 +273,9 @@ def _parse_shape(s):
 
 
 def _check_versions(vdef):
-    producer, min_consumer, bad = _versions_of(vdef)
-    current = opdb.graph_def_version()[0]
-    if producer < 0:
-        raise TFImportError(f"GraphDef producer version {producer} below min producer 0")
-    if min_consumer > current:
-        raise TFImportError(f"GraphDef min consumer version {min_consumer} above current version {current} "
-                            f"for TensorFlow")
-    if current in bad:
-        raise TFImportError(f"GraphDef disallows consumer version {current}")
+    err = opdb.versions_error(*_versions_of(vdef))
+    if err is not None:
+        raise TFImportError(err)
 
 
 def _feeds_by_node(inputs):

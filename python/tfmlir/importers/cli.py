@@ -56,8 +56,11 @@ def _load_graph_def(path):
     if path.endswith((".pbtxt", ".txt", ".prototxt")):
         try:
             return pb.parse_text("GraphDef", data)
-        except pb.DecodeError:
-            return pb.parse_text("FunctionDefLibrary", data)
+        except pb.DecodeError as exc:
+            try:
+                return pb.parse_text("FunctionDefLibrary", data)
+            except pb.DecodeError:
+                raise TFImportError(f"cannot parse {path} as a text GraphDef: {exc}") from None
     return None  # binary: let the importer map the file
 
 
@@ -76,21 +79,7 @@ def run(args):
         msg = _load_graph_def(path)
         if msg is None:
             with open(path, "rb") as f:
-                data = f.read()
-            from . import protobuf as pb
-            msg = None
-            errors = []
-            for schema in ("FunctionDefLibrary", "GraphDef"):
-                try:
-                    cand = pb.decode(schema, data)
-                except pb.DecodeError as exc:
-                    errors.append(f"as {schema}: {exc}")
-                    continue
-                if schema == "GraphDef" or any(f.signature.name == args.tf_function_name for f in cand.function):
-                    msg = cand
-                    break
-            if msg is None:
-                raise TFImportError(f"cannot decode {path} ({'; '.join(errors) or 'function not found'})")
+                msg = f.read()  # FunctionDefLibrary or GraphDef bytes: import_function_def tells
         module = api.import_function_def(msg, args.tf_function_name, context=ctx)
     else:
         msg = _load_graph_def(path)

@@ -21,11 +21,12 @@ import struct
 
 from . import graph as G
 from . import opdb
+from . import protobuf as pb
 from . import tensor_proto as TP
 from . import tf_types as T
 from .errors import TFImportError
 
-_BARE_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")  # \Z: no trailing newline
 # Constants larger than this (bytes) are set from buffers after parsing.
 LARGE_CONSTANT_BYTES = 4096
 
@@ -130,8 +131,10 @@ class ModuleBuilder:
         return symbol(self.convert_lib_function(name))
 
     # --- attribute values --------------------------------------------------------------------
-    def attr_value(self, v, node=None):
+    def attr_value(self, v, node=None, depth=0):
         """ConvertAttributeValue: AttrValue -> MLIR attribute text (None = unit)."""
+        if depth > pb.MAX_DEPTH:
+            raise TFImportError(f"attribute values nested more than {pb.MAX_DEPTH} deep", node=node)
         which = v.which("value")
         vals = v._values
         if which == "s":
@@ -150,8 +153,8 @@ class ModuleBuilder:
             return tensor_attr_text(vals["tensor"])
         if which == "func":
             f = vals["func"]
-            items = ", ".join(f"{attr_name(k)} = {self.attr_value(f.attr[k])}" if self.attr_value(f.attr[k])
-                              is not None else attr_name(k) for k in sorted(f.attr))
+            texts = {k: self.attr_value(f.attr[k], node, depth + 1) for k in sorted(f.attr)}
+            items = ", ".join(attr_name(k) if t is None else f"{attr_name(k)} = {t}" for k, t in texts.items())
             return f"#tf_type.func<{symbol(f.name)}, {{{items}}}>"
         if which == "placeholder":
             return f"#tf_type.placeholder<{T.mlir_string(vals['placeholder'])}>"
@@ -625,22 +628,25 @@ class FunctionEmitter:
             have = {k for k, _ in attrs}
             attrs = sorted(list(attrs) + [(k, v) for k, v in extra.items() if k not in have])
             discardable = attrs
+        ods = opdb.ods(op_name[3:]) if op_name.startswith("tf.") else None
+        segments = []
+        if ods is not None and (ods.attr_sized_operands or ods.attr_sized_results):
+            opdef = node.opdef
+            if ods.attr_sized_operands:
+                sizes = [hi - lo for _, lo, hi in G.input_ranges(opdef, node.attrs, node.name)]
+                segments.append(("operandSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
+            if ods.attr_sized_results:
+                rr = G.output_ranges(opdef, node.attrs, node.name)
+                sizes = [rr[a.name][1] - rr[a.name][0] for a in opdef.outputs]
+                segments.append(("resultSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
         if not registered:
-            ods = opdb.ods(op_name[3:]) if op_name.startswith("tf.") else None
             if ods is not None:
                 stored = ods.stored
-                props = [(k, v) for k, v in attrs if k in stored]
+                props = sorted([(k, v) for k, v in attrs if k in stored] + segments)
                 discardable = [(k, v) for k, v in attrs if k not in stored]
-                if ods.attr_sized_operands or ods.attr_sized_results:
-                    opdef = node.opdef
-                    if ods.attr_sized_operands:
-                        sizes = [hi - lo for _, lo, hi in G.input_ranges(opdef, node.attrs, node.name)]
-                        props.append(("operandSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
-                    if ods.attr_sized_results:
-                        rr = G.output_ranges(opdef, node.attrs, node.name)
-                        sizes = [rr[a.name][1] - rr[a.name][0] for a in opdef.outputs]
-                        props.append(("resultSegmentSizes", "array<i32: " + ", ".join(map(str, sizes)) + ">"))
-                    props.sort()
+        elif segments:
+            # Inherent: MLIR moves them into the registered op's properties.
+            discardable = sorted(list(discardable) + segments)
         nres = len(result_types)
         inner = f"%i{self.op_index}"
         base = f"%n{self.op_index}"

@@ -17,9 +17,13 @@ import heapq
 from . import opdb
 from . import protobuf as pb
 from .errors import TFImportError
-from .tf_types import dtype_name
+from .tf_types import DTYPE_NAMES as _DTYPE_NAMES, dtype_name
 
 CONTROL = -1
+# The most inputs or outputs one OpDef argument may stand for (a number attr such as N): no
+# real graph comes near, and a corrupt N must not allocate a list of 10**12 types.
+MAX_ARG_LENGTH = 1 << 20
+_VALID_DTYPES = frozenset(_DTYPE_NAMES)
 
 
 class NDef:
@@ -210,6 +214,9 @@ def arg_num_types(attrs, arg, node_name=None):
         num = v._values.get("i", 0)
         if num < 0:
             raise TFImportError(f"attr '{arg.number_attr}' is negative", node=node_name)
+        if num > MAX_ARG_LENGTH:
+            raise TFImportError(f"attr '{arg.number_attr}' = {num}: more than {MAX_ARG_LENGTH} values for "
+                                f"argument '{arg.name}' are not supported", node=node_name)
     if arg.type:
         dtype = arg.type
     elif arg.type_attr:
@@ -270,14 +277,61 @@ def _types_compatible(dst_in, src_out):
     return dst_in == src_out or (src_out > 100 and src_out - 100 == dst_in)
 
 
+_ATTR_FIELDS = (("s", "string"), ("i", "int"), ("f", "float"), ("b", "bool"), ("type", "type"),
+                ("shape", "shape"), ("tensor", "tensor"), ("func", "func"))
+
+
+def attr_value_error(value, attr_type):
+    """Why AttrValue message `value` cannot be an attribute of OpDef type `attr_type` ("int",
+    "list(shape)", ...), or None (TensorFlow's AttrValueHasType). Used by the importer for
+    NodeDefs and by the exporter for the NodeDefs it writes."""
+    which = value.which("value")
+    is_list_type = attr_type.startswith("list(")
+    if which == "placeholder":
+        return "an attr placeholder is not a value"
+    if which == "list":
+        lv = value.list._values
+        kinds = [kind for field, kind in _ATTR_FIELDS if lv.get(field)]
+        if len(kinds) > 1:
+            return f"the list holds values of several types ({', '.join(kinds)})"
+        if kinds and attr_type != f"list({kinds[0]})":
+            return f"value of type 'list({kinds[0]})' where '{attr_type}' is expected"
+        if not kinds and not is_list_type:
+            return f"an empty list where '{attr_type}' is expected"
+        if attr_type == "list(type)":
+            for t in lv.get("type", ()):
+                if not _valid_attr_dtype(t):
+                    return f"invalid data type {dtype_name(t)} in the list"
+        return None
+    if which is None:
+        return None if is_list_type else f"no value where '{attr_type}' is expected"
+    kind = dict(_ATTR_FIELDS).get(which)
+    if kind != attr_type:
+        return f"value of type '{kind}' where '{attr_type}' is expected"
+    if kind == "type" and not _valid_attr_dtype(value._values["type"]):
+        return f"invalid data type {dtype_name(value._values['type'])}"
+    return None
+
+
+def _valid_attr_dtype(t):
+    # A DataType enum value, not a reference type, not DT_INVALID.
+    return 0 < t < 100 and t in _VALID_DTYPES
+
+
 def _validate_attrs(ndef, opdef):
     if opdef.is_function:
         return
     names = set()
-    for name, _type, _default in opdef.attrs:
+    for name, attr_type, _default in opdef.attrs:
         names.add(name)
         if name not in ndef.attrs:
             raise TFImportError(f"NodeDef missing attr '{name}' of op {ndef.op}", node=ndef.name)
+        value = ndef.attrs[name]
+        if value.which("value") == "placeholder":
+            continue  # bound when a function is instantiated; TensorFlow does not check them here
+        err = attr_value_error(value, attr_type)
+        if err is not None:
+            raise TFImportError(f"attr '{name}' of op {ndef.op}: {err}", node=ndef.name)
     for name in ndef.attrs:
         if name not in names and not name.startswith("_"):
             raise TFImportError(f"NodeDef mentions attr '{name}' not in op {ndef.op}", node=ndef.name)
@@ -367,7 +421,6 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
     g = Graph(flib, versions)
     n_nodes = len(ndefs)
     index = {}
-    merges = set()
     for i, nd in enumerate(ndefs):
         if not nd.name:
             raise TFImportError("a node has an empty name", function=function)
@@ -376,8 +429,6 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
         index[nd.name] = i
         if not nd.op:
             raise TFImportError("node does not specify an operation", node=nd.name, function=function)
-        if _CLASS.get(nd.op) == "merge":
-            merges.add(i)
         in_control = False
         for s in nd.inputs:
             if s.startswith("^"):
@@ -385,34 +436,17 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
             elif in_control:
                 raise TFImportError("control dependencies must come after regular dependencies",
                                     node=nd.name, function=function)
-    next_iterations = {nd.name for nd in ndefs if _CLASS.get(nd.op) == "next_iteration"}
-    pending = [0] * n_nodes
-    outputs = [[] for _ in range(n_nodes)]
-    ready = []
     parsed_inputs = []
-    for i, nd in enumerate(ndefs):
+    for nd in ndefs:
         parsed = [parse_tensor_name(s) for s in nd.inputs]
         parsed_inputs.append(parsed)
-        count = len(parsed)
-        if i in merges:
-            n_control = sum(1 for _, idx in parsed if idx == CONTROL)
-            if any(idx != CONTROL and name in next_iterations for name, idx in parsed):
-                count = n_control + 1
         for name, _idx in parsed:
-            j = index.get(name)
-            if j is None:
+            if name not in index:
                 raise TFImportError(f"unknown input node '{name}'", node=nd.name, function=function)
-            outputs[j].append(i)
-        pending[i] = count
-        if count == 0:
-            ready.append(i)
-    heapq.heapify(ready)
+    order = _ready_order(ndefs, index, parsed_inputs)
     created = [None] * n_nodes
     back_edges = []
-    processed = 0
-    while ready:
-        o = heapq.heappop(ready)
-        processed += 1
+    for o in order:
         nd = ndefs[o]
         inputs = []
         has_back_edge = False
@@ -425,7 +459,7 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
                                     f"'{name}', which has {src.num_outputs} outputs", node=nd.name,
                                     function=function)
             inputs.append((name, src, idx))
-        if has_back_edge and o not in merges:
+        if has_back_edge and _CLASS.get(nd.op) != "merge":
             raise TFImportError("node has a back edge, but only Merge nodes can have back edges",
                                 node=nd.name, function=function)
         opdef = flib.lookup(nd.op)
@@ -459,19 +493,10 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
                 g.add_edge(src, CONTROL, node, CONTROL)
             else:
                 _make_edge(g, src, idx, node, slot, function)
-        is_next_iteration = node.cls == "next_iteration"
-        for out in outputs[o]:
-            if is_next_iteration and out in merges:
-                continue
-            pending[out] -= 1
-            if pending[out] == 0:
-                heapq.heappush(ready, out)
-    if processed < n_nodes:
+    if len(order) < n_nodes:
         stuck = [ndefs[i].name for i in range(n_nodes) if created[i] is None]
         cycle = _find_cycle(ndefs, index, parsed_inputs, set(stuck))
-        detail = f": {' -> '.join(cycle)}" if cycle else ""
-        raise TFImportError(f"{n_nodes - processed} nodes are in a cycle that is not a while loop "
-                            f"(only NextIteration -> Merge edges may close a cycle){detail}",
+        raise TFImportError(_cycle_message(n_nodes - len(order), cycle),
                             node=cycle[0] if cycle else stuck[0], function=function)
     for name, idx, dst, slot in back_edges:
         src = created[index[name]]
@@ -481,6 +506,92 @@ def construct(ndefs, flib, versions=None, *, add_default_attrs=True, function=No
             _make_edge(g, src, idx, dst, slot, function)
     g.fixup_source_and_sink()
     return g
+
+
+def _ready_order(ndefs, index, parsed_inputs):
+    """GraphConstructor's order of the nodes (indices): a node once all its inputs are in, a
+    Merge with a NextIteration input once its control inputs and one other input are (its
+    NextIteration inputs become back edges); the smallest GraphDef index first. Nodes in a cycle
+    that no such Merge breaks are left out."""
+    n_nodes = len(ndefs)
+    merges = {i for i, nd in enumerate(ndefs) if _CLASS.get(nd.op) == "merge"}
+    next_iterations = {nd.name for nd in ndefs if _CLASS.get(nd.op) == "next_iteration"}
+    pending = [0] * n_nodes
+    outputs = [[] for _ in range(n_nodes)]
+    ready = []
+    for i, parsed in enumerate(parsed_inputs):
+        count = len(parsed)
+        if i in merges:
+            n_control = sum(1 for _, idx in parsed if idx == CONTROL)
+            if any(idx != CONTROL and name in next_iterations for name, idx in parsed):
+                count = n_control + 1
+        for name, _idx in parsed:
+            outputs[index[name]].append(i)
+        pending[i] = count
+        if count == 0:
+            ready.append(i)
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        o = heapq.heappop(ready)
+        order.append(o)
+        is_next_iteration = ndefs[o].name in next_iterations
+        for out in outputs[o]:
+            if is_next_iteration and out in merges:
+                continue
+            pending[out] -= 1
+            if pending[out] == 0:
+                heapq.heappush(ready, out)
+    return order
+
+
+def _cycle_message(n, cycle):
+    detail = f": {' -> '.join(cycle)}" if cycle else ""
+    return (f"{n} nodes are in a cycle that is not a while loop (only NextIteration -> Merge edges may "
+            f"close a cycle){detail}")
+
+
+def cycle_error(ndefs):
+    """(node name, message) if TensorFlow's importer would refuse the graph of NDefs `ndefs`
+    for its cycles, else None; names, ops and inputs are read, inputs naming no node ignored.
+    The importer's checks (construct, then topological_order once the NextIteration -> Merge
+    back edges are gone), for the exporter."""
+    index = {nd.name: i for i, nd in enumerate(ndefs)}
+    parsed_inputs = [[(name, idx) for name, idx in map(parse_tensor_name, nd.inputs) if name in index]
+                     for nd in ndefs]
+    order = _ready_order(ndefs, index, parsed_inputs)
+    done = set(order)
+    if len(done) == len(ndefs):
+        # Every node can be built; a cycle may still close through a Merge's other input.
+        is_ni = [_CLASS.get(nd.op) == "next_iteration" for nd in ndefs]
+        kept = [[name for name, _ in parsed
+                 if not (is_ni[index[name]] and _CLASS.get(ndefs[i].op) == "merge")]
+                for i, parsed in enumerate(parsed_inputs)]
+        done = set(_kahn(ndefs, index, kept))
+        if len(done) == len(ndefs):
+            return None
+        parsed_inputs = [[(name, 0) for name in k] for k in kept]
+    stuck = {ndefs[i].name for i in range(len(ndefs)) if i not in done}
+    cycle = _find_cycle(ndefs, index, parsed_inputs, stuck)
+    return (cycle[0] if cycle else min(stuck)), _cycle_message(len(stuck), cycle)
+
+
+def _kahn(ndefs, index, inputs):
+    pending = [len(k) for k in inputs]
+    outputs = [[] for _ in ndefs]
+    for i, k in enumerate(inputs):
+        for name in k:
+            outputs[index[name]].append(i)
+    ready = [i for i, p in enumerate(pending) if p == 0]
+    order = []
+    while ready:
+        o = ready.pop()
+        order.append(o)
+        for out in outputs[o]:
+            pending[out] -= 1
+            if pending[out] == 0:
+                ready.append(out)
+    return order
 
 
 def _make_edge(g, src, idx, dst, slot, function):
@@ -839,6 +950,15 @@ def topological_order(g):
     current = 0
     for _ in range(len(remaining)):
         if current not in groups_ready:
+            if not groups_ready:
+                # A cycle closed by an edge other than NextIteration -> Merge (construct let a Merge
+                # in after one of its inputs; the others closed the cycle).
+                stuck = sorted((n for n, c in remaining.items() if c > 0 and n.is_op), key=lambda n: n.name)
+                names = [n.name for n in stuck]
+                raise TFImportError(f"{len(names)} nodes are in a cycle that is not a while loop (only "
+                                    f"NextIteration -> Merge edges may close a cycle): "
+                                    f"{', '.join(names[:10])}{' ...' if len(names) > 10 else ''}",
+                                    node=names[0])
             current = min(groups_ready)
         lst = ready[current]
         node = lst.pop()

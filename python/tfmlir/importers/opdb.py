@@ -111,5 +111,18 @@ def graph_def_version():
     return d["graph_def_version"], d["graph_def_version_min_consumer"]
 
 
+def versions_error(producer, min_consumer, bad_consumers):
+    """Why TensorFlow would refuse a GraphDef with these versions (CheckVersions), or None.
+    The importer checks the GraphDefs it reads, the exporter those it writes."""
+    current = graph_def_version()[0]
+    if producer < 0:
+        return f"GraphDef producer version {producer} below min producer 0"
+    if min_consumer > current:
+        return f"GraphDef min consumer version {min_consumer} above current version {current} for TensorFlow"
+    if current in bad_consumers:
+        return f"GraphDef disallows consumer version {current}"
+    return None
+
+
 def all_op_names():
     return list(_load()["ops"])

@@ -29,6 +29,11 @@ class DecodeError(ValueError):
     """The input is not a valid encoding of the expected message."""
 
 
+# Messages nested deeper than this are refused (protobuf's default recursion limit), in the
+# binary and the text format: the decoders recurse once per level.
+MAX_DEPTH = 100
+
+
 # Field kinds.
 INT = "int"          # varint (int32/int64/uint32/uint64), two's complement for negatives
 SINT = "sint"        # zigzag varint (unused by TF, kept for completeness)
@@ -432,7 +437,7 @@ def _scalar(kind, buf, view, pos, wire, end):
     raise DecodeError(f"wire type {wire} for a {kind} field")
 
 
-def _decode_map_entry(field, buf, view, pos, end):
+def _decode_map_entry(field, buf, view, pos, end, depth):
     key = _SCALAR_DEFAULTS.get(field.key_kind, "")
     value = None
     while pos < end:
@@ -448,7 +453,7 @@ def _decode_map_entry(field, buf, view, pos, end):
                 stop = pos + n
                 if stop > end:
                     raise DecodeError("map value runs past the end of its entry")
-                value = _decode(SCHEMAS[field.value_message], buf, view, pos, stop)
+                value = _decode(SCHEMAS[field.value_message], buf, view, pos, stop, depth + 1)
                 pos = stop
             else:
                 value, pos = _scalar(field.value_kind, buf, view, pos, wire, end)
@@ -459,7 +464,9 @@ def _decode_map_entry(field, buf, view, pos, end):
     return key, value, pos
 
 
-def _decode(schema, buf, view, pos, end):
+def _decode(schema, buf, view, pos, end, depth=0):
+    if depth > MAX_DEPTH:
+        raise DecodeError(f"messages nested more than {MAX_DEPTH} deep")
     msg = Message.__new__(Message)
     object.__setattr__(msg, "_schema", schema)
     values = {}
@@ -484,7 +491,7 @@ def _decode(schema, buf, view, pos, end):
             stop = pos + n
             if stop > end:
                 raise DecodeError(f"{schema.name}.{name}: message runs past the end of its parent")
-            sub = _decode(SCHEMAS[field.message], buf, view, pos, stop)
+            sub = _decode(SCHEMAS[field.message], buf, view, pos, stop, depth + 1)
             pos = stop
             if field.repeated:
                 lst = values.get(name)
@@ -504,7 +511,7 @@ def _decode(schema, buf, view, pos, end):
             stop = pos + n
             if stop > end:
                 raise DecodeError(f"{schema.name}.{name}: map entry runs past the end of its parent")
-            key, value, _ = _decode_map_entry(field, buf, view, pos, stop)
+            key, value, _ = _decode_map_entry(field, buf, view, pos, stop, depth + 1)
             pos = stop
             d = values.get(name)
             if d is None:
@@ -567,7 +574,10 @@ def _unpack_packed(kind, buf, pos, stop):
         return list(struct.unpack_from(f"<{(stop - pos) // 8}{fmt}", buf, pos))
     out = []
     while pos < stop:
-        v, pos = _varint(buf, pos)
+        try:
+            v, pos = _varint(buf, pos)
+        except IndexError:
+            raise DecodeError("packed varint field is truncated") from None
         if kind is BOOL:
             out.append(v != 0)
         elif kind is SINT:
@@ -934,6 +944,8 @@ class _Lexer:
 
     def string(self):
         parts = []
+        if self.peek() not in ("'", '"'):
+            self.error("expected a string")
         while self.peek() in ("'", '"'):
             quote = self.text[self.pos]
             self.pos += 1
@@ -948,6 +960,8 @@ class _Lexer:
                     break
                 if c == "\\":
                     self.pos += 1
+                    if self.pos >= self.n:
+                        self.error("unterminated string")
                     e = text[self.pos]
                     if e in "01234567":
                         j = self.pos
@@ -960,6 +974,8 @@ class _Lexer:
                         j = self.pos + 1
                         while j < self.pos + 3 and j < self.n and text[j] in "0123456789abcdefABCDEF":
                             j += 1
+                        if j == self.pos + 1:
+                            self.error("'\\x' without hex digits")
                         out.append(int(text[self.pos + 1:j], 16))
                         self.pos = j
                         continue
@@ -970,7 +986,7 @@ class _Lexer:
                     out.append(simple[e])
                     self.pos += 1
                     continue
-                out += c.encode("utf-8")
+                out += c.encode("utf-8", "surrogateescape")  # invalid UTF-8 of the input, kept as bytes
                 self.pos += 1
             parts.append(bytes(out))
         return b"".join(parts)
@@ -1014,7 +1030,9 @@ def _text_value(lex, schema, field):
         lex.error(f"bad integer '{tok}'")
 
 
-def _parse_text_message(lex, schema, closing):
+def _parse_text_message(lex, schema, closing, depth=0):
+    if depth > MAX_DEPTH:
+        lex.error(f"messages nested more than {MAX_DEPTH} deep")
     msg = Message(schema)
     values = msg._values
     while True:
@@ -1035,7 +1053,7 @@ def _parse_text_message(lex, schema, closing):
             c = lex.peek()
         if field.kind is MAP:
             open_ = lex.peek()
-            if open_ not in "{<":
+            if open_ not in ("{", "<"):
                 lex.error("expected a map entry")
             lex.pos += 1
             close = "}" if open_ == "{" else ">"
@@ -1050,10 +1068,11 @@ def _parse_text_message(lex, schema, closing):
                 elif ename == "value":
                     if field.value_kind is MESSAGE:
                         o = lex.peek()
-                        if o not in "{<":
+                        if o not in ("{", "<"):
                             lex.error("expected '{'")
                         lex.pos += 1
-                        value = _parse_text_message(lex, SCHEMAS[field.value_message], "}" if o == "{" else ">")
+                        value = _parse_text_message(lex, SCHEMAS[field.value_message], "}" if o == "{" else ">",
+                                                    depth + 2)
                     else:
                         value = _text_value(lex, schema, Field(2, "value", field.value_kind))
                 else:
@@ -1067,10 +1086,12 @@ def _parse_text_message(lex, schema, closing):
         if c == "[":
             lex.pos += 1
             while lex.peek() != "]":
-                items.append(_parse_one(lex, schema, field))
+                if not lex.peek():
+                    lex.error("unterminated list")
+                items.append(_parse_one(lex, schema, field, depth))
             lex.pos += 1
         else:
-            items.append(_parse_one(lex, schema, field))
+            items.append(_parse_one(lex, schema, field, depth))
         if field.repeated:
             if field.packed_raw:
                 raw = values.get(name)
@@ -1080,19 +1101,21 @@ def _parse_text_message(lex, schema, closing):
             else:
                 values.setdefault(name, []).extend(items)
         else:
+            if len(items) != 1:
+                lex.error(f"{schema.name}.{name} is not a repeated field")
             if field.oneof:
                 for other in schema.oneofs[field.oneof]:
                     values.pop(other, None)
             values[name] = items[-1]
 
 
-def _parse_one(lex, schema, field):
+def _parse_one(lex, schema, field, depth):
     if field.kind is MESSAGE:
         o = lex.peek()
-        if o not in "{<":
+        if o not in ("{", "<"):
             lex.error(f"expected '{{' for {schema.name}.{field.name}")
         lex.pos += 1
-        return _parse_text_message(lex, SCHEMAS[field.message], "}" if o == "{" else ">")
+        return _parse_text_message(lex, SCHEMAS[field.message], "}" if o == "{" else ">", depth + 1)
     return _text_value(lex, schema, field)
 
 

@@ -1551,6 +1551,10 @@ _NP = {1: np.float32, 2: np.float64, 3: np.int32, 9: np.int64, 10: np.bool_, 4: 
        6: np.int8, 17: np.uint16, 22: np.uint32, 23: np.uint64}
 
 
+# Function bodies inferred inside function bodies at most this deep (Python's stack bounds it).
+MAX_CALL_DEPTH = 32
+
+
 class ShapeInference:
     """Shapes of all nodes of one graph (one ShapeRefiner)."""
 
@@ -1566,6 +1570,7 @@ class ShapeInference:
         self.partials = {}
         self.unsupported = builder.unsupported_shape_ops
         self._function_cache = {}
+        self.calls = ()               # the functions whose bodies are being inferred, outermost first
 
     # --- running ------------------------------------------------------------------------------
     def run(self, order):
@@ -1594,6 +1599,10 @@ class ShapeInference:
         except ShapeError as exc:
             raise TFImportError(f"shape inference failed: {exc}", node=node.name, function=self.function) \
                 from None
+        except TFImportError as exc:
+            if exc.node is None:  # e.g. an invalid shape attribute: name the node
+                raise TFImportError(str(exc), node=node.name, function=self.function) from None
+            raise
         self._apply_overrides(node, c)
         return c
 
@@ -1671,6 +1680,11 @@ class ShapeInference:
                 self._set_from_output_shapes(node, c, osh)
 
     def _infer_function_call(self, fname, c):
+        if fname in self.calls or len(self.calls) >= MAX_CALL_DEPTH:
+            # A recursive call (TensorFlow's ShapeRefiner does not support them and recurses
+            # without end) or calls nested absurdly deep: the results' shapes stay unknown.
+            unknown_shape(c)
+            return
         body = self._function_cache.get(fname)
         if body is None:
             body = G.function_body(fname, self.graph.flib)
@@ -1678,6 +1692,7 @@ class ShapeInference:
         inner = ShapeInference(self.b, body.graph, self.producer, function=fname,
                                outer=(c.inputs, c.input_handles, self.unsupported))
         inner._function_cache = self._function_cache
+        inner.calls = self.calls + (fname,)
         order = G.topological_order(body.graph)
         inner.run(order)
         for r in body.ret_nodes:

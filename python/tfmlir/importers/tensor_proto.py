@@ -27,6 +27,9 @@ LOW_BIT = {29: "<i1", 30: "<u1", 31: "<i1", 32: "<u1"}
 PROTO_DTYPES = frozenset(QUANTIZED) | frozenset(LOW_BIT) | {T.DT_RESOURCE, T.DT_VARIANT}
 
 TENSOR_LIST = "tensorflow::TensorList"
+# Variants holding variant tensors holding ... (each level decoded from bytes of its own, so
+# the protobuf nesting limit does not bound it): refused beyond this depth.
+MAX_VARIANT_DEPTH = 64
 
 
 def is_proto_dtype(dtype):
@@ -79,6 +82,13 @@ def _num(shape):
     return n
 
 
+def _check_size(what, n, itemsize):
+    """The mangled text holds every element: refuse what would not fit a protocol buffer."""
+    if n * itemsize > T.MAX_EXPANDED_BYTES:
+        raise TFImportError(f"{what} tensor of {n} elements is too large to be written as a tensor_proto "
+                            f"attribute")
+
+
 def _shape_proto(shape):
     """TensorShape::AsProto (dims only; size 0 is the proto3 default and not written)."""
     return pb.Message("TensorShapeProto", dim=[pb.Message("TensorShapeProto.Dim", size=int(d))
@@ -117,6 +127,8 @@ def _message_elements(tp, dtype, n, field, schema):
     # FromProtoField for handles and variants: the first min(n, in_n) elements, the rest
     # default values (not the last one repeated as for numbers).
     vals = list(tp._values.get(field) or ())
+    if n > len(vals):
+        _check_size(what, n, 8)
     return vals[:n] + [None] * max(0, n - len(vals))
 
 
@@ -149,7 +161,7 @@ def _get_varint(data, pos, what):
         raise TFImportError(f"corrupt {what} metadata") from None
 
 
-def _as_proto_field(tp):
+def _as_proto_field(tp, depth):
     """Tensor::FromProto + Tensor::AsProtoField of an inner (variant-held) tensor."""
     dtype = tp.dtype
     shape = _shape_of(tp)
@@ -163,12 +175,15 @@ def _as_proto_field(tp):
         return out
     if dtype == T.DT_VARIANT:
         elems = _message_elements(tp, dtype, n, "variant_val", "VariantTensorDataProto")
-        out.variant_val = [_variant_data(e) or pb.Message("VariantTensorDataProto") for e in elems]
+        out.variant_val = [_variant_data(e, depth + 1) or pb.Message("VariantTensorDataProto") for e in elems]
         return out
     t = T.decode_tensor(tp)
     if t.strings is not None:
-        out.string_val = list(t.strings)
+        if t.splat:
+            _check_size("string", n, 8)
+        out.string_val = list(t.strings) * (n if t.splat else 1)
         return out
+    _check_size(T.dtype_name(dtype), n, 8)
     field, vals = T.typed_field(dtype, t.full_array())
     setattr(out, field, vals)
     return out
@@ -183,25 +198,27 @@ def _resource_as_proto(h):
                                          for ds in h.dtypes_and_shapes])
 
 
-def _variant_data(proto):
+def _variant_data(proto, depth=0):
     """DecodeUnaryVariant + Variant::Encode of one VariantTensorDataProto, as the proto
     written back (None: an empty variant)."""
     if proto is None:
         return None
+    if depth > MAX_VARIANT_DEPTH:
+        raise TFImportError(f"variant tensors nested more than {MAX_VARIANT_DEPTH} deep")
     type_name = proto.type_name
     if not type_name:
         if len(proto.metadata) or proto.tensors:
             raise TFImportError("variant tensor element has no type name")
         return None
     if type_name == TENSOR_LIST:
-        return _tensor_list(proto)
+        return _tensor_list(proto, depth)
     # Other variant types: their data as written, inner tensors normalized like
     # VariantTensorData::ToProto does.
     return pb.Message("VariantTensorDataProto", type_name=type_name, metadata=bytes(proto.metadata),
-                      tensors=[_as_proto_field(t) for t in proto.tensors])
+                      tensors=[_as_proto_field(t, depth) for t in proto.tensors])
 
 
-def _tensor_list(proto):
+def _tensor_list(proto, depth):
     """TensorList::Decode then TensorList::Encode (+ VariantTensorData::ToProto)."""
     what = "TensorList"
     meta = bytes(proto.metadata)
@@ -244,7 +261,7 @@ def _tensor_list(proto):
     pb._enc_varint(max_num, new_meta)
     new_meta += pb.encode(_partial_shape_proto(shape_proto))
     return pb.Message("VariantTensorDataProto", type_name=TENSOR_LIST, metadata=bytes(new_meta),
-                      tensors=[_as_proto_field(e) for e in elements
+                      tensors=[_as_proto_field(e, depth) for e in elements
                                if e is not None and e.dtype != T.DT_INVALID])
 
 
@@ -256,6 +273,7 @@ def _content(tp, dtype, shape, n):
         return b""
     if dtype in QUANTIZED or dtype in LOW_BIT:
         np_dtype = QUANTIZED.get(dtype) or LOW_BIT[dtype]
+        _check_size(T.dtype_name(dtype), n, np.dtype(np_dtype).itemsize)
         t = T.decode_tensor(tp)
         arr = np.ascontiguousarray(np.asarray(t.full_array()).reshape(-1)).astype(np_dtype, copy=False)
         return arr.tobytes()

@@ -115,13 +115,35 @@ def tensor_type(elem, shape):
     return "tensor<" + "x".join("?" if d < 0 else str(d) for d in shape) + "x" + elem + ">"
 
 
+# TensorShape's limit: the number of elements is an int64.
+MAX_ELEMENTS = (1 << 63) - 1
+# Elements the importer materializes from fewer values in a TensorProto (Tensor::FromProto
+# repeats the last one): beyond this many bytes the tensor is refused, not allocated. A
+# GraphDef is a protocol buffer (at most 2 GiB), so no real tensor is written like that.
+MAX_EXPANDED_BYTES = 1 << 31
+
+
 def shape_from_proto(shape_proto):
-    """TensorShapeProto -> None (unknown rank) or list of ints (-1 unknown)."""
+    """TensorShapeProto -> None (unknown rank) or list of ints (-1 unknown). Raises
+    TFImportError for shapes TensorFlow refuses (PartialTensorShape::IsValid): dims below -1,
+    dims with unknown rank, more than 2**63 - 1 elements."""
     if shape_proto is None:
         return []
+    dims = shape_proto._values.get("dim") or ()
     if shape_proto.unknown_rank:
+        if dims:
+            raise TFImportError("a tensor shape of unknown rank has dimensions")
         return None
-    return [d.size if d.size >= 0 else -1 for d in shape_proto.dim]
+    out = [d.size for d in dims]
+    n = 1
+    for d in out:
+        if d < -1:
+            raise TFImportError(f"tensor shape {out[:8]} has a dimension below -1")
+        if d > 0:
+            n *= d
+            if n > MAX_ELEMENTS:
+                raise TFImportError(f"tensor shape {out[:8]} has more than 2**63 - 1 elements")
+    return out
 
 
 def shape_attr(shape):
@@ -142,16 +164,22 @@ def shape_to_proto(shape):
 
 import re as _re
 
-_PLAIN = _re.compile(rb'^[\x20\x21\x23-\x5b\x5d-\x7e]*$')
+# Printable ASCII other than '"' and '\\': written as they are. (fullmatch: a trailing
+# newline must not pass, as it would with '$'.)
+_PLAIN = _re.compile(rb'[\x20\x21\x23-\x5b\x5d-\x7e]*')
 
 
 def mlir_string(b):
-    """An MLIR string literal for bytes/str `b` (non-printable bytes as \\XX hex)."""
+    """An MLIR string literal for bytes/str `b`: printable ASCII as it is, every other byte
+    (non-printable, non-ASCII, '"' and '\\') as \\XX hex, which MLIR's lexer reads back.
+
+    The one place the importers write strings (attribute values, names, locations) into
+    MLIR text."""
     if isinstance(b, str):
         if b.isascii() and b.isprintable() and '"' not in b and "\\" not in b:
             return f'"{b}"'
         b = b.encode("utf-8", "surrogateescape")
-    elif _PLAIN.match(b):
+    elif _PLAIN.fullmatch(b):
         return '"' + b.decode("ascii") + '"'
     out = ['"']
     for c in b:
@@ -196,10 +224,12 @@ class Tensor:
         return self.array.nbytes
 
     def full_array(self):
-        """The value as a numpy array of the full shape."""
+        """The value as a numpy array of the full shape (a splat: a read-only broadcast view)."""
         if self.strings is not None:
             arr = np.empty(len(self.strings), dtype=object)
             arr[:] = self.strings
+            if self.splat:
+                return np.broadcast_to(arr.reshape(()), tuple(self.shape))
             return arr.reshape(self.shape)
         if self.splat:
             return np.broadcast_to(self.array.reshape(()), tuple(self.shape))
@@ -214,9 +244,20 @@ def _field_values(tp, field):
 
 
 def _numpy_from_field(tp, dtype, field, np_dtype):
+    try:
+        return _numpy_from_field_raw(tp, dtype, field, np_dtype)
+    except (pb.DecodeError, ValueError, OverflowError) as exc:
+        # Packed fields are decoded here, on demand: their errors surface now.
+        raise TFImportError(f"{dtype_name(dtype)} tensor has a corrupt {field} field: {exc}") from None
+
+
+def _numpy_from_field_raw(tp, dtype, field, np_dtype):
     raw = _field_values(tp, field)
     if raw is None:
         return np.zeros(0, dtype=np_dtype)
+    if field == "float8_val":  # one bytes field, an element per byte
+        return np.frombuffer(b"".join(bytes(v) for v in raw) if isinstance(raw, list) else bytes(raw),
+                             dtype=np.uint8)
     if isinstance(raw, pb.PackedRaw):
         parts = []
         kind = raw.kind
@@ -240,8 +281,6 @@ def _numpy_from_field(tp, dtype, field, np_dtype):
         n = len(vals) // 2
         vals = vals[:2 * n].view(np_dtype)
         return vals
-    if field == "float8_val":
-        return np.frombuffer(b"".join(bytes(v) for v in raw), dtype=np.uint8) if isinstance(raw, list) else vals
     if vals.dtype.kind in "iub" and np.dtype(np_dtype).kind in "iu":
         # C++ static_cast semantics (wrap-around).
         return vals.astype(np.int64).astype(np_dtype) if vals.dtype != np.dtype(np_dtype) else vals
@@ -262,6 +301,12 @@ def _decode_string_content(content, n):
     if pos != len(data):
         raise ValueError("bad string tensor content")
     return out
+
+
+def _check_expansion(name, shape, n, itemsize):
+    if n * itemsize > MAX_EXPANDED_BYTES:
+        raise TFImportError(f"{name} tensor of shape {shape[:8]} ({n} elements) holds fewer values than "
+                            f"elements and would take more than {MAX_EXPANDED_BYTES} bytes once filled in")
 
 
 def decode_tensor(tp):
@@ -290,10 +335,12 @@ def decode_tensor(tp):
             strings = list(tp._values.get("string_val") or [])
             if n == 0:
                 strings = []
-            elif not strings:
-                strings = [b""] * n
+            elif len(strings) < n and len(set(strings)) <= 1 and n * 8 > MAX_EXPANDED_BYTES:
+                # One value for very many elements: kept as a splat, not repeated.
+                return Tensor(dtype, shape, splat=True, strings=[bytes(strings[0]) if strings else b""])
             elif len(strings) < n:
-                strings = strings + [strings[-1]] * (n - len(strings))
+                _check_expansion(name, shape, n, 8)
+                strings = strings + [strings[-1] if strings else b""] * (n - len(strings))
             else:
                 strings = strings[:n]
         return Tensor(dtype, shape, strings=[bytes(s) for s in strings])
@@ -321,6 +368,7 @@ def decode_tensor(tp):
         return Tensor(dtype, shape, vals[:n])
     if m == 1:
         return Tensor(dtype, shape, vals[:1].copy(), splat=True)
+    _check_expansion(name, shape, n, vals.dtype.itemsize)
     full = np.empty(n, dtype=vals.dtype)
     full[:m] = vals
     full[m:] = vals[m - 1]
