@@ -1,0 +1,102 @@
+"""Deeply nested executor IR: the Python passes stay linear in the nesting depth.
+
+Graphs nested in islands (island -> tf_device.launch -> graph -> island ...)
+used to be rescanned once per enclosing graph (coarsening and pruning even
+revisited every graph once per path to it: exponential). The timings run in
+a child process (a regression then times out instead of hanging the run) and
+are compared as ratios, with a generous bound, not as absolute times.
+"""
+import json
+import textwrap
+
+import pytest
+
+from conftest import describe_failure, run_python
+
+
+def deep_islands(depth):
+    """func -> graph -> island -> launch -> graph -> island ... `depth` levels.
+
+    Each graph holds a producer island (reading a value of the enclosing
+    graph: a use across graphs), the island with the nest and a consumer.
+    """
+    head, tail = [], []
+    for d in range(depth + 1):
+        source = f"%p{d - 1}#0" if d else "%arg0"
+        head += [f"%g{d} = tf_executor.graph {{",
+                 f'%p{d}:2 = tf_executor.island wraps "tf.Abs"({source}) : '
+                 f"(tensor<f32>) -> tensor<f32>",
+                 f"%i{d}:2 = tf_executor.island {{"]
+        inner = []
+        if d < depth:
+            head.append(f'%l{d} = "tf_device.launch"() ({{')
+            inner += [f"tf_device.return %g{d + 1} : tensor<f32>",
+                      '}) {device = ""} : () -> tensor<f32>',
+                      f'%a{d} = "tf.Identity"(%l{d}) : (tensor<f32>) -> tensor<f32>']
+        else:
+            inner.append(f'%a{d} = "tf.Identity"(%p{d}#0) : (tensor<f32>) -> tensor<f32>')
+        inner += [f"tf_executor.yield %a{d} : tensor<f32>", "}",
+                  f"%j{d}:2 = tf_executor.island {{",
+                  f'%b{d} = "tf.Neg"(%i{d}#0) : (tensor<f32>) -> tensor<f32>',
+                  f"tf_executor.yield %b{d} : tensor<f32>", "}",
+                  f"tf_executor.fetch %j{d}#0 : tensor<f32>", "}"]
+        tail = inner + tail
+    return ("func.func @f(%arg0: tensor<f32>) -> tensor<f32> {\n" + "\n".join(head + tail) +
+            "\nfunc.return %g0 : tensor<f32>\n}\n")
+
+
+_TIMER = textwrap.dedent("""
+    import json, sys, time
+    sys.path.insert(0, {tests!r})
+    import tfmlir
+    from mlir import ir
+    from tfmlir import passes
+    from test_deep_nesting import {generator}
+    results = {{}}
+    for pipeline in {pipelines!r}:
+        times = []
+        for depth in {depths!r}:
+            best = None
+            for _ in range(2):
+                with ir.Context():
+                    module = ir.Module.parse({generator}(depth))
+                    start = time.perf_counter()
+                    passes.run(module, pipeline)
+                    took = time.perf_counter() - start
+                best = took if best is None else min(best, took)
+            times.append(best)
+        results[pipeline] = times
+    print(json.dumps(results))
+""")
+
+
+def _timings(generator, pipelines, depths, timeout=240):
+    from conftest import TESTS_DIR
+
+    code = _TIMER.format(tests=str(TESTS_DIR), generator=generator, pipelines=list(pipelines),
+                         depths=list(depths))
+    proc = run_python([], code=code, timeout=timeout)
+    assert proc.returncode == 0, describe_failure(proc)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+FUNC_PASSES = ("tf-executor-island-coarsening", "tf-executor-graph-pruning")
+
+
+def test_deep_islands_parse_and_verify():
+    import tfmlir  # noqa: F401
+    from mlir import ir
+
+    with ir.Context():
+        module = ir.Module.parse(deep_islands(3))
+        module.operation.verify()
+
+
+@pytest.mark.slow
+def test_executor_passes_are_linear_in_nesting_depth():
+    pipelines = [f"builtin.module(func.func({p}))" for p in FUNC_PASSES]
+    results = _timings("deep_islands", pipelines, (50, 200))
+    for pipeline, (small, large) in results.items():
+        # Linear: about 4x for 4x the depth (quadratic would be 16x).
+        assert large < 10 * max(small, 0.01), f"{pipeline}: {small:.3f}s at 50, {large:.3f}s at 200"
+        assert large < 30, f"{pipeline}: {large:.1f}s at depth 200"
