@@ -93,12 +93,16 @@ def _plan(root, plans):
 
     A plan is ``(graph, [(island, inner ops, yield)], fetch)``. Raises
     PassFailure at the first op of a graph that is not an island (TF's order).
+    The inner ops of an island holding a graph directly are None: lifting
+    that graph first puts its ops in the island, so they are listed when the
+    island is lifted (see :func:`_lift`).
     """
     for graph in post_order_graphs(graph_skeletons(root)):
         if graph.others:
             op = graph.others[0][1]
             raise PassFailure(_not_island_message(op.name), op)
-        plans.append((graph.op, [(i.op, i.body, i.yield_op) for i in graph.islands], graph.fetch))
+        plans.append((graph.op, [(i.op, None if i.holds_graph else i.body, i.yield_op)
+                                 for i in graph.islands], graph.fetch))
 
 
 def _check_control_uses(islands):
@@ -130,6 +134,11 @@ def _lift(plan):
     graph, islands, fetch = plan
     outside = {}
     for position, (island, inner, yield_op) in enumerate(islands):
+        if inner is None:
+            # Holds a graph lifted already: its ops are in the island now. The
+            # list is kept for _unlift (and a redo, which finds the same ops).
+            inner = [op.operation for op in island.regions[0].blocks[0].operations][:-1]
+            islands[position] = (island, inner, yield_op)
         for op in inner:
             op.move_before(graph)
         results = island.results
