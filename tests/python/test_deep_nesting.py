@@ -64,6 +64,44 @@ def deep_if_regions(depth):
             "func.return %g : tensor<f32>\n}\n")
 
 
+_RESOURCE = "tensor<!tf_type.resource<tensor<f32>>>"
+
+
+def resource_identity_chain(length):
+    """One island: `length` tf.Identity ops forwarding a resource, then a
+    read and a write through the last one (the resource alias analysis
+    follows the whole chain)."""
+    r = _RESOURCE
+    body = [f'%r{k + 1} = "tf.Identity"(%r{k}) : ({r}) -> {r}' for k in range(length)]
+    return (f"func.func @main(%r0: {r}, %v: tensor<f32>) -> tensor<f32> {{\n"
+            "%g = tf_executor.graph {\n%i:2 = tf_executor.island {\n" + "\n".join(body) +
+            f'\n"tf.AssignVariableOp"(%r{length}, %v) : ({r}, tensor<f32>) -> ()'
+            f'\n%x = "tf.ReadVariableOp"(%r0) : ({r}) -> tensor<f32>'
+            "\ntf_executor.yield %x : tensor<f32>\n}\ntf_executor.fetch %i#0 : tensor<f32>\n}\n"
+            "func.return %g : tensor<f32>\n}\n")
+
+
+def call_chain(length):
+    """@main calls @f0, which calls @f1 ... @f<length>: each passes its
+    resource argument through (the side-effect analysis follows the calls
+    for purity, op-based effects and resource aliasing)."""
+    r = _RESOURCE
+    call = '"tf.PartitionedCall"(%a) <{{config = "", config_proto = "", executor_type = "", f = @f{}}}>'
+    funcs = [f"func.func @main(%a: {r}, %v: tensor<f32>) -> tensor<f32> {{",
+             "%g = tf_executor.graph {", "%i:2 = tf_executor.island {",
+             f"%r = {call.format(0)} : ({r}) -> {r}",
+             f'"tf.AssignVariableOp"(%r, %v) : ({r}, tensor<f32>) -> ()',
+             f'%x = "tf.ReadVariableOp"(%a) : ({r}) -> tensor<f32>',
+             "tf_executor.yield %x : tensor<f32>", "}", "tf_executor.fetch %i#0 : tensor<f32>", "}",
+             "func.return %g : tensor<f32>", "}"]
+    for k in range(length + 1):
+        inner = call.format(k + 1) if k < length else '"tf.Identity"(%a)'
+        funcs += [f"func.func private @f{k}(%a: {r}) -> {r} {{", "%g = tf_executor.graph {",
+                  f"%o:2 = tf_executor.island wraps {inner} : ({r}) -> {r}",
+                  f"tf_executor.fetch %o#0 : {r}", "}", f"func.return %g : {r}", "}"]
+    return "\n".join(funcs) + "\n"
+
+
 _TIMER = textwrap.dedent("""
     import json, sys, time
     sys.path.insert(0, {tests!r})
@@ -101,7 +139,7 @@ def _timings(generator, pipelines, depths, timeout=240):
 
 FUNC_PASSES = ("tf-executor-island-coarsening", "tf-executor-graph-pruning",
                "tf-executor-to-functional-conversion")
-MODULE_PASSES = ("tf-executor-tpu-v1-island-outlining",)
+MODULE_PASSES = ("tf-executor-tpu-v1-island-outlining", "tf-executor-break-up-islands")
 
 
 def _pipelines():
@@ -130,6 +168,24 @@ def test_nests_deeper_than_the_recursion_limit(pipeline, generator, depth):
     with ir.Context():
         module = ir.Module.parse(generator(depth))
         passes.run(module, pipeline)
+
+
+@pytest.mark.parametrize("generator,length", [(resource_identity_chain, 3000), (call_chain, 1500)])
+def test_side_effect_analysis_follows_long_chains(generator, length):
+    # The alias analysis, op-based effects and purity of calls used to
+    # recurse once per link: RecursionError ("internal error") at ~1000.
+    import tfmlir
+    from mlir import ir
+    from tfmlir import passes
+
+    with ir.Context():
+        module = ir.Module.parse(generator(length))
+        passes.run(module, "builtin.module(tf-executor-break-up-islands)")
+        text = tfmlir.print_ir(module)
+    # The write through the chain (or the call) and the read of the same
+    # resource are ordered: the read's island waits on a control token.
+    read = [line for line in text.splitlines() if '"tf.ReadVariableOp"' in line]
+    assert len(read) == 1 and "tf_executor.island(%" in read[0], read
 
 
 @pytest.mark.slow
