@@ -28,7 +28,7 @@ from .analysis.executor import (ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOUR
                                 YIELD, GraphInfo, function_name, gc_paused, op_key,
                                 outermost_graphs, validated_post_order)
 from .analysis.side_effects import MUST_EXECUTE_OPS
-from .framework import FUNC, Option, Pass, register_pass
+from .framework import FUNC, Option, Pass, erase_op, register_pass
 
 
 def can_prune(func_op):
@@ -161,7 +161,7 @@ def _prune(info, watch, watched, report=False):
     # Erase in reverse order: users go before the ops defining their operands.
     for i in range(count - 1, -1, -1):
         if not reachable[i]:
-            ops[i].erase()
+            erase_op(ops[i])
     return flag
 
 

@@ -34,7 +34,7 @@ from mlir import ir
 
 from .analysis.executor import (FETCH, ISLAND, GraphInfo, control_type, create_island,
                                 gc_paused, outermost_graphs, validated_post_order)
-from .framework import FUNC, Pass, register_pass
+from .framework import FUNC, Pass, erase_op, register_pass
 
 
 @register_pass
@@ -93,7 +93,7 @@ def _insert_fetch_island(info):
         attributes = dict(fetch.attributes.items())
         new_fetch = ir.Operation.create(FETCH, operands=new_operands, attributes=attributes,
                                         loc=loc, ip=ir.InsertionPoint(fetch))
-        fetch.erase()
+        erase_op(fetch)
 
     # Bookkeeping: the island takes index `fi`, the fetch moves to `fi + 1`.
     info.ops[fi:] = [island, new_fetch]
@@ -278,4 +278,4 @@ def _coarsen(info):
             control.replace_all_uses_with(new_control)
             replaced[control] = new_control
         for i in members:
-            ops[i].erase()
+            erase_op(ops[i])

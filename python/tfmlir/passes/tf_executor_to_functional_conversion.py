@@ -32,7 +32,7 @@ from mlir import ir
 from .analysis.executor import FETCH, ISLAND, op_key
 from .analysis.gc_pause import paused_gc
 from .analysis.graph_skeleton import graph_skeletons, post_order_graphs
-from .framework import FUNC, Pass, PassFailure, register_pass
+from .framework import FUNC, Pass, PassFailure, erase_op, register_pass
 
 _ADVANCE = ir.WalkResult.ADVANCE
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
@@ -68,7 +68,7 @@ def _run(func):
         for plan in plans:
             _lift(plan)
     for graph, _, _ in plans:
-        graph.erase()
+        erase_op(graph)
 
 
 def _verifies(op):

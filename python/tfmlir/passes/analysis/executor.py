@@ -61,6 +61,8 @@ import gc
 
 from mlir import ir
 
+from ..framework import erase_op
+
 GRAPH = "tf_executor.graph"
 ISLAND = "tf_executor.island"
 YIELD = "tf_executor.yield"
@@ -486,5 +488,5 @@ def rebuild_op(op, operands):
                 new_block.append(child.operation.detach_from_parent())
     for old_result, new_result in zip(op.results, new.results):
         old_result.replace_all_uses_with(new_result)
-    op.erase()
+    erase_op(op)
     return new
