@@ -18,9 +18,33 @@ diagnostic at the anchor op (or the op it names); the anchor op is restored to
 its state before the pass (unless the pass opts out with
 ``rollback_on_failure = False`` because it never mutates before validating),
 and ``run`` raises ``mlir.ir.MLIRError``.
+
+What the framework guards against (several upstream calls abort the whole
+process instead of raising; docs/pass-safety.md lists them for pass authors):
+
+* Upstream passes never see invalid IR (MLIR's assertions are on): ``run``
+  verifies the module first, and a Python pass followed by an upstream pass
+  has its output verified even with ``verify_each=False``.
+* Nothing a pass raises unwinds into the C++ pass manager: exceptions become
+  diagnostics (an exception from an ``Operation.walk`` callback arrives as a
+  RuntimeError carrying whole tracebacks; the diagnostic keeps its last line),
+  and KeyboardInterrupt is re-raised once the pass manager has returned.
+* While a pass runs, Python's recursion limit is at most the current depth
+  plus :data:`RECURSION_LIMIT`: recursion through walk callbacks costs C
+  stack at every level and would otherwise crash the process.
+* :func:`erase_op` erases an op only if none of its results is still used
+  (``Operation.erase()`` aborts on that); the rollback swaps whole blocks.
+* Pipelines are checked when built: Python passes cannot run inside an
+  upstream pass's option pipeline (the inliner's ``default-pipeline`` ...),
+  option pipelines the inliner would parse (and ignore errors of) only when
+  it runs are parsed first, and errors upstream prints on stderr while
+  parsing options are put into the :class:`PipelineError`.
 """
+import contextlib
 import inspect
+import os
 import sys
+import tempfile
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence
@@ -51,6 +75,48 @@ class PassFailure(Exception):
     def __init__(self, message, op=None):
         super().__init__(message)
         self.op = op
+
+
+def outside_use(op):
+    """``(result number, user op)`` of a use of a result of `op` by an op
+    not nested in `op`, or None."""
+    op = op.operation
+    results = op.results
+    for number in range(len(results)):
+        for use in results[number].uses:
+            user = use.owner.operation
+            if not _inside(user, op):
+                return number, user
+    return None
+
+
+def erase_op(op):
+    """Erases `op` after checking that none of its results is still used.
+
+    MLIR's ``Operation.erase()`` on an op with used results does not fail: it
+    aborts the whole process (``LLVM ERROR: operation destroyed but still has
+    uses``). Erase through this helper instead (after moving the uses with
+    ``replace_all_uses_with``); a remaining use raises :class:`PassFailure`
+    (an internal error of the pass, reported as a diagnostic). Uses by ops
+    nested in `op` itself do not count: erasing `op` drops them first.
+    """
+    op = op.operation
+    found = outside_use(op)
+    if found is not None:
+        number, user = found
+        raise PassFailure(
+            f"internal error: erasing '{irsafe.op_name(op)}' whose result #{number} is "
+            f"still used by '{irsafe.op_name(user)}'", op)
+    op.erase()
+
+
+def _inside(op, ancestor):
+    while op is not None:
+        if op == ancestor:
+            return True
+        parent = op.parent
+        op = parent.operation if parent is not None else None
+    return False
 
 
 @dataclass(frozen=True)
@@ -254,70 +320,257 @@ def _anchor_ops(module_op, stage):
 
 
 def _restore(anchor, snapshot):
-    """Puts `snapshot` (a detached clone of `anchor`) back in place of `anchor`."""
+    """Puts `snapshot` (a detached clone of `anchor`) back in place of `anchor`.
+
+    Never erases an op that may still have uses (MLIR aborts the process on
+    that): the module body is swapped as a whole block (erasing the snapshot
+    then drops the uses among the old ops before destroying them), and a
+    function is erased only after its results' uses moved to the snapshot.
+    """
     if anchor.name == MODULE:
-        body = anchor.regions[0].blocks[0]
-        for op in list(body.operations):
-            op.operation.erase()
-        for op in list(snapshot.regions[0].blocks[0].operations):
-            body.append(op.operation.detach_from_parent())
-        for named in list(anchor.attributes):
-            del anchor.attributes[named.name]
-        for named in snapshot.attributes:
-            anchor.attributes[named.name] = named.attr
+        region, spare = anchor.regions[0], snapshot.regions[0]
+        old_body = region.blocks[0]
+        spare.blocks[0].append_to(region)   # region: [old body, restored body]
+        old_body.append_to(spare)           # region: [restored body]
+        # (Iterating an attribute map yields names; indexing, named attributes.)
+        attributes, saved = anchor.attributes, snapshot.attributes
+        for name in [attributes[k].name for k in range(len(attributes))]:
+            del attributes[name]
+        for k in range(len(saved)):
+            attributes[saved[k].name] = saved[k].attr
         snapshot.erase()
         return anchor
     ir.InsertionPoint(anchor).insert(snapshot)
     for old, new in zip(anchor.results, snapshot.results):
         old.replace_all_uses_with(new)
-    anchor.erase()
+    erase_op(anchor)
     return snapshot
+
+
+def _check_anchoring(stage):
+    """PipelineError unless the pass can run where the pipeline nests it."""
+    level = stage.path[-1] if stage.path else MODULE
+    anchor = stage.pass_cls.anchor
+    if anchor == level or (anchor == FUNC and level == MODULE):
+        return
+    raise PipelineError(
+        f"pass '{stage.pass_cls.argument}' runs on '{anchor}' and cannot be nested under '{level}'")
+
+
+# Options of upstream passes holding a pass pipeline that the pass parses
+# only when it runs, ignoring errors (the inliner prints the parse error and
+# goes on without the pipeline). They are parsed here first.
+_LAZY_PIPELINE_OPTIONS = frozenset({"default-pipeline"})
+
+
+def _check_lazy_pipelines(stage, context):
+    for element in stage.elements:
+        for key, value in split_options(element.options):
+            if key.replace("_", "-") not in _LAZY_PIPELINE_OPTIONS or value is None:
+                continue
+            text = unquote(value.strip())
+            if text.startswith("{") and text.endswith("}"):
+                text = text[1:-1]
+            if not text.strip():
+                continue
+            errors = []
+            # The inliner parses it for each callable op kind (func.func in
+            # TF's IR); `any` accepts op-agnostic pipelines for other ops.
+            for anchor in (FUNC, "any"):
+                try:
+                    _capturing_stderr(lambda: passmanager.PassManager.parse(
+                        f"{MODULE}({anchor}({text}))", context=context))
+                    break
+                except ValueError as exc:
+                    errors.append(str(exc).strip())
+            else:
+                raise PipelineError(
+                    f"invalid pipeline in option '{key}' of pass '{element.name}': {errors[0]}")
+
+
+def _capturing_stderr(fn):
+    """Calls `fn()` with file descriptor 2 captured; returns its result.
+
+    Upstream code prints parse errors straight to stderr (llvm::errs) and
+    raises a ValueError that does not say what went wrong; the printed text
+    is put into the exception instead (a ValueError, re-raised with it).
+    """
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to capture
+        return fn()
+    error = None
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            result = fn()
+        except ValueError as exc:
+            error = exc
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        captured.seek(0)
+        printed = captured.read().decode("utf-8", "replace").strip()
+    if error is not None:
+        detail = str(error).strip()
+        raise ValueError("\n".join(part for part in (printed, detail) if part)) from None
+    if printed:
+        if "error" in printed.lower():
+            raise ValueError(printed)
+        sys.stderr.write(printed + "\n")
+    return result
+
+
+def _add_upstream(pm, text):
+    try:
+        _capturing_stderr(lambda: pm.add(text))
+    except ValueError as exc:
+        raise PipelineError(f"invalid pipeline element '{text}': {exc}") from None
 
 
 def _location_of(op):
     try:
         return op.location
     except Exception:  # detached or invalid op
-        return ir.Location.unknown()
+        try:
+            return ir.Location.unknown(op.context)
+        except Exception:
+            return ir.Location.unknown()
 
 
-def _python_stage_callable(stage):
+# Recursion a Python pass gets (None: leave Python's limit alone). Recursion
+# that goes through C++ (an Operation.walk callback calling code that walks
+# again, ...) uses the C stack at every level, about 0.75 KB per Python
+# frame: with Python's limit raised far above its default of 1000, a deep
+# enough recursion overflows the 8 MB stack of the main thread and kills the
+# process instead of raising RecursionError. While a pass runs, the limit is
+# lowered (never raised) to the current depth plus this many frames. (An
+# exception escaping N nested walk callbacks also costs O(N^2) in the
+# bindings, which format the whole traceback at every level.)
+RECURSION_LIMIT = 1000
+
+# Longest internal-error text put into a diagnostic.
+_MAX_DETAIL = 2000
+_CALLBACK_MARKER = "Exception raised in callback: "
+
+
+def _frame_depth():
+    depth = 0
+    frame = sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
+@contextlib.contextmanager
+def _recursion_capped():
+    if RECURSION_LIMIT is None:
+        yield
+        return
+    limit = _frame_depth() + RECURSION_LIMIT
+    previous = sys.getrecursionlimit()
+    if previous <= limit:
+        yield
+        return
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _exception_summary(exc):
+    """One line for a diagnostic about an exception a pass raised."""
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    if _CALLBACK_MARKER in text:
+        # Raised in an Operation.walk callback: the bindings re-raise it as a
+        # RuntimeError carrying the callback's whole traceback, once more per
+        # nested walk (quadratic in the depth). Keep the exception itself.
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        text = lines[-1] if lines else text
+        while _CALLBACK_MARKER in text:
+            text = text[text.index(_CALLBACK_MARKER) + len(_CALLBACK_MARKER):]
+    if len(text) > _MAX_DETAIL:
+        text = text[:_MAX_DETAIL] + f"... ({len(text)} characters)"
+    return text
+
+
+def _run_python_stage(cls, stage, module_op):
+    """Runs a Python pass on its anchors; False (diagnostics emitted) on failure."""
+    try:
+        # Python reads names as str: refuse IR whose names are not UTF-8
+        # before any pass code touches it.
+        irsafe.check_utf8(module_op, f"{cls.argument} (a Python pass)")
+    except irsafe.NonUtf8Error as err:
+        err.location.emit_error(str(err))
+        return False
+    instance = cls(**stage.options)
+    for anchor in _anchor_ops(module_op, stage):
+        snapshot = anchor.clone(ip=False) if cls.rollback_on_failure else None
+        try:
+            # The pass runs with the IR's context and the anchor's location
+            # as defaults, so `ir.*.get(...)` calls need no explicit context.
+            with anchor.context, anchor.location:
+                instance.run_on_operation(anchor.opview)
+        except PassFailure as failure:
+            target = failure.op.operation if failure.op is not None else anchor
+            _location_of(target).emit_error(f"{cls.argument}: {failure}")
+            if snapshot is not None:
+                _restore(anchor, snapshot)
+            return False
+        except Exception as exc:  # a bug in the pass: report it, never abort
+            _location_of(anchor).emit_error(
+                f"{cls.argument}: internal error: {_exception_summary(exc)}")
+            if snapshot is not None:
+                _restore(anchor, snapshot)
+            return False
+        if snapshot is not None:
+            snapshot.erase()
+    return True
+
+
+def _verify_output(cls, module_op):
+    """Verifies `module_op` after a Python pass; False (diagnostics emitted) if invalid."""
+    try:
+        module_op.verify()
+        return True
+    except ir.MLIRError as err:
+        _location_of(module_op).emit_error(
+            f"{cls.argument}: the pass produced invalid IR (verified before the next "
+            f"upstream pass even with verify_each off)")
+        for diagnostic in err.error_diagnostics:
+            _location_of(diagnostic).emit_error(diagnostic.message)
+        return False
+
+
+def _python_stage_callable(stage, verify_after=False, interrupted=None):
+    """The callable the PassManager runs for a Python stage.
+
+    Nothing raised by the pass unwinds into the C++ pass manager: exceptions
+    become error diagnostics (KeyboardInterrupt and the like are kept in
+    `interrupted` and re-raised once the pass manager returns). With
+    `verify_after`, the module is verified after the pass.
+    """
     cls = stage.pass_cls
 
     def run(module_op, pass_):
         try:
-            # Python reads names as str: refuse IR whose names are not UTF-8
-            # before any pass code touches it.
-            irsafe.check_utf8(module_op, f"{cls.argument} (a Python pass)")
-        except irsafe.NonUtf8Error as err:
-            err.location.emit_error(str(err))
+            with _recursion_capped():
+                ok = _run_python_stage(cls, stage, module_op)
+                if ok and verify_after:
+                    ok = _verify_output(cls, module_op)
+        except Exception as exc:  # outside the pass's own code: still never abort
+            _location_of(module_op).emit_error(
+                f"{cls.argument}: internal error: {_exception_summary(exc)}")
+            ok = False
+        except BaseException as exc:  # KeyboardInterrupt, SystemExit
+            if interrupted is not None:
+                interrupted.append(exc)
+            ok = False
+        if not ok:
             pass_.signal_pass_failure()
-            return
-        instance = cls(**stage.options)
-        for anchor in _anchor_ops(module_op, stage):
-            snapshot = anchor.clone(ip=False) if cls.rollback_on_failure else None
-            try:
-                # The pass runs with the IR's context and the anchor's location
-                # as defaults, so `ir.*.get(...)` calls need no explicit context.
-                with anchor.context, anchor.location:
-                    instance.run_on_operation(anchor.opview)
-            except PassFailure as failure:
-                target = failure.op.operation if failure.op is not None else anchor
-                _location_of(target).emit_error(f"{cls.argument}: {failure}")
-                if snapshot is not None:
-                    _restore(anchor, snapshot)
-                pass_.signal_pass_failure()
-                return
-            except Exception as exc:  # a bug in the pass: report it, never abort
-                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-                _location_of(anchor).emit_error(
-                    f"{cls.argument}: internal error: {detail}")
-                if snapshot is not None:
-                    _restore(anchor, snapshot)
-                pass_.signal_pass_failure()
-                return
-            if snapshot is not None:
-                snapshot.erase()
 
     run.__name__ = cls.__name__
     return run
@@ -346,20 +599,26 @@ class PassPipeline:
                                 for name in stage.passes]
         for stage in self.stages:
             if isinstance(stage, PythonStage):
+                _check_anchoring(stage)
                 for dialect in stage.pass_cls.dependent_dialects:
                     self.context.dialects[dialect]  # loads it
+        self._interrupted = []
         self.pm = passmanager.PassManager(MODULE, context=self.context)
         self.pm.enable_verifier(verify_each)
-        for stage in self.stages:
+        for k, stage in enumerate(self.stages):
             if isinstance(stage, UpstreamStage):
-                try:
-                    self.pm.add(stage.text)
-                except ValueError as exc:
-                    raise PipelineError(f"invalid pipeline element '{stage.text}': {exc}") from None
+                _check_lazy_pipelines(stage, self.context)
+                _add_upstream(self.pm, stage.text)
             else:
                 cls = stage.pass_cls
-                self.pm.add(_python_stage_callable(stage), name=cls.__name__,
-                            argument=cls.argument, description=cls.description().split("\n")[0])
+                # Upstream passes must never see invalid IR (MLIR's assertions
+                # abort the process): without verify_each, a Python pass
+                # followed by an upstream one still has its output verified.
+                following = self.stages[k + 1] if k + 1 < len(self.stages) else None
+                verify_after = not verify_each and isinstance(following, UpstreamStage)
+                self.pm.add(_python_stage_callable(stage, verify_after, self._interrupted),
+                            name=cls.__name__, argument=cls.argument,
+                            description=cls.description().split("\n")[0])
         if print_ir_after_all or print_ir_before_all:
             self.pm.enable_ir_printing(print_before_all=print_ir_before_all,
                                        print_after_all=print_ir_after_all,
@@ -374,7 +633,12 @@ class PassPipeline:
         op = module.operation if hasattr(module, "operation") else module
         op.verify()  # never hand invalid IR to upstream passes (assertions are on)
         self._check_symbol_uses(op)
-        self.pm.run(op)
+        del self._interrupted[:]
+        try:
+            self.pm.run(op)
+        finally:
+            if self._interrupted:
+                raise self._interrupted[0]
         return module
 
     def _check_symbol_uses(self, op):

@@ -12,6 +12,7 @@ visit their anchor operations. Function-level passes are independent per
 function, so running each stage over all functions in turn gives the result
 of MLIR's interleaved nested execution.
 """
+import re
 from dataclasses import dataclass, field
 from typing import List, Tuple, Union
 
@@ -211,6 +212,7 @@ class UpstreamStage:
     """Upstream passes, as text relative to the top-level builtin.module."""
     text: str
     passes: Tuple[str, ...] = ()  # the pass names in `text`
+    elements: Tuple[PassElement, ...] = ()  # the parsed passes, with their options
 
 
 @dataclass
@@ -233,12 +235,35 @@ def schedule(elements, registry, path=()):
             stages.append(PythonStage(pass_cls, pass_cls.parse_options(element.options),
                                       path))
             continue
+        _check_no_python_pass_in_options(element, registry)
         text = element.text()
         for op_name in reversed(path):
             text = f"{op_name}({text})"
         if stages and isinstance(stages[-1], UpstreamStage):
-            stages[-1] = UpstreamStage(stages[-1].text + "," + text,
-                                       stages[-1].passes + (element.name,))
+            last = stages[-1]
+            stages[-1] = UpstreamStage(last.text + "," + text, last.passes + (element.name,),
+                                       last.elements + (element,))
         else:
-            stages.append(UpstreamStage(text, (element.name,)))
+            stages.append(UpstreamStage(text, (element.name,), (element,)))
     return stages
+
+
+_NAME_TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _check_no_python_pass_in_options(element, registry):
+    """PipelineError if an upstream pass's options name a Python pass.
+
+    Options such as the inliner's ``default-pipeline`` hold pipelines that
+    the upstream pass parses and runs itself, in C++, where Python passes do
+    not exist (MLIR would report an unknown pass, or run without it).
+    """
+    if not element.options:
+        return
+    for token in _NAME_TOKEN.findall(element.options):
+        if token in registry:
+            raise PipelineError(
+                f"Python pass '{token}' cannot be nested in the options of upstream pass "
+                f"'{element.name}' (at position {element.pos}): upstream passes run the "
+                f"pipelines in their options in C++, where Python passes do not exist; run "
+                f"'{token}' as an element of the pipeline itself")

@@ -35,7 +35,7 @@ from .analysis.executor import (GRAPH, ISLAND, YIELD, GraphInfo, control_type, g
                                 op_key, rebuild_op)
 from .analysis.side_effects import (FUNCTIONAL_CONTROL_FLOW as _FUNCTIONAL_CF,
                                     SideEffectAnalysis, is_stateful_functional_control_flow)
-from .framework import MODULE, Pass, register_pass
+from .framework import MODULE, Pass, erase_op, register_pass
 
 _NO_CONTROL_OWNERS = frozenset((GRAPH, YIELD, "tf_executor.NextIteration.Source"))
 
@@ -267,7 +267,7 @@ def _break_up(plan):
         current_yield = list(old_yield.operands)
         for out, value in zip(island_results[:-1], current_yield):
             out.replace_all_uses_with(value)
-        island.erase()
+        erase_op(island)
 
     fetch = ops[-1]
     fetch_key = op_key(fetch)

@@ -24,10 +24,11 @@ Behaviour (matches TensorFlow's C++ pass):
 """
 from mlir import ir
 
-from .analysis.executor import (ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE, YIELD,
-                                GraphInfo, function_name, gc_paused, outermost_graphs)
+from .analysis.executor import (ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE,
+                                YIELD, GraphInfo, function_name, gc_paused, op_key,
+                                outermost_graphs, validated_post_order)
 from .analysis.side_effects import MUST_EXECUTE_OPS
-from .framework import FUNC, Option, Pass, register_pass
+from .framework import FUNC, Option, Pass, erase_op, register_pass
 
 
 def can_prune(func_op):
@@ -59,45 +60,73 @@ class ExecutorGraphPruningPass(Pass):
         func = op.operation
         if not can_prune(func):
             return
-        preserve = frozenset(self.ops_to_preserve)
-        order = []
-        for graph in outermost_graphs(func):
-            self._collect(graph, order)
-        for k, (graph, info) in enumerate(order):
-            if info is None or k:
-                # Graphs were nested: rescan after the inner ones changed.
-                info = GraphInfo(graph, uses=False)
-            _prune(info, preserve)
+        watch = frozenset(self.ops_to_preserve) | MUST_EXECUTE_OPS
+        graphs = outermost_graphs(func)
+        if len(graphs) == 1:
+            info = GraphInfo(graphs[0], uses=False)
+            self._check(info)
+            if not info.nested_graphs:
+                _prune(info, watch, {})
+                return
+        # Nested graphs: validate all before mutating any, then prune innermost
+        # first, each from a fresh scan (pruning a graph changes what its
+        # enclosing graphs see). `watched` remembers, per pruned graph, whether
+        # anything left in it is named in `watch`: an island holding the graph
+        # is then preserved.
+        watched = {}
+        for graph in validated_post_order(graphs, self._check):
+            info = GraphInfo(graph, uses=False)
+            watched[op_key(graph)] = _prune(info, watch, watched, report=True)
 
-    def _collect(self, graph, order):
-        info = GraphInfo(graph, uses=False)
+    def _check(self, info):
         problem = info.problem()
         if problem is not None:
             self.fail(problem[0], problem[1])
-        for nested in info.nested_graphs:
-            self._collect(nested, order)
-        # Innermost first; an outer graph's snapshot is stale once inner
-        # graphs are pruned, so only the first graph keeps its scan.
-        order.append((graph, info if not info.nested_graphs else None))
 
 
-def _preserved_islands(info, preserve):
+def _preserved_islands(info, watch, watched):
     """TF's ShouldPreserveIsland for every island: the island or any op in it
-    (the yield and ops nested in regions included) is named in `preserve` or
-    must execute."""
-    watch = set(preserve) | MUST_EXECUTE_OPS
+    (the yield and ops nested in regions included) is named in `watch` (the
+    ops to preserve and those that must execute). Ops inside nested graphs
+    count through `watched` (op key of an already pruned nested graph ->
+    whether anything left in it is watched)."""
     every = ISLAND in watch or YIELD in watch
     found = []
+    holding_watched = set()
+    for graph, j in zip(info.nested_graphs, info.nested_graph_islands):
+        if watched.get(op_key(graph)):
+            holding_watched.add(j)
     for i, name in enumerate(info.names):
         if name != ISLAND:
             continue
-        if every or not watch.isdisjoint(info.body_names[i]) or any(
+        if every or i in holding_watched or not watch.isdisjoint(info.body_names[i]) or any(
                 nested_name in watch for _, nested_name, _ in info.nested[i]):
             found.append(i)
     return found
 
 
-def _prune(info, preserve):
+def _any_watched(info, kept, watch, watched):
+    """Whether an op left in the graph of `info` (`kept`: per graph-level op,
+    ops nested in islands included) is named in `watch`."""
+    names = info.names
+    for i, name in enumerate(names):
+        if not kept[i]:
+            continue
+        if name in watch:
+            return True
+        if name == ISLAND and (YIELD in watch or not watch.isdisjoint(info.body_names[i]) or any(
+                nested_name in watch for _, nested_name, _ in info.nested[i])):
+            return True
+    for graph, j in zip(info.nested_graphs, info.nested_graph_islands):
+        if kept[j] and watched.get(op_key(graph)):
+            return True
+    return False
+
+
+def _prune(info, watch, watched, report=False):
+    """Erases the unreachable ops of the graph of `info`. With `report`,
+    returns whether an op left in the graph is named in `watch` (see
+    :func:`_any_watched`)."""
     ops, names, producers = info.ops, info.names, info.producers
     count = len(ops)
     reachable = bytearray(count)
@@ -108,7 +137,7 @@ def _prune(info, preserve):
         if not reachable[i]:
             reachable[i] = 1
             stack.append(i)
-    for i in _preserved_islands(info, preserve):
+    for i in _preserved_islands(info, watch, watched):
         if not reachable[i]:
             reachable[i] = 1
             stack.append(i)
@@ -126,12 +155,14 @@ def _prune(info, preserve):
                 if not reachable[j]:
                     reachable[j] = 1
                     stack.append(j)
+    flag = _any_watched(info, reachable, watch, watched) if report else None
     if all(reachable):
-        return
+        return flag
     # Erase in reverse order: users go before the ops defining their operands.
     for i in range(count - 1, -1, -1):
         if not reachable[i]:
-            ops[i].erase()
+            erase_op(ops[i])
+    return flag
 
 
 def _sinks_by_source(info):

@@ -33,8 +33,8 @@ from collections import deque
 from mlir import ir
 
 from .analysis.executor import (FETCH, ISLAND, GraphInfo, control_type, create_island,
-                                gc_paused, outermost_graphs)
-from .framework import FUNC, Pass, register_pass
+                                gc_paused, outermost_graphs, validated_post_order)
+from .framework import FUNC, Pass, erase_op, register_pass
 
 
 @register_pass
@@ -58,19 +58,11 @@ class ExecutorIslandCoarseningPass(Pass):
                 _coarsen(info)
                 return
         # Several graphs, or graphs nested in islands: validate them all before
-        # mutating any, then coarsen innermost first (TF's post-order walk).
-        order = []
-        for graph in graphs:
-            self._validate_tree(graph, order)
-        for graph in order:
+        # mutating any, then coarsen innermost first (TF's post-order walk),
+        # each from a fresh scan (coarsening a graph changes the uses that
+        # its enclosing graphs see).
+        for graph in validated_post_order(graphs, self._check):
             _coarsen(GraphInfo(graph))
-
-    def _validate_tree(self, graph, order):
-        info = GraphInfo(graph)
-        self._check(info)
-        for nested in info.nested_graphs:
-            self._validate_tree(nested, order)
-        order.append(graph)
 
     def _check(self, info):
         problem = info.problem()
@@ -101,7 +93,7 @@ def _insert_fetch_island(info):
         attributes = dict(fetch.attributes.items())
         new_fetch = ir.Operation.create(FETCH, operands=new_operands, attributes=attributes,
                                         loc=loc, ip=ir.InsertionPoint(fetch))
-        fetch.erase()
+        erase_op(fetch)
 
     # Bookkeeping: the island takes index `fi`, the fetch moves to `fi + 1`.
     info.ops[fi:] = [island, new_fetch]
@@ -286,4 +278,4 @@ def _coarsen(info):
             control.replace_all_uses_with(new_control)
             replaced[control] = new_control
         for i in members:
-            ops[i].erase()
+            erase_op(ops[i])

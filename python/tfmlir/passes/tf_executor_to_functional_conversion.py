@@ -32,7 +32,7 @@ from mlir import ir
 from .analysis.executor import FETCH, ISLAND, op_key
 from .analysis.gc_pause import paused_gc
 from .analysis.graph_skeleton import graph_skeletons, post_order_graphs
-from .framework import FUNC, Pass, PassFailure, register_pass
+from .framework import FUNC, Pass, PassFailure, erase_op, register_pass
 
 _ADVANCE = ir.WalkResult.ADVANCE
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
@@ -68,7 +68,7 @@ def _run(func):
         for plan in plans:
             _lift(plan)
     for graph, _, _ in plans:
-        graph.erase()
+        erase_op(graph)
 
 
 def _verifies(op):
@@ -93,12 +93,16 @@ def _plan(root, plans):
 
     A plan is ``(graph, [(island, inner ops, yield)], fetch)``. Raises
     PassFailure at the first op of a graph that is not an island (TF's order).
+    The inner ops of an island holding a graph directly are None: lifting
+    that graph first puts its ops in the island, so they are listed when the
+    island is lifted (see :func:`_lift`).
     """
     for graph in post_order_graphs(graph_skeletons(root)):
         if graph.others:
             op = graph.others[0][1]
             raise PassFailure(_not_island_message(op.name), op)
-        plans.append((graph.op, [(i.op, i.body, i.yield_op) for i in graph.islands], graph.fetch))
+        plans.append((graph.op, [(i.op, None if i.holds_graph else i.body, i.yield_op)
+                                 for i in graph.islands], graph.fetch))
 
 
 def _check_control_uses(islands):
@@ -130,6 +134,11 @@ def _lift(plan):
     graph, islands, fetch = plan
     outside = {}
     for position, (island, inner, yield_op) in enumerate(islands):
+        if inner is None:
+            # Holds a graph lifted already: its ops are in the island now. The
+            # list is kept for _unlift (and a redo, which finds the same ops).
+            inner = [op.operation for op in island.regions[0].blocks[0].operations][:-1]
+            islands[position] = (island, inner, yield_op)
         for op in inner:
             op.move_before(graph)
         results = island.results

@@ -31,7 +31,7 @@ from .analysis.symbols import (FUNC_OP, MODULE_OP, NESTED_TPU_MODULE, append_to_
                                module_body, symbol_name, symbol_ops)
 from .analysis.executor import op_key
 from .analysis.gc_pause import paused_gc
-from .framework import MODULE, Pass, PassFailure, register_pass
+from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
 PARTITIONED_CALL = "tf.PartitionedCall"
 RETURN = "func.return"
@@ -218,7 +218,7 @@ def _inline(call, callee):
         if value.type != result.type:
             value = _cast(value, result.type, call_loc, before_call).result
         result.replace_all_uses_with(value)
-    call.erase()
+    erase_op(call)
     callee.erase()
 
 

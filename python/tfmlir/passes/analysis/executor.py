@@ -26,18 +26,30 @@ Conventions (all indices are positions in ``GraphInfo.ops``):
   ``body_names[i]`` their names, ``body_operands[i]`` their operand lists,
   ``yield_op[i]`` and ``yield_operands[i]`` the terminator and its operands.
   ``nested[i]`` lists ``(op, name, operands)`` of ops nested deeper (inside
-  regions of body ops).
+  regions of body ops), down to and including nested ``tf_executor.graph``
+  ops but not their contents.
 * ``value_def``: Value -> i for the results of graph-level ops.
 * ``producers[i]``: indices of graph-level ops whose results op ``i`` uses,
-  directly or (for islands) from anywhere in its body; with repeats, in scan
-  order.
+  directly or (for islands) from anywhere in its body, nested graphs
+  included; with repeats, in no particular order.
 * ``consumers[i]``: indices of graph-level ops using a result of op ``i``
-  (the op containing the use), with repeats, in scan order.
+  (the op containing the use), with repeats, in no particular order.
 * ``uses``: Value -> list of ``(j, op)`` for every use of a graph-level value
   (values without uses have no entry; :meth:`GraphInfo.users`): ``j`` is the
   graph-level op that contains the use, ``op`` the op that holds the operand
   (``ops[j]`` itself or an op inside island ``j``).
-* ``nested_graphs``: ``tf_executor.graph`` ops found inside islands.
+* ``nested_graphs``: the ``tf_executor.graph`` ops inside islands that are not
+  inside another of them (each graph of a nest is reported by its parent's
+  scan only), and ``nested_graph_islands`` the index of the island holding
+  each.
+
+Cost: a scan visits the ops of the graph and of its island bodies (ops in
+regions of body ops included) once, but never the contents of nested graphs,
+so scanning every graph of a nest is linear in the size of the nest. Uses of
+the graph's values from inside nested graphs are found from the values' use
+lists (only when the graph has nested graphs), climbing from each user to
+the nested graph holding it; the ancestors passed are remembered, so the
+climbs too are linear overall.
 
 Validation: :meth:`GraphInfo.problem` returns ``(message, op)`` when the
 graph does not have the structure the passes rely on (a verified module always
@@ -48,6 +60,8 @@ import ctypes
 import gc
 
 from mlir import ir
+
+from ..framework import erase_op
 
 GRAPH = "tf_executor.graph"
 ISLAND = "tf_executor.island"
@@ -153,24 +167,27 @@ class GraphInfo:
 
     __slots__ = ("graph", "ops", "names", "operands", "results", "body",
                  "body_operands", "nested", "yield_op", "yield_operands", "value_def",
-                 "producers", "consumers", "uses", "nested_graphs", "body_names", "_problem")
+                 "producers", "consumers", "uses", "nested_graphs", "nested_graph_islands",
+                 "body_names", "_problem")
 
-    def __init__(self, graph_op, uses=True):
+    def __init__(self, graph_op, uses=True, links=True):
         """Scans `graph_op`. With ``uses=False`` only ``producers`` are linked
         (``uses`` and ``consumers`` stay empty): cheaper for passes that only
-        walk the graph backwards."""
+        walk the graph backwards. With ``links=False`` nothing is linked
+        (``producers`` too stay empty): enough for :meth:`problem` and the
+        structure."""
         self.graph = graph_op.operation
         self._problem = None
-        self._scan(uses)
+        self._scan(uses and links, links)
 
     # -- construction ------------------------------------------------------
 
-    def _scan(self, link_uses):
+    def _scan(self, link_uses, link_producers=True):
         graph = self.graph
         ops, names, operands, results = [], [], [], []
         body, body_operands, body_names, nested = {}, {}, {}, {}
         yield_op, yield_operands = {}, {}
-        nested_graphs = []
+        nested_graphs, nested_graph_islands = [], []
         # Ops inside islands whose operands may use graph-level values:
         # (graph-level index, op, operands), in scan order.
         inner_uses = []
@@ -186,14 +203,19 @@ class GraphInfo:
             into = nested[j]
 
             def visit_nested(op):
-                if op != holder:
-                    name = op.name
-                    values = list(op.operands)
-                    into.append((op, name, values))
-                    if values:
-                        inner_append((j, op, values))
-                    if name == GRAPH:
-                        nested_graphs.append(op)
+                if op == holder:
+                    return _ADVANCE
+                name = op.name
+                if name == GRAPH:
+                    # Its contents belong to its own scan (see _link_nested_uses).
+                    into.append((op, name, []))
+                    nested_graphs.append(op)
+                    nested_graph_islands.append(j)
+                    return _SKIP
+                values = list(op.operands)
+                into.append((op, name, values))
+                if values:
+                    inner_append((j, op, values))
                 return _ADVANCE
 
             holder.walk(visit_nested, ir.WalkOrder.PRE_ORDER)
@@ -238,7 +260,8 @@ class GraphInfo:
             body_name_list.append(name)
             if name == GRAPH:
                 nested_graphs.append(op)
-            if len(op.regions):
+                nested_graph_islands.append(current)
+            elif len(op.regions):
                 collect_nested(op, current)
             return _SKIP
 
@@ -253,16 +276,16 @@ class GraphInfo:
         uses = {}
         get_uses = uses.get
         producers = [[] for _ in ops]
-        if not link_uses:
-            consumers = []
+        consumers = [[] for _ in ops] if link_uses else []
+        if not link_producers:
+            inner_uses = ()
+        elif not link_uses:
             for j, values in enumerate(operands):
                 if values:
                     producers[j] = [i for i in map(get_def, values) if i is not None]
             for j, op, values in inner_uses:
                 producers[j] += [i for i in map(get_def, values) if i is not None]
             inner_uses = ()
-        else:
-            consumers = [[] for _ in ops]
         for j, values in enumerate(operands if link_uses else ()):
             if values:
                 op = ops[j]
@@ -297,6 +320,9 @@ class GraphInfo:
         self.value_def, self.uses = value_def, uses
         self.producers, self.consumers = producers, consumers
         self.nested_graphs = nested_graphs
+        self.nested_graph_islands = nested_graph_islands
+        if nested_graphs and link_producers and self._problem is None:
+            self._link_nested_uses(link_uses)
         if self._problem is not None:
             return
         if not ops or names[-1] != FETCH:
@@ -306,6 +332,59 @@ class GraphInfo:
                 self._problem = self._problem or ("island without a tf_executor.yield", ops[i])
             elif len(yield_operands[i]) + 1 != len(results[i]) and self._problem is None:
                 self._problem = ("island yield does not match its results", ops[i])
+
+    def _link_nested_uses(self, link_uses):
+        """Links the uses of graph-level values made inside nested graphs.
+
+        The scan does not enter nested graphs (scanning each graph of a nest
+        would otherwise visit the inner graphs once per enclosing graph:
+        quadratic, or exponential for passes that also recurse). Every use of
+        a graph-level value is looked at instead: climbing from its owner
+        towards the graph, the first nested graph met (if any) is the one
+        holding the use, and the island of that graph is the user. Ops passed
+        on the way are remembered with their answer, so no op is climbed
+        through twice.
+        """
+        graph_key = op_key(self.graph)
+        # op key -> island index holding it via a nested graph, or -1 (not
+        # inside a nested graph of this scan: already linked by the scan).
+        where = {}
+        for nested_graph, j in zip(self.nested_graphs, self.nested_graph_islands):
+            where[op_key(nested_graph)] = j
+        get_where = where.get
+        producers, consumers, uses = self.producers, self.consumers, self.uses
+        for i, values in enumerate(self.results):
+            for value in values:
+                for use in value.uses:
+                    owner = op = use.owner.operation
+                    key = op_key(op)
+                    path = []
+                    while True:
+                        j = get_where(key)
+                        if j is not None:
+                            break
+                        path.append(key)
+                        parent = op.parent
+                        if parent is None:
+                            j = -1
+                            break
+                        op = parent.operation
+                        key = op_key(op)
+                        if key == graph_key:
+                            j = -1
+                            break
+                    for key in path:
+                        where[key] = j
+                    if j < 0:
+                        continue
+                    producers[j].append(i)
+                    if link_uses:
+                        consumers[i].append(j)
+                        found = uses.get(value)
+                        if found is None:
+                            uses[value] = [(j, owner)]
+                        else:
+                            found.append((j, owner))
 
     # -- queries -------------------------------------------------------------
 
@@ -348,6 +427,29 @@ class GraphInfo:
         return results == self.yield_operands[i]
 
 
+def validated_post_order(graphs, check):
+    """`graphs` and every graph nested in their islands, innermost first
+    (MLIR's post-order walk), each scanned once without links and handed to
+    `check(info)` (which may raise) before anything is returned.
+
+    Iterative: nests may be deeper than Python's recursion limit. The scans
+    are snapshots; rescan a graph before changing it once graphs nested in
+    it were changed.
+    """
+    order = []
+    stack = [(graph, False) for graph in reversed(graphs)]
+    while stack:
+        graph, expanded = stack.pop()
+        if expanded:
+            order.append(graph)
+            continue
+        info = GraphInfo(graph, links=False)
+        check(info)
+        stack.append((graph, True))
+        stack.extend((nested, False) for nested in reversed(info.nested_graphs))
+    return order
+
+
 def create_island(result_types, control_inputs, loc, ip, yield_operands=(), context=None):
     """Creates an island (empty body but for a yield of `yield_operands`).
 
@@ -386,5 +488,5 @@ def rebuild_op(op, operands):
                 new_block.append(child.operation.detach_from_parent())
     for old_result, new_result in zip(op.results, new.results):
         old_result.replace_all_uses_with(new_result)
-    op.erase()
+    erase_op(op)
     return new

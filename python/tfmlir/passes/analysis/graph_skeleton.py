@@ -2,10 +2,11 @@
 
 :func:`graph_skeletons` finds every graph nested in an op (a function, a
 module) with one pre-order walk that enters only graph blocks and island
-blocks; ops that have regions elsewhere are searched recursively afterwards.
-It records ops only (no operands, results or attributes), so it costs about
-one binding call per op of a graph block or island block; passes that need
-def-use information should use :class:`.executor.GraphInfo` instead.
+blocks; ops that have regions elsewhere are searched afterwards, from a work
+list (no recursion: any nesting depth is fine). It records ops only (no
+operands, results or attributes), so it costs about one binding call per op
+of a graph block or island block; passes that need def-use information
+should use :class:`.executor.GraphInfo` instead.
 
 Each :class:`GraphSkeleton` holds, in block order, the graph's islands as
 :class:`IslandSkeleton` (the island, the ops of its block but the yield, the
@@ -28,15 +29,19 @@ _PRE_ORDER = ir.WalkOrder.PRE_ORDER
 
 
 class IslandSkeleton:
-    """An island: ``op``, ``body`` (its ops but the yield), ``yield_op``, ``nested`` graphs."""
+    """An island: ``op``, ``body`` (its ops but the yield), ``yield_op``, ``nested`` graphs.
 
-    __slots__ = ("op", "body", "yield_op", "nested")
+    ``holds_graph``: an op of the body is itself a ``tf_executor.graph``.
+    """
+
+    __slots__ = ("op", "body", "yield_op", "nested", "holds_graph")
 
     def __init__(self, op):
         self.op = op
         self.body = []
         self.yield_op = None
         self.nested = []
+        self.holds_graph = False
 
     def wraps_single_op(self):
         """TF's ``IslandOp::WrapsSingleOp``: one op whose results are the yield's operands."""
@@ -70,6 +75,60 @@ def graph_skeletons(root):
 
     Graphs inside island ops are reachable through ``IslandSkeleton.nested``;
     graphs inside other ops with regions are listed at the position of that op.
+    Iterative (an explicit work list, no recursion), so any nesting depth the
+    parser accepts is fine.
+    """
+    top = []
+    # (op to search, list receiving what is found there); what a search finds
+    # goes into a placeholder list at the right position, flattened at the end.
+    # An op of an island body may itself be a graph (`include_root`).
+    tasks = [(root, top, False)]
+    searched_islands = []
+    while tasks:
+        op, into, include_root = tasks.pop()
+        found, island_searches = _scan(op, include_root)
+        for island, holder in island_searches:
+            part = []
+            if not island.nested:
+                searched_islands.append(island)
+            island.nested.append(part)
+            tasks.append((holder, part, True))
+        for item in found:
+            if isinstance(item, GraphSkeleton):
+                into.append(item)
+            else:
+                part = []
+                into.append(part)
+                tasks.append((item, part, False))
+    for island in searched_islands:
+        island.nested = _flatten(island.nested)
+    return _flatten(top)
+
+
+def _flatten(items):
+    """The non-list leaves of nested lists, in order (iteratively)."""
+    out = []
+    stack = [iter(items)]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, list):
+                stack.append(iter(item))
+                break
+            out.append(item)
+        else:
+            stack.pop()
+    return out
+
+
+def _scan(root, include_root):
+    """One walk of `root`: the graphs and the ops with regions to search further.
+
+    `root` itself counts as a graph when it is one and `include_root` is set.
+
+    Returns ``(found, island_searches)``: `found` holds, in order, the
+    GraphSkeletons of graphs directly reachable and the ops with regions
+    outside graphs (to be searched); `island_searches` the ops with regions
+    in island bodies, with their island.
     """
     found = []         # GraphSkeleton, or ops with regions to search, in order
     island_searches = []      # (IslandSkeleton, op with regions)
@@ -89,6 +148,8 @@ def graph_skeletons(root):
             body_append(op)
             if len(op.regions):
                 island_searches.append((island, op))
+                if op.name == GRAPH:
+                    island.holds_graph = True
             return _SKIP
         if mode == 1:
             name = op.name
@@ -104,7 +165,7 @@ def graph_skeletons(root):
             else:
                 graph.others.append((len(graph.islands) + len(graph.others), op))
             return _SKIP
-        if op == root:
+        if op == root and not (include_root and op.name == GRAPH):
             return _ADVANCE
         if op.name == GRAPH:
             graph = GraphSkeleton(op)
@@ -116,42 +177,34 @@ def graph_skeletons(root):
         return _SKIP
 
     root.walk(visit, _PRE_ORDER)
-    for island, op in island_searches:
-        island.nested.extend(graph_skeletons(op))
-    result = []
-    for item in found:
-        if isinstance(item, GraphSkeleton):
-            result.append(item)
-        else:
-            result.extend(graph_skeletons(item))
-    return result
+    return found, island_searches
 
 
 def post_order_graphs(skeletons):
     """All graphs (nested ones included) in MLIR post-order: innermost first."""
     out = []
-
-    def add(graph):
-        for island in graph.islands:
-            for nested in island.nested:
-                add(nested)
-        out.append(graph)
-
-    for graph in skeletons:
-        add(graph)
+    stack = [(graph, False) for graph in reversed(skeletons)]
+    while stack:
+        graph, expanded = stack.pop()
+        if expanded:
+            out.append(graph)
+            continue
+        stack.append((graph, True))
+        for island in reversed(graph.islands):
+            stack.extend((nested, False) for nested in reversed(island.nested))
     return out
 
 
 def post_order_islands(skeletons):
     """All islands (nested ones included) in MLIR post-order: an island after those inside it."""
     out = []
-
-    def add(graph):
-        for island in graph.islands:
-            for nested in island.nested:
-                add(nested)
-            out.append(island)
-
-    for graph in skeletons:
-        add(graph)
+    stack = [(False, graph) for graph in reversed(skeletons)]
+    while stack:
+        is_island, item = stack.pop()
+        if is_island:
+            out.append(item)
+            continue
+        for island in reversed(item.islands):
+            stack.append((True, island))
+            stack.extend((False, nested) for nested in reversed(island.nested))
     return out

@@ -292,41 +292,53 @@ class SideEffectAnalysis:
     def is_pure_function(self, func):
         """TF's IsPureFunction: no op of the body can have side effects
         (asserts, pure calls and Ifs with pure branches allowed)."""
+        return _trampoline(self._pure_function(func))
+
+    def _pure_function(self, func):
+        # A generator for _trampoline (see there): calls and If branches are
+        # followed without Python recursion, in the order TF's walk meets them.
         key = op_key(func)
         known = self._pure_functions.get(key)
         if known is not None:
             return known
         self._pure_functions[key] = True  # recursion guard, as TF
-        pure = [True]
-
-        def visit(op):
+        ops = []
+        func.walk(lambda op: ops.append(op) or ir.WalkResult.ADVANCE)  # post-order
+        pure = True
+        for op in ops:
             if op == func:
-                return ir.WalkResult.ADVANCE
+                continue
             name = op.name
             if name == "tf.Assert":
-                return ir.WalkResult.ADVANCE
+                continue
             if name == "tf.If":
                 branches = self._functions(op, name)
-                if len(branches) == 2 and all(self.is_pure_function(f) for f in branches):
-                    return ir.WalkResult.ADVANCE
-            if self.is_call_to_pure_function(op, name):
-                return ir.WalkResult.ADVANCE
+                if len(branches) == 2:
+                    all_pure = True
+                    for branch in branches:
+                        if not (yield self._pure_function(branch)):
+                            all_pure = False
+                            break
+                    if all_pure:
+                        continue
+            if (yield self._call_to_pure_function(op, name)):
+                continue
             if can_have_side_effects(op, name):
-                pure[0] = False
-                return ir.WalkResult.INTERRUPT
-            return ir.WalkResult.ADVANCE
-
-        func.walk(visit)
-        self._pure_functions[key] = pure[0]
-        return pure[0]
+                pure = False
+                break
+        self._pure_functions[key] = pure
+        return pure
 
     def is_call_to_pure_function(self, op, name=None):
+        return _trampoline(self._call_to_pure_function(op, name))
+
+    def _call_to_pure_function(self, op, name=None):
         op = op.operation
         name = name or op.name
         if name not in _CALL_OPS:
             return False
         callees = self._functions(op, name)
-        return bool(callees) and self.is_pure_function(callees[0])
+        return bool(callees) and (yield self._pure_function(callees[0]))
 
     # -- op-based effects (TF's OpSideEffectCollector) -----------------------
 
@@ -347,6 +359,9 @@ class SideEffectAnalysis:
     def op_based_effects(self, op, name=None):
         """Op-based effects ({resource id: bits}) of `op`, from called
         functions and nested regions included."""
+        return _trampoline(self._op_based(op, name))
+
+    def _op_based(self, op, name=None):
         op = op.operation
         key = op_key(op)
         found = self._op_effects.get(key)
@@ -356,7 +371,7 @@ class SideEffectAnalysis:
             return {}
         self._in_progress.add(key)
         try:
-            found = self._collect_op_based(op, name or op.name)
+            found = yield self._collect_op_based(op, name or op.name)
         finally:
             self._in_progress.discard(key)
         self._op_effects[key] = found
@@ -367,7 +382,10 @@ class SideEffectAnalysis:
             for block in region.blocks:
                 for child in block.operations:
                     child = child.operation
-                    for rid, bits in self.op_based_effects(child).items():
+                    child_effects = self._op_effects.get(op_key(child))
+                    if child_effects is None:
+                        child_effects = yield self._op_based(child)
+                    for rid, bits in child_effects.items():
                         into[rid] = into.get(rid, 0) | bits
 
     def _collect_op_based(self, op, name):
@@ -377,22 +395,22 @@ class SideEffectAnalysis:
             return {}
         effects = {}
         if name == "func.func":
-            self._add_region_effects(op.regions, effects)
+            yield from self._add_region_effects(op.regions, effects)
             return effects
         if name in _CALL_OPS or name in _FUNCTIONAL_CF or name == "tf.XlaCallModule":
             for func in self._functions(op, name):
-                self._add_region_effects(func.regions, effects)
+                yield from self._add_region_effects(func.regions, effects)
             return effects
         if name == "tf.WhileRegion":
-            self._add_region_effects([op.regions[1]], effects)
+            yield from self._add_region_effects([op.regions[1]], effects)
             return effects
         if name in _REGION_HOLDERS:
-            self._add_region_effects(op.regions, effects)
+            yield from self._add_region_effects(op.regions, effects)
             return effects
         spec = declared_effects(name)
         if spec is None:
             return {UNKNOWN_RESOURCE: ALL_EFFECTS}
-        self._add_region_effects(op.regions, effects)
+        yield from self._add_region_effects(op.regions, effects)
         if spec.op_effect is not None:
             kinds, bits = spec.op_effect
             instance = _instance(op, spec)
@@ -408,7 +426,15 @@ class SideEffectAnalysis:
         """Resource ids a resource `value` may refer to (UNKNOWN_RESOURCE if unknown)."""
         found = self._value_ids.get(value)
         if found is None:
-            found = self._compute_ids(value)
+            found = _trampoline(self._resource_ids(value))
+        return found
+
+    def _resource_ids(self, value):
+        # A generator for _trampoline: chains of forwarding ops (identities,
+        # islands, calls...) are followed without Python recursion.
+        found = self._value_ids.get(value)
+        if found is None:
+            found = yield self._compute_ids(value)
             self._value_ids[value] = found
         return found
 
@@ -440,30 +466,30 @@ class SideEffectAnalysis:
                 found = self._handle_ids[key] = self._fresh_id()
             return frozenset((found,))
         if name in ("tf.Identity", "tf.IdentityN"):
-            return self.resource_ids(op.operands[index])
+            return (yield self._resource_ids(op.operands[index]))
         if name == "tf.TPUReplicatedInput":
             ids = set()
             for operand in op.operands:
-                ids |= self.resource_ids(operand)
+                ids |= yield self._resource_ids(operand)
             return frozenset(ids)
         if name in ("tf_executor.island", "tf_executor.graph", "tf_device.launch",
                     "tf_device.cluster"):
             terminator = _terminator(op)
             if terminator is None or index >= len(terminator.operands):
                 return unknown
-            return self.resource_ids(terminator.operands[index])
+            return (yield self._resource_ids(terminator.operands[index]))
         if name in _CALL_OPS or name in ("tf.If", "tf.Case", "tf.While"):
-            return self._passthrough_ids(op, name, index)
+            return (yield self._passthrough_ids(op, name, index))
         if name in ("tf.IfRegion", "tf.CaseRegion"):
             ids = set()
             for region in op.regions:
                 terminator = _region_terminator(region)
                 if terminator is None:
                     return unknown
-                ids |= self.resource_ids(terminator.operands[index])
+                ids |= yield self._resource_ids(terminator.operands[index])
             return frozenset(ids)
         if name == "tf.WhileRegion":
-            return self._while_region_ids(op, index)
+            return (yield self._while_region_ids(op, index))
         spec = declared_effects(name)
         # Allocated results: the generated ops have no variadic result group
         # before a resource result, so the result index is its ODS group.
@@ -505,6 +531,9 @@ class SideEffectAnalysis:
 
     def _returned_arg(self, func, index):
         """Argument number that result `index` of `func` passes through, or None."""
+        return _trampoline(self._returned_arg_gen(func, index))
+
+    def _returned_arg_gen(self, func, index):
         key = (op_key(func), index)
         if key in self._returned:
             return self._returned[key]
@@ -512,7 +541,7 @@ class SideEffectAnalysis:
         found = None
         terminator = _region_terminator(func.regions[0])
         if terminator is not None and index < len(terminator.operands):
-            value = _backtrack(terminator.operands[index], self)
+            value = yield _backtrack_gen(terminator.operands[index], self)
             if isinstance(value, ir.BlockArgument) and value.owner == func.regions[0].blocks[0]:
                 found = value.arg_number
         self._returned[key] = found
@@ -527,10 +556,10 @@ class SideEffectAnalysis:
         # If/Case pass their inputs (after the condition/index) to branches.
         offset = 1 if name in ("tf.If", "tf.Case") else 0
         if name == "tf.While":
-            arg = self._returned_arg(funcs[0], index)
+            arg = yield self._returned_arg_gen(funcs[0], index)
             if arg is None:
                 return unknown
-            ids = set(self.resource_ids(operands[arg]))
+            ids = set((yield self._resource_ids(operands[arg])))
             if arg != index:
                 # Cross-talk between loop variables: TF iterates to a fixpoint;
                 # be conservative.
@@ -540,10 +569,10 @@ class SideEffectAnalysis:
             return unknown
         ids = set()
         for func in funcs:
-            arg = self._returned_arg(func, index)
+            arg = yield self._returned_arg_gen(func, index)
             if arg is None or arg + offset >= len(operands):
                 return unknown
-            ids |= self.resource_ids(operands[arg + offset])
+            ids |= yield self._resource_ids(operands[arg + offset])
         return frozenset(ids) if ids else unknown
 
     def _while_region_ids(self, op, index):
@@ -552,10 +581,10 @@ class SideEffectAnalysis:
         terminator = _region_terminator(body)
         if terminator is None:
             return unknown
-        value = _backtrack(terminator.operands[index], self)
+        value = yield _backtrack_gen(terminator.operands[index], self)
         if isinstance(value, ir.BlockArgument) and value.owner == body.blocks[0] \
                 and value.arg_number == index:
-            return self.resource_ids(op.operands[index])
+            return (yield self._resource_ids(op.operands[index]))
         return unknown
 
     # -- effects of one op (TF's CollectSideEffectsByResourceId) -------------
@@ -569,16 +598,36 @@ class SideEffectAnalysis:
         if name == "tf_executor.fetch":
             return {UNKNOWN_RESOURCE: ALL_EFFECTS}
         if name in _REGION_HOLDERS or name == "tf.WhileRegion":
-            effects = {}
-            for region in op.regions:
-                blocks = list(region.blocks)
-                if not blocks:
+            return self._holder_effects(op)
+        return self._own_effects(op, name)
+
+    def _holder_effects(self, op):
+        """Effects of a region holder: the union of those of the ops of the
+        first block of each region (terminators excepted), holders inside
+        expanded in turn -- depth first, in order, without recursion."""
+        effects = {}
+        stack = [_holder_children(op)]
+        while stack:
+            for child in stack[-1]:
+                name = child.name
+                if not may_have_side_effect(child, name) or \
+                        self.is_call_to_pure_function(child, name):
                     continue
-                children = [c.operation for c in blocks[0].operations]
-                for child in children[:-1]:
-                    for rid, bits in self.effects(child).items():
-                        effects[rid] = effects.get(rid, 0) | bits
-            return effects
+                if name == "tf_executor.fetch":
+                    child_effects = {UNKNOWN_RESOURCE: ALL_EFFECTS}
+                elif name in _REGION_HOLDERS or name == "tf.WhileRegion":
+                    stack.append(_holder_children(child))
+                    break
+                else:
+                    child_effects = self._own_effects(child, name)
+                for rid, bits in child_effects.items():
+                    effects[rid] = effects.get(rid, 0) | bits
+            else:
+                stack.pop()
+        return effects
+
+    def _own_effects(self, op, name):
+        """Effects of an op that is not a region holder (see :meth:`effects`)."""
         effects = dict(self.op_based_effects(op, name))
         found_any = bool(effects)
         spec = declared_effects(name)
@@ -771,20 +820,73 @@ class _AccessState:
 
 # --- helpers -------------------------------------------------------------------
 
+def _trampoline(root):
+    """Runs generator `root` to its return value, without Python recursion.
+
+    The analysis follows chains (forwarding ops, nested regions, calls) as
+    long as the IR makes them; written recursively, a long chain exhausts
+    Python's recursion limit (or, through ``Operation.walk`` callbacks, the C
+    stack). Each step is a generator instead: where it needs the result of
+    another step it yields that step's generator and receives its return
+    value; exceptions propagate to the yielding step.
+    """
+    stack = [root]
+    value = None
+    error = None
+    while True:
+        gen = stack[-1]
+        try:
+            if error is not None:
+                raised, error = error, None
+                step = gen.throw(raised)
+            else:
+                step = gen.send(value)
+        except StopIteration as stop:
+            stack.pop()
+            if not stack:
+                return stop.value
+            value = stop.value
+            continue
+        except BaseException as exc:  # propagate to the step that asked
+            stack.pop()
+            if not stack:
+                raise
+            error = exc
+            continue
+        stack.append(step)
+        value = None
+
+
+def _holder_children(op):
+    """The ops of the first block of each region of `op`, terminators excepted."""
+    for region in op.regions:
+        blocks = list(region.blocks)
+        if not blocks:
+            continue
+        children = [c.operation for c in blocks[0].operations]
+        yield from children[:-1]
+
+
 def _symbol_names(attr):
-    if isinstance(attr, ir.FlatSymbolRefAttr):
-        return [attr.value]
-    if isinstance(attr, ir.SymbolRefAttr):
-        return [str(attr).lstrip("@").split("::")[0].strip('"')]
-    if isinstance(attr, ir.ArrayAttr):
-        names = []
-        for item in attr:
-            names.extend(_symbol_names(item))
-        return names
-    text = str(attr)
-    if text.startswith("@"):
-        return [text[1:].strip('"')]
-    return []
+    """The symbols an attribute names (arrays flattened, in order, iteratively)."""
+    names = []
+    stack = [iter((attr,))]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, ir.FlatSymbolRefAttr):
+                names.append(item.value)
+            elif isinstance(item, ir.SymbolRefAttr):
+                names.append(str(item).lstrip("@").split("::")[0].strip('"'))
+            elif isinstance(item, ir.ArrayAttr):
+                stack.append(iter(item))
+                break
+            else:
+                text = str(item)
+                if text.startswith("@"):
+                    names.append(text[1:].strip('"'))
+        else:
+            stack.pop()
+    return names
 
 
 def _region_terminator(region):
@@ -803,8 +905,9 @@ def _terminator(op):
     return _region_terminator(regions[0])
 
 
-def _backtrack(value, analysis):
-    """TF's BacktrackValue: follow passthrough ops to the value's origin."""
+def _backtrack_gen(value, analysis):
+    """TF's BacktrackValue: follow passthrough ops to the value's origin
+    (a generator for :func:`_trampoline`)."""
     for _ in range(10000):
         if isinstance(value, ir.BlockArgument):
             return value
@@ -825,7 +928,7 @@ def _backtrack(value, analysis):
             funcs = analysis._functions(op, name)
             if not funcs:
                 return value
-            arg = analysis._returned_arg(funcs[0], index)
+            arg = yield analysis._returned_arg_gen(funcs[0], index)
             if arg is None:
                 return value
             value = op.operands[arg]

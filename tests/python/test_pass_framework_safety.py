@@ -1,0 +1,312 @@
+"""The pass framework never lets an upstream footgun kill the process.
+
+* Python passes cannot run inside an upstream pass's option pipeline (the
+  inliner's ``default-pipeline``...): the pipeline is refused up front, and
+  so are option pipelines naming unknown passes, which the inliner would
+  only report (on stderr) when it runs, then go on without them.
+* Upstream passes never see invalid IR: the module is verified before the
+  pipeline, and after each Python pass that an upstream pass follows, even
+  with ``verify_each=False``.
+* Erasing an op whose results are still used aborts the process in MLIR:
+  the framework's rollback swaps whole blocks, and ``erase_op`` checks.
+* Exceptions never unwind into the C++ pass manager; an exception raised in
+  an ``Operation.walk`` callback becomes a one-line diagnostic; recursion
+  through walk callbacks stops at a RecursionError before the C stack ends.
+
+Whatever could abort runs in a child process, so a regression fails one test.
+"""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import tfmlir
+from mlir import ir
+from tfmlir import passes
+from tfmlir.passes import framework
+from tfmlir.passes.framework import PassFailure, PipelineError
+
+from conftest import REPO_ROOT
+
+MODULE = """
+func.func @f(%arg0: tensor<f32>) -> tensor<f32> {
+  %0 = "tf.Neg"(%arg0) : (tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+"""
+
+
+def _child(code, timeout=120):
+    """Runs `code` in a fresh interpreter; returns the CompletedProcess."""
+    prelude = textwrap.dedent("""
+        import sys
+        import tfmlir
+        from mlir import ir
+        from tfmlir import passes
+        from tfmlir.passes import framework
+    """)
+    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _snapshot(module):
+    return module.operation.get_asm(print_generic_op_form=True, assume_verified=True)
+
+
+# --- Python passes in upstream option pipelines --------------------------------
+
+@pytest.mark.parametrize("pipeline", [
+    "builtin.module(inline{default-pipeline=func.func(tf-executor-island-coarsening)})",
+    "builtin.module(inline{default-pipeline=tf-executor-graph-pruning})",
+    "builtin.module(inline{op-pipelines=func.func(tf-executor-island-coarsening)})",
+    "builtin.module(func.func(canonicalize),inline{default-pipeline={canonicalize,tf-verify-for-export}})",
+])
+def test_python_pass_in_upstream_options_is_refused(pipeline):
+    with ir.Context() as ctx:
+        module = ir.Module.parse(MODULE)
+        with pytest.raises(PipelineError, match="cannot be nested in the options of upstream pass"):
+            passes.run(module, pipeline)
+        with pytest.raises(PipelineError, match="cannot be nested"):
+            passes.PassPipeline(pipeline, ctx)
+
+
+@pytest.mark.parametrize("pipeline,printed", [
+    # Parsed only when the inliner runs, which then goes on without it.
+    ("builtin.module(inline{default-pipeline=no-such-pass})", "'no-such-pass' does not refer"),
+    ("builtin.module(inline{default-pipeline=func.func(no-such-pass)})", "does not refer"),
+    # Parsed when added: the reason was printed on stderr, not raised.
+    ("builtin.module(inline{op-pipelines=func.func(no-such-pass)})", "does not refer"),
+    ("builtin.module(inline{max-iterations=abc})", "'abc' value invalid for uint argument"),
+])
+def test_upstream_option_errors_are_raised_with_their_reason(pipeline, printed, capfd):
+    with ir.Context():
+        module = ir.Module.parse(MODULE)
+        with pytest.raises(PipelineError, match=printed):
+            passes.run(module, pipeline)
+    # In the exception, not (only) on stderr.
+    assert printed not in capfd.readouterr().err
+
+
+def test_valid_option_pipelines_still_run():
+    with ir.Context():
+        module = ir.Module.parse(MODULE)
+        passes.run(module, "builtin.module(inline{default-pipeline={canonicalize,cse}})")
+        passes.run(module, "builtin.module(inline{default-pipeline=canonicalize})")
+
+
+def test_opt_refuses_python_pass_in_upstream_options(tmp_path):
+    src = tmp_path / "in.mlir"
+    src.write_text(MODULE)
+    pipeline = "builtin.module(inline{default-pipeline=func.func(tf-executor-island-coarsening)})"
+    proc = subprocess.run([sys.executable, "-m", "tfmlir.tools.opt", str(src),
+                           f"--pass-pipeline={pipeline}"], capture_output=True, text=True,
+                          timeout=120, cwd=REPO_ROOT)
+    assert proc.returncode == 1, proc
+    assert "cannot be nested in the options of upstream pass 'inline'" in proc.stderr
+    assert proc.stdout == ""
+
+
+# --- invalid IR never reaches an upstream pass ---------------------------------
+
+def _const_without_value(module):
+    """Appends a tf.Const without its `value` (invalid) to @f, unverified."""
+    func = module.body.operations[0]
+    block = func.regions[0].blocks[0]
+    with ir.Location.unknown():
+        tensor = ir.RankedTensorType.get([], ir.F32Type.get())
+        ir.Operation.create("tf.Const", results=[tensor],
+                            ip=ir.InsertionPoint.at_block_begin(block))
+
+
+def test_invalid_module_is_refused_before_any_pass_and_left_unchanged():
+    # Upstream, canonicalize would abort folding it ("expected ConstantLike op
+    # to be foldable").
+    with ir.Context():
+        module = ir.Module.parse(MODULE)
+        _const_without_value(module)
+        before = _snapshot(module)
+        with pytest.raises(ir.MLIRError, match="requires attribute 'value'"):
+            passes.run(module, "builtin.module(canonicalize)")
+        with pytest.raises(ir.MLIRError):
+            passes.run(module, "builtin.module(canonicalize)", verify_each=False)
+        assert _snapshot(module) == before
+
+
+_INVALID_PASS = """
+    name = "tf-test-makes-invalid-ir"
+
+    @passes.function_pass(name)
+    def _make_invalid(op):
+        '''Test-only: adds a tf.Const without its value.'''
+        block = op.regions[0].blocks[0]
+        tensor = ir.RankedTensorType.get([], ir.F32Type.get())
+        ir.Operation.create("tf.Const", results=[tensor], ip=ir.InsertionPoint.at_block_begin(block),
+                            loc=op.location)
+
+    text = {module!r}
+"""
+
+
+@pytest.mark.parametrize("verify_each", [True, False])
+def test_invalid_output_of_a_python_pass_stops_before_upstream_passes(verify_each):
+    proc = _child(_INVALID_PASS.format(module=MODULE) + f"""
+    with ir.Context():
+        module = ir.Module.parse(text)
+        try:
+            passes.run(module, f"builtin.module(func.func({{name}}),canonicalize)",
+                       verify_each={verify_each})
+        except ir.MLIRError as err:
+            print("MLIRError:", err)
+        else:
+            print("no error")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "MLIRError:" in proc.stdout and "requires attribute 'value'" in proc.stdout
+    if not verify_each:
+        assert "the pass produced invalid IR" in proc.stdout
+
+
+def test_without_verify_each_a_last_python_pass_is_not_verified():
+    # Nothing upstream runs after it: the caller asked for no verification.
+    proc = _child(_INVALID_PASS.format(module=MODULE) + """
+    with ir.Context():
+        module = ir.Module.parse(text)
+        passes.run(module, f"builtin.module(func.func({name}))", verify_each=False)
+        try:
+            module.operation.verify()
+        except ir.MLIRError:
+            print("returned invalid IR")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "returned invalid IR"
+
+
+# --- erasing ops with uses -------------------------------------------------------
+
+def test_erase_op_refuses_an_op_whose_results_are_used():
+    with ir.Context():
+        module = ir.Module.parse(MODULE)
+        block = module.body.operations[0].regions[0].blocks[0]
+        neg = block.operations[0]
+        with pytest.raises(PassFailure, match=r"erasing 'tf.Neg' whose result #0 is still used "
+                                              r"by 'func.return'"):
+            framework.erase_op(neg)
+        assert framework.outside_use(neg) is not None
+        neg.result.replace_all_uses_with(block.arguments[0])
+        assert framework.outside_use(neg) is None
+        framework.erase_op(neg)
+        module.operation.verify()
+
+
+def test_rollback_of_a_module_pass_with_used_values_at_module_level():
+    # The module body holds ops whose results other module-level ops use;
+    # rollback used to erase them one by one, first to last (abort).
+    proc = _child("""
+    name = "tf-test-fails-after-changes"
+
+    @passes.function_pass(name, anchor=passes.MODULE)
+    def _fail_after_changes(op):
+        '''Test-only: changes the module, then fails.'''
+        op.attributes["test.changed"] = ir.UnitAttr.get()
+        for child in list(op.regions[0].blocks[0].operations):
+            if child.operation.name == "func.func":
+                child.operation.erase()
+        raise framework.PassFailure("changed my mind")
+
+    text = '''
+    %0 = "test.def"() : () -> i32
+    "test.use"(%0) : (i32) -> ()
+    func.func @f() {
+      func.return
+    }
+    '''
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(text)
+        before = str(module)
+        try:
+            passes.run(module, f"builtin.module({name})")
+        except ir.MLIRError as err:
+            print("MLIRError:", err)
+        module.operation.verify()
+        print("restored:", str(module) == before)
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "changed my mind" in proc.stdout and "restored: True" in proc.stdout
+
+
+# --- exceptions and recursion ------------------------------------------------------
+
+_WALK_RECURSION = """
+    name = "tf-test-walk-recursion"
+
+    @passes.function_pass(name, anchor=passes.MODULE)
+    def _recurse(op):
+        '''Test-only: recurses through Operation.walk callbacks without end.'''
+        def dive(depth):
+            op.walk(lambda inner: dive(depth + 1) or ir.WalkResult.INTERRUPT)
+        dive(0)
+"""
+
+
+def test_recursion_through_walk_callbacks_is_a_short_diagnostic():
+    proc = _child(_WALK_RECURSION + """
+    with ir.Context():
+        module = ir.Module.parse("func.func @f() {\\n  func.return\\n}")
+        try:
+            passes.run(module, f"builtin.module({name})")
+        except ir.MLIRError as err:
+            message = str(err)
+            print("MLIRError:", len(message), message.splitlines()[-1][:300])
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "internal error: RecursionError" in proc.stdout
+    length = int(proc.stdout.split("MLIRError:")[1].split()[0])
+    assert length < 3000
+
+
+def test_recursion_through_walk_callbacks_with_a_raised_limit_does_not_crash():
+    # 100000 frames through walk callbacks would need ~75 MB of C stack: the
+    # framework lowers the limit while the pass runs.
+    proc = _child(_WALK_RECURSION + """
+    sys.setrecursionlimit(100000)
+    with ir.Context():
+        module = ir.Module.parse("func.func @f() {\\n  func.return\\n}")
+        try:
+            passes.run(module, f"builtin.module({name})")
+        except ir.MLIRError as err:
+            print("MLIRError:", str(err).splitlines()[-1][:300])
+    print("limit after:", sys.getrecursionlimit())
+    """)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-3000:])
+    assert "RecursionError" in proc.stdout
+    assert "limit after: 100000" in proc.stdout
+
+
+def test_keyboard_interrupt_in_a_pass_is_re_raised_after_the_pass_manager():
+    proc = _child("""
+    name = "tf-test-interrupts"
+
+    @passes.function_pass(name)
+    def _interrupt(op):
+        '''Test-only: interrupted.'''
+        raise KeyboardInterrupt
+
+    with ir.Context():
+        module = ir.Module.parse("func.func @f() {\\n  func.return\\n}")
+        try:
+            passes.run(module, f"builtin.module(func.func({name}))")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "KeyboardInterrupt"
+
+
+def test_python_pass_nested_where_it_cannot_run_is_refused_up_front():
+    with ir.Context() as ctx:
+        for pipeline in ("builtin.module(any(tf-executor-island-coarsening))",
+                         "builtin.module(func.func(tf-executor-break-up-islands))"):
+            with pytest.raises(PipelineError, match="cannot be nested under"):
+                passes.PassPipeline(pipeline, ctx)
