@@ -263,3 +263,14 @@ def test_cli_refuses_corrupted_bytecode(tmp_path):
     export = subprocess.run([sys.executable, "-m", "tfmlir.tools.main", "export", str(path)],
                             capture_output=True, text=True, timeout=120)
     assert export.returncode == 1 and "bytecode reader cannot read" in export.stderr
+
+
+def test_exporter_string_fields_must_be_utf8_but_string_attrs_may_be_bytes(ctx):
+    from tfmlir import importers
+
+    text = SMALL_GRAPH.replace('"tf.Neg"(%arg0)', '"tf.Neg"(%arg0) {device = "\\FF", _note = "\\FF\\00"}')
+    with pytest.raises(TFExportError, match=r"attribute 'device' is not valid UTF-8: \"\\FF\""):
+        export_graph_def(ir.Module.parse(text))
+    module = ir.Module.parse(text.replace('device = "\\FF", ', ""))
+    again = importers.import_graph_def(export_graph_def(module))
+    assert '_note = "\\FF\\00"' in str(again)

@@ -246,6 +246,14 @@ def _raw_elements(attr, dtype, elem_type):
     return arr
 
 
+def _utf8(attr, what, error):
+    """A StringAttr's text for a GraphDef `string` field (which must be UTF-8)."""
+    try:
+        return attr.value_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{what} is not valid UTF-8: {T.mlir_string(attr.value_bytes)}") from None
+
+
 def _splat_scalar(attr):
     v = attr.get_splat_value()
     return v.value
@@ -638,7 +646,7 @@ class _FunctionExporter:
             if key == "device":
                 if not isinstance(a, ir.StringAttr):
                     raise self.err(f"attribute 'device' is {a}, not a string", op)
-                device = a.value
+                device = _utf8(a, "attribute 'device'", lambda m: self.err(m, op))
                 if canonical_device(device) is None:
                     raise self.err(f"attribute 'device' = {T.mlir_string(device)} is not a device name "
                                    f"(TensorFlow cannot import it)", op)
@@ -873,10 +881,12 @@ class _GraphExporter(_FunctionExporter):
             for key in ("inputs", "outputs"):
                 if key in d and not isinstance(d[key], ir.StringAttr):
                     raise self.err(f"tf.entry_function's '{key}' is {str(d[key])[:100]}, not a string")
-            if "inputs" in d and d["inputs"].value:
-                inputs = d["inputs"].value.split(",")
-            if "outputs" in d and d["outputs"].value:
-                outputs = d["outputs"].value.split(",")
+            names = {key: _utf8(d[key], f"tf.entry_function's '{key}'", self.err) if key in d else ""
+                     for key in ("inputs", "outputs")}
+            if names["inputs"]:
+                inputs = names["inputs"].split(",")
+            if names["outputs"]:
+                outputs = names["outputs"].split(",")
         self.output_names = outputs
         self.arg_names = {}
         placeholders = []
