@@ -1227,10 +1227,31 @@ class _ModuleView:
         return self.operation.regions[0].blocks[0]
 
 
-def export_graph_def(module, *, function_name=None):
-    """The GraphDef (a :class:`tfmlir.importers.protobuf.Message`) of an MLIR module."""
+def export_graph_def(module, *, function_name=None, validate=True):
+    """The GraphDef (a :class:`tfmlir.importers.protobuf.Message`) of an MLIR module.
+
+    With `validate` (the default) the GraphDef is imported once more, with
+    TensorFlow's import checks (op registry types, shape functions, graph
+    structure): IR that verifies but that TensorFlow would refuse as a graph
+    (e.g. operand types an op's registry entry does not allow) is a
+    TFExportError here rather than a GraphDef nobody can load.
+    """
     try:
         irsafe.check_utf8(module, "the GraphDef exporter")
     except irsafe.NonUtf8Error as err:
         raise TFExportError(str(err)) from None
-    return Exporter(prepare(module)).export(function_name)
+    graph_def = Exporter(prepare(module)).export(function_name)
+    if validate:
+        _check_importable(graph_def)
+    return graph_def
+
+
+def _check_importable(graph_def):
+    from mlir import ir
+
+    from ..importers import TFImportError, import_graph_def
+
+    try:
+        import_graph_def(graph_def, context=ir.Context())
+    except TFImportError as err:
+        raise TFExportError(f"the exported GraphDef is not one TensorFlow would import: {err}") from None
