@@ -16,6 +16,7 @@ from ._loader import load_native as _load_native
 _native = _load_native()
 
 from ._registration import register_dialects, load_dialects  # noqa: E402
+from .parsing import parse_module  # noqa: E402
 
 
 def print_ir(op, *, generic=False, debug_info=False, pretty_debug_info=False, local_scope=False,
@@ -32,5 +33,5 @@ def print_ir(op, *, generic=False, debug_info=False, pretty_debug_info=False, lo
                                    assume_verified, large_elements_limit)
 
 
-__all__ = ["register_dialects", "load_dialects", "print_ir"]
+__all__ = ["register_dialects", "load_dialects", "print_ir", "parse_module"]
 __version__ = "0.1.0"

@@ -161,8 +161,8 @@ def run(args, out=sys.stdout):
     ctx = ir.Context()
     with ctx:
         try:
-            module = ir.Module.parse(text)
-        except ir.MLIRError as e:
+            module = tfmlir.parse_module(text)
+        except (ir.MLIRError, tfmlir.parsing.ParseGuardError) as e:
             raise DemoError(f"tfmlir could not parse the MLIR text:\n{e}") from e
         if not module.operation.verify():
             raise DemoError("the parsed module does not verify")

@@ -1,6 +1,15 @@
 """Guards in front of MLIR's parsers, for inputs that would abort the process.
 
-Text: MLIR's parser sizes a value's result list from a use such as
+Text: MLIR's parser is recursive -- every nested region, attribute array or
+dictionary, type or parenthesised list costs C stack -- and text nested a few
+thousand levels deep overflows the 8 MB main-thread stack (a segmentation
+fault before any diagnostic: about 1,500 nested ``tf_executor.graph`` /
+``tf_executor.island`` pairs, 2,300 nested ``tf.IfRegion`` ops or 8,500
+nested arrays). :func:`check_nesting` measures bracket nesting (string
+literals, comments, ``->`` and ``>=`` ignored) with C-speed byte operations
+and refuses text deeper than :data:`MAX_NESTING_DEPTH` (a wide margin: the
+worst construct measured overflows at ~3,200 levels). MLIR's parser also
+sizes a value's result list from a use such as
 ``%x#1000000000`` before it knows whether ``%x`` has that many results (a
 forward reference allocates them all). :func:`check_text` refuses result
 numbers from :data:`MAX_RESULT_NUMBER` on -- the same bound tfmlir's custom
@@ -27,9 +36,11 @@ import os
 import re
 import subprocess
 import sys
+from itertools import accumulate
 
-__all__ = ["MAGIC", "MAX_RESULT_NUMBER", "ParseGuardError", "BytecodeError", "is_bytecode",
-           "check_text", "check_structure", "probe", "check", "parse_module"]
+__all__ = ["MAGIC", "MAX_RESULT_NUMBER", "MAX_NESTING_DEPTH", "ParseGuardError", "NestingError",
+           "BytecodeError", "is_bytecode", "nesting_depth", "check_nesting", "check_text",
+           "check_structure", "probe", "check", "parse_module"]
 
 MAGIC = b"ML\xefR"
 
@@ -37,28 +48,119 @@ MAGIC = b"ML\xefR"
 MAX_RESULT_NUMBER = 1 << 20
 _RESULT_USE = re.compile(rb"%[\w$.\-]+#(\d{7,})")
 
+# Deepest bracket nesting accepted in textual IR. Real models nest a few
+# dozen levels; the parser's stack runs out near 3,200 (see the docstring).
+MAX_NESTING_DEPTH = 1000
+
+# What does not count: string literals (single-line in MLIR), comments, and
+# the '>' of '->' and '>='.
+_IGNORED = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=')
+_OPENING = b"([{<"
+_CLOSING = b")]}>"
+_OTHERS = bytes(b for b in range(256) if b not in _OPENING + _CLOSING)
+# Opening bracket -> +1, closing -> -1 (as signed bytes).
+_STEPS = bytes.maketrans(_OPENING + _CLOSING, b"\x01" * 4 + b"\xff" * 4)
+_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=|[(\[{<)\]}>]')
+
 # Section ids of MLIR 22's bytecode (mlir/Bytecode/Encoding.h).
 _NUM_SECTIONS = 9
 _MAX_ALIGNMENT = 1 << 16
 
 
 class ParseGuardError(ValueError):
-    """The input would make MLIR's parser abort; `offset` is where (bytes), if known."""
+    """The input would make MLIR's parser abort.
 
-    def __init__(self, message, offset=None, where=""):
-        super().__init__(f"{where}: {message}" if where else message)
+    `detail` is the message without position; `line` and `column` (1-based)
+    say where in a text input, when known.
+    """
+
+    def __init__(self, message, line=None, column=None):
+        super().__init__(f"line {line}, column {column}: {message}" if line else message)
         self.detail = message
-        self.offset = offset
+        self.line = line
+        self.column = column
+
+
+class NestingError(ParseGuardError):
+    """Text nests deeper than `limit` (it reaches `depth`)."""
+
+    def __init__(self, message, depth, limit, line, column):
+        super().__init__(message, line, column)
+        self.depth = depth
+        self.limit = limit
 
 
 class BytecodeError(ParseGuardError):
     """The bytes are not MLIR bytecode that can be read safely."""
 
 
-def check_text(data) -> None:
-    """Raises :class:`ParseGuardError` at the first result number MLIR's parser cannot afford."""
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogateescape")
+def _as_bytes(text):
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass")
+    return bytes(text)
+
+
+def nesting_depth(text):
+    """The deepest bracket nesting of `text` (str or bytes), 0 for bytecode."""
+    data = _as_bytes(text)
+    if data.startswith(MAGIC):
+        return 0
+    if b"//" not in data and b"\\" not in data and data.count(b'"') % 2 == 0:
+        # No comments or escapes: the strings are every other piece between
+        # quotes (a few times faster than the regular expression).
+        kept = b"".join(data.split(b'"')[::2]).replace(b"->", b"").replace(b">=", b"")
+    else:
+        kept = _IGNORED.sub(b"", data)
+    brackets = kept.translate(None, _OTHERS)
+    if not brackets:
+        return 0
+    steps = memoryview(brackets.translate(_STEPS)).cast("b")
+    return max(0, max(accumulate(steps)))
+
+
+def _where_deeper(data, limit):
+    """(line, column) of the first bracket nested deeper than `limit`."""
+    depth = 0
+    for match in _TOKENS.finditer(data):
+        token = match.group()
+        if len(token) != 1:
+            continue
+        if token in b"([{<":
+            depth += 1
+            if depth > limit:
+                start = match.start()
+                line = data.count(b"\n", 0, start) + 1
+                column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+                return line, column
+        else:
+            depth -= 1
+    return None, None
+
+
+def check_nesting(text, limit=None):
+    """Raises :class:`NestingError` if `text` nests deeper than `limit`
+    (default :data:`MAX_NESTING_DEPTH`; 0 or a negative limit: no check)."""
+    limit = MAX_NESTING_DEPTH if limit is None else limit
+    if limit <= 0:
+        return
+    data = _as_bytes(text)
+    # Cheap bound first: fewer opening brackets than the limit cannot nest deeper.
+    if sum(data.count(c) for c in (b"(", b"[", b"{", b"<")) <= limit:
+        return
+    depth = nesting_depth(data)
+    if depth <= limit:
+        return
+    line, column = _where_deeper(data, limit)
+    raise NestingError(
+        f"input nests {depth} levels deep, more than the limit of {limit}: the MLIR "
+        f"parser would overflow its stack on deeply nested text", depth, limit, line, column)
+
+
+def check_text(data, max_depth=None) -> None:
+    """Raises :class:`ParseGuardError` if `data` nests deeper than `max_depth`
+    (:func:`check_nesting`) or uses a result number MLIR's parser cannot afford."""
+    data = _as_bytes(data)
+    check_nesting(data, max_depth)
     for match in _RESULT_USE.finditer(data):
         number = int(match.group(1))
         if number >= MAX_RESULT_NUMBER:
@@ -67,7 +169,7 @@ def check_text(data) -> None:
             name = match.group(0)[:match.group(0).index(b"#")].decode("utf-8", "replace")
             raise ParseGuardError(
                 f"result number {number} of '{name}' is not below {MAX_RESULT_NUMBER} "
-                f"(tfmlir's bound on results per op)", match.start(), f"line {line}, column {column}")
+                f"(tfmlir's bound on results per op)", line, column)
 
 
 def is_bytecode(data) -> bool:
@@ -175,7 +277,7 @@ def check(data) -> None:
     probe(data)
 
 
-def parse_module(data, context=None):
+def parse_module(data, context=None, *, max_depth=None):
     """``ir.Module.parse`` for text or bytecode, guarded (:func:`check_text` / :func:`check`).
 
     Raises :class:`ParseGuardError` or ``ir.MLIRError``; the MLIRError's
@@ -189,7 +291,7 @@ def parse_module(data, context=None):
     if is_bytecode(data):
         check(data)
     else:
-        check_text(data)
+        check_text(data, max_depth)
     context = context if context is not None else ir.Context.current
     errors = []
 

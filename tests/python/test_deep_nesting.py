@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import describe_failure, run_python
+from conftest import REPO_ROOT, describe_failure, run_python
 
 
 def deep_islands(depth):
@@ -195,3 +195,98 @@ def test_executor_passes_are_linear_in_nesting_depth():
         # Linear: about 4x for 4x the depth (quadratic would be 16x).
         assert large < 10 * max(small, 0.01), f"{pipeline}: {small:.3f}s at 50, {large:.3f}s at 200"
         assert large < 30, f"{pipeline}: {large:.1f}s at depth 200"
+
+
+# --- the parser's limit ----------------------------------------------------------
+
+_INPUTS = REPO_ROOT / "tests" / "lit" / "robustness" / "Inputs" / "deep_nesting.py"
+
+
+def _deep_text(kind, count):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("deep_nesting_inputs", _INPUTS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {"arrays": module.arrays, "if-regions": module.if_regions,
+            "islands": module.islands}[kind](count)
+
+
+def test_nesting_depth_counts_brackets_outside_strings_and_comments():
+    from tfmlir.parsing import nesting_depth
+
+    assert nesting_depth('"((((((((" {a}') == 1
+    assert nesting_depth("// ((((((\n{a}") == 1
+    assert nesting_depth('"a\\"((" {[<x>]}') == 3
+    assert nesting_depth("(%a) -> tensor<f32>") == 1
+    assert nesting_depth("affine_set<(d0) : (d0 >= 0)>") == 2
+    assert nesting_depth(b"ML\xefR" + b"(" * 5000) == 0  # bytecode is not text
+    assert nesting_depth(_deep_text("arrays", 10)) == 11
+
+
+@pytest.mark.parametrize("kind,count,depth", [("arrays", 10000, 10001),
+                                              ("if-regions", 3000, 6003),
+                                              ("islands", 2000, 4003)])
+def test_parse_module_refuses_text_nested_beyond_the_limit(kind, count, depth):
+    import tfmlir
+    from mlir import ir
+    from tfmlir.parsing import NestingError
+
+    text = _deep_text(kind, count)
+    with ir.Context():
+        with pytest.raises(NestingError, match=f"nests {depth} levels deep") as caught:
+            tfmlir.parse_module(text)
+        assert caught.value.line >= 1 and caught.value.column >= 1
+        with pytest.raises(NestingError, match="limit of 50"):
+            tfmlir.parse_module(_deep_text(kind, 60), max_depth=50)
+
+
+@pytest.mark.parametrize("kind,count", [("arrays", 10000), ("if-regions", 3000),
+                                        ("islands", 2000)])
+def test_opt_refuses_text_nested_beyond_the_limit(tmp_path, kind, count):
+    # These used to overflow the parser's stack (exit by SIGSEGV).
+    src = tmp_path / "deep.mlir"
+    src.write_text(_deep_text(kind, count))
+    proc = run_python(["-m", "tfmlir.tools.opt", src, "-tf-executor-island-coarsening"],
+                      cwd=REPO_ROOT)
+    assert proc.returncode == 1, describe_failure(proc)
+    assert "more than the limit of 1000" in proc.stderr
+
+
+_AT_THE_LIMIT = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {tests!r})
+    import tfmlir
+    from mlir import ir
+    from tfmlir import passes
+    from tfmlir.passes.framework import FUNC, get_pass, registered_passes
+    from test_deep_nesting import _deep_text, deep_islands
+    texts = {{"islands": _deep_text("islands", 498), "if-regions": _deep_text("if-regions", 498),
+              "arrays": _deep_text("arrays", 998), "launch": deep_islands(248)}}
+    for name, text in texts.items():
+        assert tfmlir.parsing.nesting_depth(text) <= 1000, name
+        for argument, cls in sorted(registered_passes().items()):
+            if not argument.startswith("tf-"):
+                continue
+            pipeline = (f"builtin.module(func.func({{argument}}))" if cls.anchor == FUNC
+                        else f"builtin.module({{argument}})")
+            with ir.Context():
+                module = tfmlir.parse_module(text)
+                try:
+                    passes.run(module, pipeline)
+                except ir.MLIRError as err:
+                    assert "internal error" not in str(err), (name, argument, str(err)[:500])
+                tfmlir.print_ir(module)
+                tfmlir.print_ir(module, generic=True)
+                str(module)
+        print("ok", name, flush=True)
+""")
+
+
+def test_text_at_the_limit_goes_through_every_pass_and_printer():
+    from conftest import TESTS_DIR
+
+    proc = run_python([], code=_AT_THE_LIMIT.format(tests=str(TESTS_DIR)))
+    assert proc.returncode == 0, describe_failure(proc)
+    assert proc.stdout.split() == ["ok", "islands", "ok", "if-regions", "ok", "arrays",
+                                   "ok", "launch"]

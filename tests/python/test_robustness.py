@@ -274,3 +274,32 @@ def test_exporter_string_fields_must_be_utf8_but_string_attrs_may_be_bytes(ctx):
     module = ir.Module.parse(text.replace('device = "\\FF", ', ""))
     again = importers.import_graph_def(export_graph_def(module))
     assert '_note = "\\FF\\00"' in str(again)
+
+
+def test_a_failing_function_pass_restores_the_functions_it_already_changed(ctx):
+    """The first function coarsens fine, the second fails: the module is as before."""
+    from tfmlir import passes
+
+    text = """
+func.func @a(%arg0: tensor<f32>) -> tensor<f32> {
+  %0 = tf_executor.graph {
+    %o1, %c1 = tf_executor.island wraps "tf.Neg"(%arg0) : (tensor<f32>) -> tensor<f32>
+    %o2, %c2 = tf_executor.island wraps "tf.Neg"(%o1) : (tensor<f32>) -> tensor<f32>
+    tf_executor.fetch %o2 : tensor<f32>
+  }
+  func.return %0 : tensor<f32>
+}
+func.func @b(%arg0: tensor<*xf32>, %arg1: tensor<i1>) -> tensor<*xf32> {
+  %0 = tf_executor.graph {
+    %f, %t, %c = tf_executor.Switch %arg0, %arg1 : tensor<*xf32>
+    tf_executor.fetch %f : tensor<*xf32>
+  }
+  func.return %0 : tensor<*xf32>
+}
+"""
+    module = ir.Module.parse(text)
+    before = str(module)
+    with pytest.raises(ir.MLIRError, match="tf_executor.Switch"):
+        passes.run(module, "builtin.module(func.func(tf-executor-to-functional-conversion))")
+    assert str(module) == before
+    module.operation.verify()

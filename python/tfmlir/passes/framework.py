@@ -14,9 +14,10 @@ top-level module that visits its anchor operations (``func.func`` or
 ``builtin.module``), following the nesting given in the pipeline.
 
 A failing pass (:meth:`Pass.fail`, or any exception) reports an error
-diagnostic at the anchor op (or the op it names); the anchor op is restored to
-its state before the pass (unless the pass opts out with
-``rollback_on_failure = False`` because it never mutates before validating),
+diagnostic at the anchor op (or the op it names); every anchor op the pass ran
+on (earlier functions too) is restored to its state before the pass, so the
+module is unchanged (a pass that never mutates before validating may set
+``rollback_on_failure = False``: then only a single anchor is not copied),
 and ``run`` raises ``mlir.ir.MLIRError``.
 
 What the framework guards against (several upstream calls abort the whole
@@ -507,8 +508,22 @@ def _run_python_stage(cls, stage, module_op):
         err.location.emit_error(str(err))
         return False
     instance = cls(**stage.options)
-    for anchor in _anchor_ops(module_op, stage):
-        snapshot = anchor.clone(ip=False) if cls.rollback_on_failure else None
+    # Snapshots of the anchors done so far: when one anchor fails, all of them
+    # are restored, so a failing pass leaves the whole module as it was.
+    done = []
+
+    def fail(anchor, snapshot):
+        for prior, prior_snapshot in reversed(done + [(anchor, snapshot)]):
+            if prior_snapshot is not None:
+                _restore(prior, prior_snapshot)
+        return False
+
+    anchors = _anchor_ops(module_op, stage)
+    # A pass that opts out of rollback never changes the anchor it fails on,
+    # but the anchors before it must still be restored.
+    keep_snapshots = cls.rollback_on_failure or len(anchors) > 1
+    for anchor in anchors:
+        snapshot = anchor.clone(ip=False) if keep_snapshots else None
         try:
             # The pass runs with the IR's context and the anchor's location
             # as defaults, so `ir.*.get(...)` calls need no explicit context.
@@ -517,15 +532,13 @@ def _run_python_stage(cls, stage, module_op):
         except PassFailure as failure:
             target = failure.op.operation if failure.op is not None else anchor
             _location_of(target).emit_error(f"{cls.argument}: {failure}")
-            if snapshot is not None:
-                _restore(anchor, snapshot)
-            return False
+            return fail(anchor, snapshot)
         except Exception as exc:  # a bug in the pass: report it, never abort
             _location_of(anchor).emit_error(
                 f"{cls.argument}: internal error: {_exception_summary(exc)}")
-            if snapshot is not None:
-                _restore(anchor, snapshot)
-            return False
+            return fail(anchor, snapshot)
+        done.append((anchor, snapshot))
+    for _, snapshot in done:
         if snapshot is not None:
             snapshot.erase()
     return True

@@ -62,21 +62,22 @@ class ExecutorGraphPruningPass(Pass):
             return
         watch = frozenset(self.ops_to_preserve) | MUST_EXECUTE_OPS
         graphs = outermost_graphs(func)
-        if len(graphs) == 1:
-            info = GraphInfo(graphs[0], uses=False)
-            self._check(info)
-            if not info.nested_graphs:
-                _prune(info, watch, {})
-                return
-        # Nested graphs: validate all before mutating any, then prune innermost
-        # first, each from a fresh scan (pruning a graph changes what its
-        # enclosing graphs see). `watched` remembers, per pruned graph, whether
-        # anything left in it is named in `watch`: an island holding the graph
-        # is then preserved.
+        outermost = {op_key(graph) for graph in graphs}
+        # Every graph is validated before any is changed, then pruned
+        # innermost first, a graph holding nested graphs from a fresh scan
+        # (pruning them changed what it sees). `watched` remembers, per pruned
+        # nested graph, whether anything left in it is named in `watch`: the
+        # island holding it is then preserved.
         watched = {}
-        for graph in validated_post_order(graphs, self._check):
-            info = GraphInfo(graph, uses=False)
-            watched[op_key(graph)] = _prune(info, watch, watched, report=True)
+        for graph, info in validated_post_order(graphs, self._check):
+            if info.nested_graphs:
+                info = GraphInfo(graph, uses=False)
+            else:
+                info.link(uses=False)
+            key = op_key(graph)
+            flag = _prune(info, watch, watched, report=key not in outermost)
+            if flag is not None:
+                watched[key] = flag
 
     def _check(self, info):
         problem = info.problem()

@@ -50,19 +50,15 @@ class ExecutorIslandCoarseningPass(Pass):
             self._run(op)
 
     def _run(self, op):
-        graphs = outermost_graphs(op.operation)
-        if len(graphs) == 1:
-            info = GraphInfo(graphs[0])
-            self._check(info)
-            if not info.nested_graphs:
-                _coarsen(info)
-                return
-        # Several graphs, or graphs nested in islands: validate them all before
-        # mutating any, then coarsen innermost first (TF's post-order walk),
-        # each from a fresh scan (coarsening a graph changes the uses that
-        # its enclosing graphs see).
-        for graph in validated_post_order(graphs, self._check):
-            _coarsen(GraphInfo(graph))
+        # Every graph is validated before any is changed, then coarsened
+        # innermost first (TF's post-order walk). A graph holding nested
+        # graphs is rescanned: coarsening them changed the uses it sees.
+        for graph, info in validated_post_order(outermost_graphs(op.operation), self._check):
+            if info.nested_graphs:
+                info = GraphInfo(graph)
+            else:
+                info.link()
+            _coarsen(info)
 
     def _check(self, info):
         problem = info.problem()

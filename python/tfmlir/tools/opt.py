@@ -184,6 +184,16 @@ _OPTIONS: Tuple[_OptSpec, ...] = (
         "N",
         int,
     ),
+    _OptSpec(
+        "max-nesting-depth",
+        "value",
+        "max_nesting_depth",
+        "refuse textual input whose brackets nest deeper than N levels before parsing (default "
+        "1000; the MLIR parser overflows its stack a few thousand levels deep); 0 disables",
+        None,
+        "N",
+        int,
+    ),
     _OptSpec("emit-bytecode", "flag", "emit_bytecode", "write MLIR bytecode instead of text", False),
     _OptSpec("mlir-print-ir-before-all", "flag", "print_ir_before_all", "print the IR before every pass (stderr)", False),
     _OptSpec("mlir-print-ir-after-all", "flag", "print_ir_after_all", "print the IR after every pass (stderr)", False),
@@ -754,36 +764,36 @@ class LocInfo:
 
 def _first_file_loc(loc) -> Optional[FileLoc]:
     """The first FileLineColLoc in `loc` (pre-order walk), as (file, line, col)."""
-    if loc.is_a_file():
-        from tfmlir import irsafe
+    found = _first_file_location(loc)
+    if found is None:
+        return None
+    from tfmlir import irsafe
 
-        return (irsafe.location_filename(loc), loc.start_line, loc.start_col)
-    if loc.is_a_name():
-        return _first_file_loc(loc.child_loc)
-    if loc.is_a_callsite():
-        return _first_file_loc(loc.callee) or _first_file_loc(loc.caller)
-    if loc.is_a_fused():
-        for sub in loc.locations:
-            found = _first_file_loc(sub)
-            if found:
-                return found
-    return None
+    return (irsafe.location_filename(found), found.start_line, found.start_col)
 
 
 def _loc_to_show(loc):
     """The part of `loc` mlir-opt's diagnostic printer displays, or None."""
-    if loc.is_a_file():
-        return loc
-    if loc.is_a_name():
-        return _loc_to_show(loc.child_loc)
-    if loc.is_a_callsite():
-        shown = _loc_to_show(loc.callee)
-        return shown if shown is not None else _loc_to_show(loc.caller)
-    if loc.is_a_fused():
-        for sub in loc.locations:
-            shown = _loc_to_show(sub)
-            if shown is not None:
-                return shown
+    return _first_file_location(loc)
+
+
+def _first_file_location(loc):
+    """The first file location in a pre-order walk of `loc`: through name
+    locations, the callee then the caller of call sites, the parts of fused
+    ones. Iterative: inlining can stack call sites deeper than Python's
+    recursion limit."""
+    stack = [loc]
+    while stack:
+        loc = stack.pop()
+        if loc.is_a_file():
+            return loc
+        if loc.is_a_name():
+            stack.append(loc.child_loc)
+        elif loc.is_a_callsite():
+            stack.append(loc.caller)
+            stack.append(loc.callee)
+        elif loc.is_a_fused():
+            stack.extend(reversed(list(loc.locations)))
     return None
 
 
@@ -1239,18 +1249,19 @@ def _transform(buffer: SourceBuffer, context, args, pipeline: Optional[str], sin
     from tfmlir import parsing
 
     try:
-        # Inputs on which MLIR's parsers abort (out of memory, assertions).
+        # Inputs on which MLIR's parsers abort: text nested deeper than the
+        # recursive parser's stack, huge result numbers, corrupted bytecode.
         if parsing.is_bytecode(buffer.data):
             parsing.check(buffer.data)
         else:
-            parsing.check_text(buffer.data)
+            parsing.check_text(buffer.data, getattr(args, "max_nesting_depth", None))
     except parsing.ParseGuardError as err:
-        where = ir.Location.unknown(context)
-        if err.offset is not None and not parsing.is_bytecode(buffer.data):
-            line = buffer.data.count(b"\n", 0, err.offset) + 1
-            col = err.offset - (buffer.data.rfind(b"\n", 0, err.offset) + 1) + 1
-            where = ir.Location.file(sorted(buffer.loc_names)[0], line, col, context=context)
-        where.emit_error(err.detail if err.offset is not None else f"{buffer.display_name}: {err}")
+        if err.line:
+            name = buffer.parse_path if buffer.parse_path is not None else "-"
+            loc = ir.Location.file(name, err.line, err.column, context)
+            sink.take(Diag("error", loc_info(loc), err.detail, []))
+        else:
+            sink.take(Diag("error", loc_info(None), f"{buffer.display_name}: {err}", []))
         return None
     try:
         if buffer.parse_path is not None:

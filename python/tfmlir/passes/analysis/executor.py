@@ -168,21 +168,23 @@ class GraphInfo:
     __slots__ = ("graph", "ops", "names", "operands", "results", "body",
                  "body_operands", "nested", "yield_op", "yield_operands", "value_def",
                  "producers", "consumers", "uses", "nested_graphs", "nested_graph_islands",
-                 "body_names", "_problem")
+                 "body_names", "_problem", "_inner_uses")
 
     def __init__(self, graph_op, uses=True, links=True):
         """Scans `graph_op`. With ``uses=False`` only ``producers`` are linked
         (``uses`` and ``consumers`` stay empty): cheaper for passes that only
         walk the graph backwards. With ``links=False`` nothing is linked
-        (``producers`` too stay empty): enough for :meth:`problem` and the
-        structure."""
+        (``producers`` too stay empty; :meth:`link` does it later): enough
+        for :meth:`problem` and the structure."""
         self.graph = graph_op.operation
         self._problem = None
-        self._scan(uses and links, links)
+        self._scan()
+        if links:
+            self.link(uses)
 
     # -- construction ------------------------------------------------------
 
-    def _scan(self, link_uses, link_producers=True):
+    def _scan(self):
         graph = self.graph
         ops, names, operands, results = [], [], [], []
         body, body_operands, body_names, nested = {}, {}, {}, {}
@@ -267,25 +269,51 @@ class GraphInfo:
 
         graph.walk(visit, ir.WalkOrder.PRE_ORDER)
 
-        # Def-use links, in plain Python.
         value_def = {}
         for j, values in enumerate(results):
             for value in values:
                 value_def[value] = j
-        get_def = value_def.get
+
+        self.ops, self.names, self.operands, self.results = ops, names, operands, results
+        self.body, self.body_operands, self.nested = body, body_operands, nested
+        self.body_names = body_names
+        self.yield_op, self.yield_operands = yield_op, yield_operands
+        self.value_def, self.uses = value_def, {}
+        self.producers, self.consumers = [[] for _ in ops], []
+        self.nested_graphs = nested_graphs
+        self.nested_graph_islands = nested_graph_islands
+        self._inner_uses = inner_uses
+        if self._problem is not None:
+            return
+        if not ops or names[-1] != FETCH:
+            self._problem = ("expected the graph to end with a tf_executor.fetch", graph)
+        for i in body:
+            if i not in yield_op:
+                self._problem = self._problem or ("island without a tf_executor.yield", ops[i])
+            elif len(yield_operands[i]) + 1 != len(results[i]) and self._problem is None:
+                self._problem = ("island yield does not match its results", ops[i])
+
+    def link(self, uses=True):
+        """Computes the def-use links (``producers``, and with `uses`
+        ``consumers`` and ``uses``) from the scan, in plain Python.
+
+        Call it on a scan made with ``links=False`` while the graph is still
+        as scanned (nothing in it changed since).
+        """
+        link_uses = uses
+        ops, operands = self.ops, self.operands
+        inner_uses = self._inner_uses
+        get_def = self.value_def.get
         uses = {}
         get_uses = uses.get
         producers = [[] for _ in ops]
         consumers = [[] for _ in ops] if link_uses else []
-        if not link_producers:
-            inner_uses = ()
-        elif not link_uses:
+        if not link_uses:
             for j, values in enumerate(operands):
                 if values:
                     producers[j] = [i for i in map(get_def, values) if i is not None]
             for j, op, values in inner_uses:
                 producers[j] += [i for i in map(get_def, values) if i is not None]
-            inner_uses = ()
         for j, values in enumerate(operands if link_uses else ()):
             if values:
                 op = ops[j]
@@ -300,7 +328,7 @@ class GraphInfo:
                             uses[value] = [(j, op)]
                         else:
                             found.append((j, op))
-        for j, op, values in inner_uses:
+        for j, op, values in (inner_uses if link_uses else ()):
             into = producers[j]
             for value in values:
                 i = get_def(value)
@@ -312,26 +340,10 @@ class GraphInfo:
                         uses[value] = [(j, op)]
                     else:
                         found.append((j, op))
-
-        self.ops, self.names, self.operands, self.results = ops, names, operands, results
-        self.body, self.body_operands, self.nested = body, body_operands, nested
-        self.body_names = body_names
-        self.yield_op, self.yield_operands = yield_op, yield_operands
-        self.value_def, self.uses = value_def, uses
+        self.uses = uses
         self.producers, self.consumers = producers, consumers
-        self.nested_graphs = nested_graphs
-        self.nested_graph_islands = nested_graph_islands
-        if nested_graphs and link_producers and self._problem is None:
+        if self.nested_graphs and self._problem is None:
             self._link_nested_uses(link_uses)
-        if self._problem is not None:
-            return
-        if not ops or names[-1] != FETCH:
-            self._problem = ("expected the graph to end with a tf_executor.fetch", graph)
-        for i in body:
-            if i not in yield_op:
-                self._problem = self._problem or ("island without a tf_executor.yield", ops[i])
-            elif len(yield_operands[i]) + 1 != len(results[i]) and self._problem is None:
-                self._problem = ("island yield does not match its results", ops[i])
 
     def _link_nested_uses(self, link_uses):
         """Links the uses of graph-level values made inside nested graphs.
@@ -343,8 +355,20 @@ class GraphInfo:
         towards the graph, the first nested graph met (if any) is the one
         holding the use, and the island of that graph is the user. Ops passed
         on the way are remembered with their answer, so no op is climbed
-        through twice.
+        through twice. Values with no more uses than the scan saw are skipped
+        after counting their uses (no user is looked at).
         """
+        value_def = self.value_def
+        recorded = {}
+        get_recorded = recorded.get
+        for values in self.operands:
+            for value in values:
+                if value in value_def:
+                    recorded[value] = get_recorded(value, 0) + 1
+        for _, _, values in self._inner_uses:
+            for value in values:
+                if value in value_def:
+                    recorded[value] = get_recorded(value, 0) + 1
         graph_key = op_key(self.graph)
         # op key -> island index holding it via a nested graph, or -1 (not
         # inside a nested graph of this scan: already linked by the scan).
@@ -355,7 +379,10 @@ class GraphInfo:
         producers, consumers, uses = self.producers, self.consumers, self.uses
         for i, values in enumerate(self.results):
             for value in values:
-                for use in value.uses:
+                all_uses = list(value.uses)
+                if len(all_uses) == get_recorded(value, 0):
+                    continue
+                for use in all_uses:
                     owner = op = use.owner.operation
                     key = op_key(op)
                     path = []
@@ -429,24 +456,26 @@ class GraphInfo:
 
 def validated_post_order(graphs, check):
     """`graphs` and every graph nested in their islands, innermost first
-    (MLIR's post-order walk), each scanned once without links and handed to
-    `check(info)` (which may raise) before anything is returned.
+    (MLIR's post-order walk), as ``(graph, info)``: each graph is scanned
+    once without links (`info`) and handed to `check(info)` (which may
+    raise) before anything is returned.
 
-    Iterative: nests may be deeper than Python's recursion limit. The scans
-    are snapshots; rescan a graph before changing it once graphs nested in
-    it were changed.
+    Processing the graphs in this order, a graph without nested graphs is
+    still as scanned when its turn comes (``info.link()`` then gives the
+    links); a graph with nested graphs must be scanned again once they were
+    changed. Iterative: nests may be deeper than Python's recursion limit.
     """
     order = []
-    stack = [(graph, False) for graph in reversed(graphs)]
+    stack = [(graph, None) for graph in reversed(graphs)]
     while stack:
-        graph, expanded = stack.pop()
-        if expanded:
-            order.append(graph)
+        graph, info = stack.pop()
+        if info is not None:
+            order.append((graph, info))
             continue
         info = GraphInfo(graph, links=False)
         check(info)
-        stack.append((graph, True))
-        stack.extend((nested, False) for nested in reversed(info.nested_graphs))
+        stack.append((graph, info))
+        stack.extend((nested, None) for nested in reversed(info.nested_graphs))
     return order
 
 
