@@ -131,6 +131,8 @@ def test_tf_print_function_imports_exports_and_imports_again():
     ('attr { key: "dtype" value { type: DT_FLOAT_REF } } attr { key: "shape" value { shape { } } }',
      "attr 'dtype'.*invalid data type"),
     ('attr { key: "dtype" value { } } attr { key: "shape" value { shape { } } }', "attr 'dtype'.*no value"),
+    ('attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { placeholder: "T" } }',
+     "attr 'shape'.*unbound attr placeholder 'T'"),
 ])
 def test_attribute_of_the_wrong_kind_is_an_import_error(attrs, message):
     with pytest.raises(importers.TFImportError, match=f"node 'a'.*{message}"):
