@@ -288,7 +288,7 @@ def attr_value_error(value, attr_type):
     which = value.which("value")
     is_list_type = attr_type.startswith("list(")
     if which == "placeholder":
-        return "an attr placeholder is not a value"
+        return f"unbound attr placeholder '{value.placeholder}' where '{attr_type}' is expected"
     if which == "list":
         lv = value.list._values
         kinds = [kind for field, kind in _ATTR_FIELDS if lv.get(field)]
@@ -327,8 +327,7 @@ def _validate_attrs(ndef, opdef):
         if name not in ndef.attrs:
             raise TFImportError(f"NodeDef missing attr '{name}' of op {ndef.op}", node=ndef.name)
         value = ndef.attrs[name]
-        if value.which("value") == "placeholder":
-            continue  # bound when a function is instantiated; TensorFlow does not check them here
+        # (A placeholder is an error too: instantiate binds a function's, a graph has none.)
         err = attr_value_error(value, attr_type)
         if err is not None:
             raise TFImportError(f"attr '{name}' of op {ndef.op}: {err}", node=ndef.name)
