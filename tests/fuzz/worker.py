@@ -75,12 +75,13 @@ def _export_reimport(module):
         raise AssertionError(f"invariant: exported GraphDef does not re-import: {err}") from None
 
 
-def run_ir(case):
-    text = base64.b64decode(case["data"])
+def _parse_and_run(case, unregistered):
+    """Text or bytecode through tfmlir's guarded parse, printing, a pipeline and export."""
+    data = base64.b64decode(case["data"])
     with ir.Context() as ctx:
-        ctx.allow_unregistered_dialects = bool(case.get("unregistered"))
+        ctx.allow_unregistered_dialects = unregistered
         try:
-            module = parsing.parse_module(text, ctx)
+            module = parsing.parse_module(data, ctx)
             module.operation.verify()
         except (ir.MLIRError, parsing.ParseGuardError) as err:
             raise Clean(str(err)[:200]) from None
@@ -91,18 +92,12 @@ def run_ir(case):
             _export_reimport(module)
 
 
+def run_ir(case):
+    _parse_and_run(case, bool(case.get("unregistered")))
+
+
 def run_bytecode(case):
-    data = base64.b64decode(case["data"])
-    with ir.Context() as ctx:
-        ctx.allow_unregistered_dialects = True
-        try:
-            module = parsing.parse_module(data, ctx)
-            module.operation.verify()
-        except (ir.MLIRError, parsing.ParseGuardError) as err:
-            raise Clean(str(err)[:200]) from None
-        tfmlir.print_ir(module)
-        if case.get("pipeline"):
-            _pipeline(module, case["pipeline"])
+    _parse_and_run(case, True)
 
 
 def run_graphdef(case):
