@@ -229,8 +229,11 @@ def check_structure(data) -> None:
 
 _PROBE = r"""
 import resource, sys
-limit = int(sys.argv[1])
+limit, seconds = int(sys.argv[1]), int(sys.argv[2])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+# CPU time bounds the child even if nobody is left to kill it (some
+# corruptions send the reader into a loop that outlives its parent).
+resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
 import tfmlir
 from mlir import ir
 data = sys.stdin.buffer.read()
@@ -254,7 +257,7 @@ def probe(data, timeout=None) -> None:
     timeout = timeout if timeout is not None else 20 + len(data) / 5e6
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     try:
-        child = subprocess.run([sys.executable, "-c", _PROBE, str(limit)], input=data,
+        child = subprocess.run([sys.executable, "-c", _PROBE, str(limit), str(int(timeout) + 1)], input=data,
                                capture_output=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         raise BytecodeError(f"MLIR's bytecode reader did not finish within {timeout:.0f} s "

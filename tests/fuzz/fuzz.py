@@ -37,6 +37,7 @@ import os
 import random
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -309,8 +310,11 @@ class Worker:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(HERE)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        # A session of its own, so that killing a worker also kills what it
+        # started (the bytecode probe's child).
         self.proc = subprocess.Popen([sys.executable, str(HERE / "worker.py")], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                     start_new_session=True)
         self.stderr_tail = b""
 
     def run(self, case, timeout):
@@ -349,6 +353,10 @@ class Worker:
         return f"exit status {self.proc.returncode}: " + " | ".join(tail[-3:])
 
     def kill(self):
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         try:
             self.proc.kill()
             self.proc.wait(timeout=10)
