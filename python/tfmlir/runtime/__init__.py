@@ -1,0 +1,15 @@
+"""tfmlir.runtime: bridged TensorFlow programs on the XLA runtime (PJRT through jaxlib).
+
+Built so far, bottom up:
+
+* :mod:`.legalize` -- a device program (the tf-dialect module of a
+  ``tf._TPUCompileMlir``) to StableHLO with TensorFlow's own legalization
+  passes, in a child process; ops left unlowered are an error naming them;
+* :mod:`.host_transfer` -- the host transfers TensorFlow lowers
+  ``tf._XlaHostComputeMlir`` to become XLA host callbacks (with the replica id);
+* :mod:`.device` -- compiled executables per replica count, arguments checked
+  against the compiled signature, N replicas on N XLA CPU devices;
+* :mod:`._jaxlib` -- every private jaxlib entry point, behind a version check.
+
+The host-side interpreter of bridged programs (``Session``/``run``) builds on these.
+"""

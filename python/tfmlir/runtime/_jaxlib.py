@@ -1,0 +1,106 @@
+"""Every private jaxlib entry point tfmlir uses, in one place, behind a version check.
+
+tfmlir compiles StableHLO with XLA through PJRT as jaxlib ships it. The
+pieces it needs -- parsing in jaxlib's own MLIR context, ``compile_and_load``
+with Python host callbacks, ``execute_sharded``, compile options with a
+device assignment -- are not jax's public API, so they may change with any
+release: the versions are pinned in pyproject.toml and checked here, and no
+other module touches ``jax._src`` or ``jaxlib``.
+"""
+import os
+import threading
+
+import numpy as np
+
+SUPPORTED_JAX = "0.10.2"
+
+_lock = threading.Lock()
+_state = {}
+
+
+class JaxlibVersionError(ImportError):
+    """The installed jax/jaxlib is not the version these entry points were written for."""
+
+
+def _load():
+    with _lock:
+        if _state:
+            return _state
+        try:
+            import jax
+            import jaxlib
+        except ImportError as err:
+            raise JaxlibVersionError(
+                f"tfmlir.runtime needs jax=={SUPPORTED_JAX} and jaxlib=={SUPPORTED_JAX} "
+                f"(pip install 'tfmlir[runtime]'): {err}") from None
+        found = (jax.__version__, jaxlib.__version__)
+        if os.environ.get("TFMLIR_ALLOW_OTHER_JAXLIB") != "1" and found != (SUPPORTED_JAX, SUPPORTED_JAX):
+            raise JaxlibVersionError(
+                f"tfmlir.runtime uses private jaxlib entry points written for jax/jaxlib "
+                f"{SUPPORTED_JAX}; found jax {found[0]}, jaxlib {found[1]} "
+                f"(set TFMLIR_ALLOW_OTHER_JAXLIB=1 to try anyway)")
+        # Replicas run on XLA CPU devices, which must exist before the CPU
+        # backend starts: ask for several (they are cheap) unless told otherwise.
+        if not _backend_started(jax):
+            jax.config.update("jax_num_cpu_devices", int(os.environ.get("TFMLIR_CPU_DEVICES", "8")))
+        from jax._src.interpreters import mlir as jax_mlir
+        from jax._src.lib import xla_client
+        from jax._src.lib.mlir import ir as jax_ir
+        from jax.extend import backend as jax_backend
+
+        _state.update(jax=jax, jax_mlir=jax_mlir, xla_client=xla_client, jax_ir=jax_ir,
+                      jax_backend=jax_backend)
+        return _state
+
+
+def _backend_started(jax) -> bool:
+    from jax._src import xla_bridge
+
+    return bool(getattr(xla_bridge, "_backends", None))
+
+
+def backend(platform: str = "cpu"):
+    """The PJRT client of `platform` ("cpu", "gpu")."""
+    return _load()["jax_backend"].get_backend(platform)
+
+
+def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1, host_callbacks=()):
+    """Compiles StableHLO text for `num_replicas` devices; returns (executable, devices)."""
+    s = _load()
+    client = backend(platform)
+    devices = client.local_devices()
+    if len(devices) < num_replicas:
+        raise ValueError(f"{num_replicas} replicas need {num_replicas} {platform} devices, "
+                         f"{len(devices)} are available")
+    devices = devices[:num_replicas]
+    with s["jax_mlir"].make_ir_context():
+        module = s["jax_ir"].Module.parse(stablehlo_text)
+    xc = s["xla_client"]
+    options = xc.CompileOptions()
+    assignment = xc.DeviceAssignment.create(np.array([d.id for d in devices]).reshape(num_replicas, 1))
+    options.num_replicas = num_replicas
+    options.device_assignment = assignment
+    options.executable_build_options.num_replicas = num_replicas
+    options.executable_build_options.device_assignment = assignment
+    executable = client.compile_and_load(module, xc.DeviceList(tuple(devices)), options,
+                                         host_callbacks=list(host_callbacks))
+    return executable, devices
+
+
+def replicated_argument(per_replica, devices):
+    """One argument of a replicated execution: replica i gets ``per_replica[i]`` (numpy arrays)."""
+    s = _load()
+    jax = s["jax"]
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    shards = [jax.device_put(np.asarray(value)[None], device) for value, device in zip(per_replica, devices)]
+    shape = (len(devices),) + np.shape(per_replica[0])
+    mesh = Mesh(np.array(devices), ("replica",))
+    return jax.make_array_from_single_device_arrays(shape, NamedSharding(mesh, PartitionSpec("replica")), shards)
+
+
+def execute(executable, arguments):
+    """Runs `executable` on device arguments; returns per output a list of per-replica numpy arrays."""
+    results = executable.execute_sharded(list(arguments))
+    outputs = results.disassemble_into_single_device_arrays()
+    return [[np.asarray(shard) for shard in out] for out in outputs]

@@ -1,0 +1,121 @@
+"""Device programs: legalized once, compiled per (argument shapes, replica count), run on XLA.
+
+A :class:`DeviceProgram` holds the tf-dialect module of one
+``tf._TPUCompileMlir`` (entry ``main``). :meth:`DeviceProgram.executable`
+legalizes it with TensorFlow's passes (:mod:`.legalize`) and compiles the
+StableHLO with XLA through PJRT (:mod:`._jaxlib`); executables are cached by
+program text, argument signature and replica count. :meth:`Executable.run`
+checks every argument's dtype and shape against the compiled signature
+before anything runs.
+"""
+import threading
+
+import numpy as np
+
+from . import _jaxlib, legalize
+
+_ELEMENT_DTYPES = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+    "complex<f32>": np.complex64, "complex<f64>": np.complex128,
+}
+
+
+class DeviceProgramError(ValueError):
+    """A device program cannot run with the given arguments."""
+
+
+def _signature(stablehlo_text):
+    """[(shape, numpy dtype)] of ``main``'s arguments and results."""
+    s = _jaxlib._load()
+    jax_ir = s["jax_ir"]
+    with s["jax_mlir"].make_ir_context() as context:
+        context.allow_unregistered_dialects = True
+        module = jax_ir.Module.parse(stablehlo_text)
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and jax_ir.StringAttr(op.attributes["sym_name"]).value == "main":
+                ftype = jax_ir.FunctionType(jax_ir.TypeAttr(op.attributes["function_type"]).value)
+                return ([_type_info(t) for t in ftype.inputs], [_type_info(t) for t in ftype.results])
+    raise DeviceProgramError("the legalized device program has no function @main")
+
+
+def _type_info(mlir_type):
+    s = _jaxlib._load()
+    tensor = s["jax_ir"].RankedTensorType(mlir_type)
+    element = str(tensor.element_type)
+    if element == "bf16":
+        import ml_dtypes
+
+        dtype = ml_dtypes.bfloat16
+    elif element in _ELEMENT_DTYPES:
+        dtype = _ELEMENT_DTYPES[element]
+    else:
+        raise DeviceProgramError(f"unsupported element type {element} in a device program signature")
+    return tuple(tensor.shape), np.dtype(dtype)
+
+
+class Executable:
+    """A compiled device program for one argument signature and replica count."""
+
+    def __init__(self, stablehlo_text, num_replicas, host_callbacks=(), platform="cpu"):
+        self.stablehlo = stablehlo_text
+        self.num_replicas = num_replicas
+        self.arguments, self.results = _signature(stablehlo_text)
+        self._executable, self.devices = _jaxlib.compile(
+            stablehlo_text, platform=platform, num_replicas=num_replicas, host_callbacks=host_callbacks)
+
+    def run(self, per_replica_args):
+        """`per_replica_args[r][i]` is argument i of replica r; returns per-replica result lists."""
+        if len(per_replica_args) != self.num_replicas:
+            raise DeviceProgramError(f"expected arguments for {self.num_replicas} replicas, "
+                                     f"got {len(per_replica_args)}")
+        columns = []
+        for i, (shape, dtype) in enumerate(self.arguments):
+            column = []
+            for r, args in enumerate(per_replica_args):
+                if len(args) != len(self.arguments):
+                    raise DeviceProgramError(f"replica {r}: expected {len(self.arguments)} arguments, "
+                                             f"got {len(args)}")
+                value = np.asarray(args[i])
+                if value.dtype != dtype or value.shape != shape:
+                    raise DeviceProgramError(
+                        f"replica {r}, argument {i}: expected {dtype.name}{list(shape)}, "
+                        f"got {value.dtype.name}{list(value.shape)}")
+                column.append(value)
+            columns.append(_jaxlib.replicated_argument(column, self.devices))
+        outputs = _jaxlib.execute(self._executable, columns)
+        return [[outputs[k][r] for k in range(len(outputs))] for r in range(self.num_replicas)]
+
+    def release(self):
+        """Drops the compiled executable (and the host callbacks it holds)."""
+        self._executable = None
+
+
+class DeviceProgram:
+    """One device program (tf dialect text, entry ``main``), legalized lazily."""
+
+    def __init__(self, tf_text):
+        self.tf_text = tf_text
+        self._stablehlo = None
+        self._cache = {}
+        self._lock = threading.Lock()
+
+    @property
+    def stablehlo(self):
+        if self._stablehlo is None:
+            self._stablehlo = legalize.legalize(self.tf_text)
+        return self._stablehlo
+
+    def executable(self, num_replicas=1, host_callbacks=(), platform="cpu"):
+        key = (num_replicas, platform, tuple(id(cb) for cb in host_callbacks))
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = Executable(self.stablehlo, num_replicas, host_callbacks, platform)
+            return self._cache[key]
+
+    def release(self):
+        with self._lock:
+            for executable in self._cache.values():
+                executable.release()
+            self._cache.clear()
