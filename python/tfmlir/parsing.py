@@ -40,7 +40,7 @@ from itertools import accumulate
 
 __all__ = ["MAGIC", "MAX_RESULT_NUMBER", "MAX_NESTING_DEPTH", "ParseGuardError", "NestingError",
            "BytecodeError", "is_bytecode", "nesting_depth", "check_nesting", "check_text",
-           "check_structure", "probe", "check", "parse_module"]
+           "check_structure", "probe", "check", "guard", "parse_module"]
 
 MAGIC = b"ML\xefR"
 
@@ -118,6 +118,12 @@ def nesting_depth(text):
     return max(0, max(accumulate(steps)))
 
 
+def _line_column(data, offset):
+    """1-based (line, column) of byte `offset` in `data`."""
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
 def _where_deeper(data, limit):
     """(line, column) of the first bracket nested deeper than `limit`."""
     depth = 0
@@ -128,10 +134,7 @@ def _where_deeper(data, limit):
         if token in b"([{<":
             depth += 1
             if depth > limit:
-                start = match.start()
-                line = data.count(b"\n", 0, start) + 1
-                column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-                return line, column
+                return _line_column(data, match.start())
         else:
             depth -= 1
     return None, None
@@ -164,8 +167,7 @@ def check_text(data, max_depth=None) -> None:
     for match in _RESULT_USE.finditer(data):
         number = int(match.group(1))
         if number >= MAX_RESULT_NUMBER:
-            line = data.count(b"\n", 0, match.start()) + 1
-            column = match.start() - (data.rfind(b"\n", 0, match.start()) + 1) + 1
+            line, column = _line_column(data, match.start())
             name = match.group(0)[:match.group(0).index(b"#")].decode("utf-8", "replace")
             raise ParseGuardError(
                 f"result number {number} of '{name}' is not below {MAX_RESULT_NUMBER} "
@@ -280,6 +282,14 @@ def check(data) -> None:
     probe(data)
 
 
+def guard(data, max_depth=None) -> None:
+    """The checks for one parser input: :func:`check` for bytecode, :func:`check_text` for text."""
+    if is_bytecode(data):
+        check(data)
+    else:
+        check_text(data, max_depth)
+
+
 def parse_module(data, context=None, *, max_depth=None):
     """``ir.Module.parse`` for text or bytecode, guarded (:func:`check_text` / :func:`check`).
 
@@ -291,10 +301,7 @@ def parse_module(data, context=None, *, max_depth=None):
 
     from . import irsafe
 
-    if is_bytecode(data):
-        check(data)
-    else:
-        check_text(data, max_depth)
+    guard(data, max_depth)
     context = context if context is not None else ir.Context.current
     errors = []
 

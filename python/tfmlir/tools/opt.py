@@ -1251,10 +1251,7 @@ def _transform(buffer: SourceBuffer, context, args, pipeline: Optional[str], sin
     try:
         # Inputs on which MLIR's parsers abort: text nested deeper than the
         # recursive parser's stack, huge result numbers, corrupted bytecode.
-        if parsing.is_bytecode(buffer.data):
-            parsing.check(buffer.data)
-        else:
-            parsing.check_text(buffer.data, getattr(args, "max_nesting_depth", None))
+        parsing.guard(buffer.data, getattr(args, "max_nesting_depth", None))
     except parsing.ParseGuardError as err:
         if err.line:
             name = buffer.parse_path if buffer.parse_path is not None else "-"
