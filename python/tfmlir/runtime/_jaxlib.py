@@ -65,7 +65,11 @@ def backend(platform: str = "cpu"):
 
 
 def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1, host_callbacks=()):
-    """Compiles StableHLO text for `num_replicas` devices; returns (executable, devices)."""
+    """Compiles StableHLO text for `num_replicas` devices.
+
+    Returns (executable, devices, (argument types, result types) of ``main``
+    as MLIR type strings), the signature read from the same parse.
+    """
     s = _load()
     client = backend(platform)
     devices = client.local_devices()
@@ -75,6 +79,7 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
     devices = devices[:num_replicas]
     with s["jax_mlir"].make_ir_context():
         module = s["jax_ir"].Module.parse(stablehlo_text)
+        signature = _main_signature(module, s["jax_ir"])
     xc = s["xla_client"]
     options = xc.CompileOptions()
     assignment = xc.DeviceAssignment.create(np.array([d.id for d in devices]).reshape(num_replicas, 1))
@@ -84,7 +89,15 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
     options.executable_build_options.device_assignment = assignment
     executable = client.compile_and_load(module, xc.DeviceList(tuple(devices)), options,
                                          host_callbacks=list(host_callbacks))
-    return executable, devices
+    return executable, devices, signature
+
+
+def _main_signature(module, jax_ir):
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and jax_ir.StringAttr(op.attributes["sym_name"]).value == "main":
+            ftype = jax_ir.FunctionType(jax_ir.TypeAttr(op.attributes["function_type"]).value)
+            return [str(t) for t in ftype.inputs], [str(t) for t in ftype.results]
+    raise ValueError("the device program has no function @main")
 
 
 def replicated_argument(per_replica, devices):

@@ -8,6 +8,7 @@ program text, argument signature and replica count. :meth:`Executable.run`
 checks every argument's dtype and shape against the compiled signature
 before anything runs.
 """
+import re
 import threading
 
 import numpy as np
@@ -26,33 +27,20 @@ class DeviceProgramError(ValueError):
     """A device program cannot run with the given arguments."""
 
 
-def _signature(stablehlo_text):
-    """[(shape, numpy dtype)] of ``main``'s arguments and results."""
-    s = _jaxlib._load()
-    jax_ir = s["jax_ir"]
-    with s["jax_mlir"].make_ir_context() as context:
-        context.allow_unregistered_dialects = True
-        module = jax_ir.Module.parse(stablehlo_text)
-        for op in module.body.operations:
-            if op.operation.name == "func.func" and jax_ir.StringAttr(op.attributes["sym_name"]).value == "main":
-                ftype = jax_ir.FunctionType(jax_ir.TypeAttr(op.attributes["function_type"]).value)
-                return ([_type_info(t) for t in ftype.inputs], [_type_info(t) for t in ftype.results])
-    raise DeviceProgramError("the legalized device program has no function @main")
-
-
-def _type_info(mlir_type):
-    s = _jaxlib._load()
-    tensor = s["jax_ir"].RankedTensorType(mlir_type)
-    element = str(tensor.element_type)
+def _type_info(type_text):
+    """(shape, numpy dtype) of a ranked tensor type's text, e.g. ``tensor<2x3xf32>``."""
+    match = re.fullmatch(r"tensor<((?:\d+x)*)([^x<>][^<>]*|complex<f(?:32|64)>)>", type_text)
+    if not match:
+        raise DeviceProgramError(f"unsupported type {type_text} in a device program signature")
+    dims, element = match.groups()
+    shape = tuple(int(d) for d in dims.split("x") if d)
     if element == "bf16":
         import ml_dtypes
 
-        dtype = ml_dtypes.bfloat16
-    elif element in _ELEMENT_DTYPES:
-        dtype = _ELEMENT_DTYPES[element]
-    else:
+        return shape, np.dtype(ml_dtypes.bfloat16)
+    if element not in _ELEMENT_DTYPES:
         raise DeviceProgramError(f"unsupported element type {element} in a device program signature")
-    return tuple(tensor.shape), np.dtype(dtype)
+    return shape, np.dtype(_ELEMENT_DTYPES[element])
 
 
 class Executable:
@@ -61,9 +49,10 @@ class Executable:
     def __init__(self, stablehlo_text, num_replicas, host_callbacks=(), platform="cpu"):
         self.stablehlo = stablehlo_text
         self.num_replicas = num_replicas
-        self.arguments, self.results = _signature(stablehlo_text)
-        self._executable, self.devices = _jaxlib.compile(
+        self._executable, self.devices, (arguments, results) = _jaxlib.compile(
             stablehlo_text, platform=platform, num_replicas=num_replicas, host_callbacks=host_callbacks)
+        self.arguments = [_type_info(t) for t in arguments]
+        self.results = [_type_info(t) for t in results]
 
     def run(self, per_replica_args):
         """`per_replica_args[r][i]` is argument i of replica r; returns per-replica result lists."""

@@ -70,7 +70,6 @@ def rewrite(stablehlo_text: str):
         groups = []
         for block in blocks:
             groups.extend(_rewrite_block(block, jax_ir, len(groups)))
-        _drop_host_sharding(module, jax_ir)
         module.operation.verify()
         return str(module), groups
 
@@ -170,13 +169,3 @@ def _erase_dead_after_all(block):
             if op.operation.name == "stablehlo.after_all" and not list(op.results[0].uses):
                 op.operation.erase()
                 changed = True
-
-
-def _drop_host_sharding(module, jax_ir):
-    """TF marks host-transfer ops MAXIMAL-sharded for TPU; off TPU the attribute goes."""
-    def visit(op):
-        if "mhlo.sharding" in op.attributes and op.name in ("stablehlo.custom_call",):
-            del op.attributes["mhlo.sharding"]
-        return jax_ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
