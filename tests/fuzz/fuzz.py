@@ -286,8 +286,10 @@ def make_cases(rng, count, ir_inputs, bytecodes, graphdefs, pass_names):
             data = mutate_text(rng, rng.choice(ir_inputs), ir_inputs)
             case["unregistered"] = rng.random() < 0.5
             name = rng.choice(pass_names + UPSTREAM_PASSES)
+            case["single_python_pass"] = name in pass_names
             if rng.random() < 0.15:
                 name = ",".join(rng.sample(pass_names + UPSTREAM_PASSES, 3))
+                case["single_python_pass"] = False
             case["pipeline"] = f"builtin.module({name})" if rng.random() < 0.8 else None
             case["export"] = rng.random() < 0.5
         elif surface == "bytecode":
