@@ -635,6 +635,13 @@ class _FunctionExporter:
             raise TFExportError(f"node '{node_name}': {msg}") from None
 
     def _convert_op(self, island, op, node_name):
+        tf_op, av, device, data, ctl = self.node_parts(island, op, node_name)
+        inputs = [self.input_string(v, op) for v in data] + self.control_inputs(ctl, op)
+        return G.NDef(node_name, tf_op, inputs, device, av).to_proto()
+
+    def node_parts(self, island, op, node_name):
+        """(op type, {name: AttrValue}, device, data operands, control operands) of `op`'s
+        NodeDef: TensorFlow's op name, the attributes with those derived from types."""
         from mlir import ir
         name = op.operation.name
         attrs = {}
@@ -679,7 +686,7 @@ class _FunctionExporter:
                 raise self.err("op of a dialect other than tf cannot be expressed in a GraphDef", op)
             tf_op = name[3:]
             data = list(op.operands)
-            ctl = [v for v in island.operands]
+            ctl = [v for v in island.operands] if island is not None else []
             result_types = [r.type for r in op.results]
             if tf_op == "LegacyCall":
                 f = all_attrs["f"]
@@ -729,8 +736,7 @@ class _FunctionExporter:
                     err = G.attr_value_error(av[key], attr_type)
                     if err is not None:
                         raise self.err(f"attribute '{key}' of op {tf_op}: {err}", op)
-        inputs = [self.input_string(v, op) for v in data] + self.control_inputs(ctl, op)
-        return G.NDef(node_name, tf_op, inputs, device, av).to_proto()
+        return tf_op, av, device, data, ctl
 
     def derive_attrs(self, opdef, av, operand_types, result_types, op, tf_op, segments=None):
         """Re-creates the attributes MLIR derives from types (T, N, Tin, dtype, output_shapes...)."""
@@ -1175,6 +1181,14 @@ class Exporter:
         if bad:
             v.bad_consumers = bad
         return v
+
+
+def node_attributes(exporter, func, op):
+    """(TensorFlow op type, {name: AttrValue}) of a tf-dialect `op` of `func` as its NodeDef
+    would carry them (derived attributes recomputed from types), for running it by itself."""
+    fx = _FunctionExporter(exporter, func, False)
+    tf_op, av, _device, _data, _ctl = fx.node_parts(None, op, _name_from_loc(op.location, op.name))
+    return tf_op, av
 
 
 def _needs_preparation(module):

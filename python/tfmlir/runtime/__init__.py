@@ -1,15 +1,21 @@
 """tfmlir.runtime: bridged TensorFlow programs on the XLA runtime (PJRT through jaxlib).
 
-Built so far, bottom up:
-
+* :class:`Session` / :func:`run` -- a bridged program (``main`` after
+  ``tf-tpu-rewrite``) with TF1 session semantics: device programs on XLA, host
+  computations as XLA host callbacks, host ops on TensorFlow's kernels,
+  variables kept across calls (:mod:`.session`, the host plan in :mod:`.host`);
 * :mod:`.legalize` -- a device program (the tf-dialect module of a
   ``tf._TPUCompileMlir``) to StableHLO with TensorFlow's own legalization
   passes, in a child process; ops left unlowered are an error naming them;
 * :mod:`.host_transfer` -- the host transfers TensorFlow lowers
   ``tf._XlaHostComputeMlir`` to become XLA host callbacks (with the replica id);
 * :mod:`.device` -- compiled executables per replica count, arguments checked
-  against the compiled signature, N replicas on N XLA CPU devices;
+  against the compiled signature, N replicas on N XLA devices;
 * :mod:`._jaxlib` -- every private jaxlib entry point, behind a version check.
 
-The host-side interpreter of bridged programs (``Session``/``run``) builds on these.
+docs/runtime.md describes the design and its limits.
 """
+from .host import ProgramError, RunError
+from .session import Session, run
+
+__all__ = ["Session", "run", "ProgramError", "RunError"]

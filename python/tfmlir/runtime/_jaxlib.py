@@ -7,6 +7,7 @@ device assignment -- are not jax's public API, so they may change with any
 release: the versions are pinned in pyproject.toml and checked here, and no
 other module touches ``jax._src`` or ``jaxlib``.
 """
+import atexit
 import os
 import threading
 
@@ -16,6 +17,21 @@ SUPPORTED_JAX = "0.10.2"
 
 _lock = threading.Lock()
 _state = {}
+_exit_hooks = []
+
+
+def on_exit(hook):
+    """Runs `hook` at interpreter exit before jax tears its backends down: executables holding
+    Python host callbacks must be gone by then (else a fatal PyGILState_Release)."""
+    _exit_hooks.append(hook)
+
+
+def _run_exit_hooks():
+    for hook in reversed(_exit_hooks):
+        try:
+            hook()
+        except Exception:
+            pass
 
 
 class JaxlibVersionError(ImportError):
@@ -50,6 +66,8 @@ def _load():
 
         _state.update(jax=jax, jax_mlir=jax_mlir, xla_client=xla_client, jax_ir=jax_ir,
                       jax_backend=jax_backend)
+        # Registered after jax's own exit handlers, so it runs before them.
+        atexit.register(_run_exit_hooks)
         return _state
 
 
@@ -98,6 +116,29 @@ def _main_signature(module, jax_ir):
             ftype = jax_ir.FunctionType(jax_ir.TypeAttr(op.attributes["function_type"]).value)
             return [str(t) for t in ftype.inputs], [str(t) for t in ftype.results]
     raise ValueError("the device program has no function @main")
+
+
+def argument_attribute(stablehlo_text, name):
+    """{argument index: integer value} of ``main``'s argument attribute `name`."""
+    s = _load()
+    jax_ir = s["jax_ir"]
+    found = {}
+    with s["jax_mlir"].make_ir_context():
+        module = jax_ir.Module.parse(stablehlo_text)
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and jax_ir.StringAttr(op.attributes["sym_name"]).value == "main":
+                if "arg_attrs" not in op.attributes:
+                    return found
+                for i, attrs in enumerate(jax_ir.ArrayAttr(op.attributes["arg_attrs"])):
+                    attrs = jax_ir.DictAttr(attrs)
+                    if name in attrs:
+                        found[i] = jax_ir.IntegerAttr(attrs[name]).value
+    return found
+
+
+def callback_target(platform):
+    """The custom-call target of jaxlib's Python host callbacks on `platform`."""
+    return {"cpu": "xla_ffi_python_cpu_callback", "gpu": "xla_ffi_python_gpu_callback"}[platform]
 
 
 def replicated_argument(per_replica, devices):

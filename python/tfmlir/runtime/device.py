@@ -27,7 +27,7 @@ class DeviceProgramError(ValueError):
     """A device program cannot run with the given arguments."""
 
 
-def _type_info(type_text):
+def type_info(type_text):
     """(shape, numpy dtype) of a ranked tensor type's text, e.g. ``tensor<2x3xf32>``."""
     match = re.fullmatch(r"tensor<((?:\d+x)*)([^x<>][^<>]*|complex<f(?:32|64)>)>", type_text)
     if not match:
@@ -43,6 +43,12 @@ def _type_info(type_text):
     return shape, np.dtype(_ELEMENT_DTYPES[element])
 
 
+def argument_aliases(stablehlo_text):
+    """{argument index: result index} of ``main``'s ``tf.aliasing_output`` argument attributes
+    (the variable updates TensorFlow's resource promotion appends as results)."""
+    return _jaxlib.argument_attribute(stablehlo_text, "tf.aliasing_output")
+
+
 class Executable:
     """A compiled device program for one argument signature and replica count."""
 
@@ -51,8 +57,8 @@ class Executable:
         self.num_replicas = num_replicas
         self._executable, self.devices, (arguments, results) = _jaxlib.compile(
             stablehlo_text, platform=platform, num_replicas=num_replicas, host_callbacks=host_callbacks)
-        self.arguments = [_type_info(t) for t in arguments]
-        self.results = [_type_info(t) for t in results]
+        self.arguments = [type_info(t) for t in arguments]
+        self.results = [type_info(t) for t in results]
 
     def run(self, per_replica_args):
         """`per_replica_args[r][i]` is argument i of replica r; returns per-replica result lists."""

@@ -20,7 +20,6 @@ from typing import List, Optional
 
 from . import _jaxlib
 
-CALLBACK_TARGET = "xla_ffi_python_cpu_callback"
 _KEY = re.compile(r"^(.*)_(dtoh|htod)_(\d+)$")
 
 
@@ -51,7 +50,7 @@ def _rendezvous(op, jax_ir):
     return match.group(1), match.group(2), int(match.group(3))
 
 
-def rewrite(stablehlo_text: str):
+def rewrite(stablehlo_text: str, platform: str = "cpu"):
     """(new StableHLO text, [HostComputation]) with every host transfer group a callback."""
     s = _jaxlib._load()
     jax_ir = s["jax_ir"]
@@ -69,12 +68,12 @@ def rewrite(stablehlo_text: str):
         module.operation.walk(collect)
         groups = []
         for block in blocks:
-            groups.extend(_rewrite_block(block, jax_ir, len(groups)))
+            groups.extend(_rewrite_block(block, jax_ir, len(groups), _jaxlib.callback_target(platform)))
         module.operation.verify()
         return str(module), groups
 
 
-def _rewrite_block(block, jax_ir, first_index):
+def _rewrite_block(block, jax_ir, first_index, target):
     sends, recvs = {}, {}
     for op in block.operations:
         name = op.operation.name
@@ -113,7 +112,7 @@ def _rewrite_block(block, jax_ir, first_index):
     pairs.extend((skey, None) for skey in sorted(unpaired_sends))
     groups = []
     for offset, (skey, rkey) in enumerate(pairs):
-        groups.append(_rewrite_group(block, jax_ir, first_index + offset,
+        groups.append(_rewrite_group(block, jax_ir, first_index + offset, target,
                                      _ordered(sends.get(skey), skey, "dtoh") if skey else [],
                                      _ordered(recvs.get(rkey), rkey, "htod") if rkey else [],
                                      skey, rkey))
@@ -126,7 +125,7 @@ def _ordered(by_pos, key, direction):
     return [by_pos[i] for i in range(len(by_pos))]
 
 
-def _rewrite_group(block, jax_ir, index, send_ops, recv_ops, skey, rkey):
+def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey):
     token_type = jax_ir.Type.parse("!stablehlo.token")
     # The call takes the token the sends (or, receive-only, the receives) wait on.
     token_in = send_ops[0].operands[1] if send_ops else recv_ops[0].operands[0]
@@ -142,7 +141,7 @@ def _rewrite_group(block, jax_ir, index, send_ops, recv_ops, skey, rkey):
             "stablehlo.custom_call", results=[token_type] + recv_types,
             operands=[token_in] + sent_values + [replica],
             attributes={
-                "call_target_name": jax_ir.StringAttr.get(CALLBACK_TARGET),
+                "call_target_name": jax_ir.StringAttr.get(target),
                 "has_side_effect": jax_ir.BoolAttr.get(True),
                 "api_version": jax_ir.IntegerAttr.get(jax_ir.IntegerType.get_signless(32), 1),
                 "backend_config": jax_ir.StringAttr.get(""),

@@ -1,4 +1,4 @@
-"""The `tfmlir` command: subcommands for TensorFlow graphs (import, export)."""
+"""The `tfmlir` command: subcommands for TensorFlow graphs (import, export) and bridged programs (run)."""
 import argparse
 import sys
 
@@ -8,10 +8,13 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("import", help="GraphDef / SavedModel -> MLIR (tfmlir.importers)", add_help=False)
     sub.add_parser("export", help="MLIR -> GraphDef (tfmlir.exporters)", add_help=False)
+    sub.add_parser("run", help="run a bridged program on XLA (tfmlir.runtime)", add_help=False)
     args, rest = parser.parse_known_args(argv)
     try:
         if args.command == "import":
             from tfmlir.importers.cli import main as run
+        elif args.command == "run":
+            from tfmlir.runtime.cli import main as run
         else:
             from tfmlir.exporters.cli import main as run
     except ImportError as exc:

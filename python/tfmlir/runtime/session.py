@@ -1,0 +1,718 @@
+"""``tfmlir.runtime.Session``: a bridged TensorFlow program run with TF1 session semantics.
+
+The program is a module whose ``main`` holds TensorFlow's bridged form (after
+``tf-tpu-rewrite``): ``_TPUCompileMlir`` with the device program,
+``TPUExecute(AndUpdateVariables)``, ``tf_device.replicate``/
+``parallel_execute``/``launch``, host transfers and ordinary host ops, in
+functional or ``tf_executor`` form. Building a session compiles the host side
+into a plan (:mod:`.host`) and legalizes every device program with
+TensorFlow's passes (:mod:`.legalize`) -- anything that cannot run is an
+error here, before anything runs. :meth:`Session.run` then runs the part of
+``main`` the fetches and targets need: device programs on XLA (PJRT), host
+computations as XLA host callbacks meeting the host threads mid-computation,
+host ops on TensorFlow's kernels, variables kept across calls.
+"""
+import itertools
+import sys
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from .. import irsafe
+from . import _jaxlib
+from . import device as _device
+from . import host as H
+from . import host_transfer
+from .host import ProgramError, RunError
+
+_sessions = itertools.count(1)
+_live = weakref.WeakSet()
+
+
+def _release_all():
+    for session in list(_live):
+        try:
+            session.close()
+        except Exception:
+            pass
+
+
+_jaxlib.on_exit(_release_all)
+
+
+class _Status:
+    """What ``_TPUCompileMlir``'s first result carries: the compilation went through."""
+
+
+class ProgramKey:
+    """A ``_TPUCompileMlir`` program key: the compiled device program it names."""
+
+    def __init__(self, program):
+        self.program = program
+
+
+class _PlaceholderKey:
+    """``_XlaCompileMlirPlaceholderProgramKey``: host transfers use rendezvous keys, not this."""
+
+
+class DeviceProgram:
+    """One ``_TPUCompileMlir`` device program: legalized and host transfers made callbacks
+    when the session is built; compiled per replica count on first use."""
+
+    def __init__(self, session, text, where_):
+        self.session = weakref.ref(session)
+        self.where = where_
+        t0 = time.perf_counter()
+        self.source = _device.DeviceProgram(text)
+        try:
+            stablehlo = self.source.stablehlo
+        except Exception as exc:
+            raise ProgramError(f"{where_}: the device program cannot be compiled: {exc}") from None
+        self.text, self.groups = host_transfer.rewrite(stablehlo, platform=session.platform)
+        session._timings["legalize"] += time.perf_counter() - t0
+        self.aliases = _device.argument_aliases(self.text)
+        self._executables = {}
+        self._lock = threading.Lock()
+
+    def executable(self, num_replicas):
+        with self._lock:
+            found = self._executables.get(num_replicas)
+            if found is None:
+                session = self.session()
+                t0 = time.perf_counter()
+                callbacks = [self._callback(g) for g in self.groups]
+                found = _device.Executable(self.text, num_replicas, callbacks, session.platform)
+                took = time.perf_counter() - t0
+                session._timings["compile"] += took
+                session._progress(f"compiled the device program of {self.where} for {num_replicas} "
+                                  f"replica(s) in {took:.2f} s", took)
+                self._executables[num_replicas] = found
+            return found
+
+    def _callback(self, group):
+        session_ref = self.session
+        expected = [_device.type_info(t) for t in group.recv_types]
+        label = f"host computation '{group.send_key or group.recv_key}'"
+
+        def callback(token, *arguments):
+            t0 = time.perf_counter()
+            session = session_ref()
+            state = session._run if session is not None else None
+            if state is None:
+                raise RunError(f"{label} called outside Session.run")
+            try:
+                replica = int(np.asarray(arguments[-1]))
+                participant = state.device_participant.get(replica)
+                if group.send_key is not None:
+                    state.put(group.send_key, replica, [np.asarray(a) for a in arguments[:-1]],
+                              f"the device program (replica {replica})")
+                outputs = []
+                if group.recv_key is not None:
+                    values, origin = state.get(group.recv_key, replica, participant,
+                                               f"the device program's {label}")
+                    if len(values) != len(expected):
+                        raise RunError(f"{origin} sent {len(values)} value(s) under '{group.recv_key}', the "
+                                       f"device program expects {len(expected)}")
+                    for k, (value, (shape, dtype)) in enumerate(zip(values, expected)):
+                        if value.dtype != dtype or value.shape != shape:
+                            raise RunError(
+                                f"{origin} sent {value.dtype.name}{list(value.shape)} as value {k} of "
+                                f"'{group.recv_key}'; the device program expects {dtype.name}{list(shape)}")
+                        outputs.append(value)
+                return (token, *outputs)
+            except BaseException as exc:
+                state.fail(exc if not isinstance(exc, H.Aborted) else RunError("aborted"))
+                raise
+            finally:
+                with state.cond:
+                    state.callbacks += 1
+                    state.callback_seconds += time.perf_counter() - t0
+
+        return callback
+
+    def run(self, executable, per_replica, state, where_):
+        session = self.session()
+        t0 = time.perf_counter()
+        try:
+            return executable.run(per_replica)
+        except _device.DeviceProgramError as exc:
+            raise RunError(f"{where_}: {exc}") from None
+        except H.Aborted:
+            raise
+        except Exception as exc:
+            if state.error is not None:
+                raise state.error from None
+            raise RunError(f"{where_}: XLA execution failed: {exc}") from None
+        finally:
+            session._timings["execute"] += time.perf_counter() - t0
+            session._timings["executions"] += 1
+
+    def release(self):
+        with self._lock:
+            for e in self._executables.values():
+                e.release()
+            self._executables.clear()
+
+
+class _Compile(H.Step):
+    __slots__ = ("program", "outs")
+
+    def __init__(self, where_, program, outs):
+        self.where, self.program, self.outs = where_, program, outs
+
+    def run(self, frame, ctx):
+        frame[self.outs[0]] = _Status()
+        frame[self.outs[1]] = ProgramKey(self.program)
+
+
+class _CompileAssert(H.Step):
+    __slots__ = ("status",)
+
+    def __init__(self, where_, status):
+        self.where, self.status = where_, status
+
+    def run(self, frame, ctx):
+        if not isinstance(frame[self.status], _Status):
+            raise RunError(f"{self.where}: the operand is not a _TPUCompileMlir status")
+
+
+class _Execute(H.Step):
+    """``TPUExecute`` / ``TPUExecuteAndUpdateVariables`` on the current replica."""
+    __slots__ = ("args", "key", "outs", "resources", "merged_updates", "dtypes")
+
+    def __init__(self, where_, args, key, outs, resources, merged_updates, dtypes):
+        self.where, self.args, self.key, self.outs = where_, args, key, outs
+        self.resources = resources            # operand index -> dtype enum of the variable
+        self.merged_updates = merged_updates  # operand index -> program output index (merged form)
+        self.dtypes = dtypes
+
+    def run(self, frame, ctx):
+        key = frame[self.key]
+        if not isinstance(key, ProgramKey):
+            raise RunError(f"{self.where}: the program key operand is not a _TPUCompileMlir program key")
+        program = key.program
+        values = []
+        for i, slot in enumerate(self.args):
+            v = frame[slot]
+            if i in self.resources:
+                v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
+            values.append(H.to_numpy(v))
+        group = ctx.group
+        executable = program.executable(group.n if group is not None else 1)
+        ctx.run.device_participant[ctx.replica] = ctx.participant
+        if group is not None:
+            outputs = group.execute(ctx.replica, values,
+                                    lambda all_args: program.run(executable, all_args, ctx.run, self.where))
+        else:
+            outputs = program.run(executable, [values], ctx.run, self.where)[0]
+        updates = dict(self.merged_updates)
+        for arg, out in program.aliases.items():
+            if arg in self.resources and arg not in updates:
+                updates[arg] = out
+        for arg, out in updates.items():
+            tensor = H.to_tensor(outputs[out])
+            H.eager(self.where, "AssignVariableOp", 0, [frame[self.args[arg]], tensor],
+                    ("dtype", self.resources[arg], "validate_shape", False))
+        updated = set(updates.values())
+        rest = [o for k, o in enumerate(outputs) if k not in updated]
+        if len(rest) != len(self.outs):
+            raise RunError(f"{self.where}: the device program returns {len(rest)} value(s) besides "
+                           f"variable updates, the op has {len(self.outs)} result(s)")
+        for slot, value in zip(self.outs, rest):
+            frame[slot] = H.to_tensor(value)
+
+
+class _TPUSteps:
+    """The bridged TPU ops, for :class:`host.Builder`."""
+
+    _NOT_BRIDGED = ("tf.TPUReplicatedInput", "tf.TPUReplicatedOutput", "tf.TPUReplicateMetadata",
+                    "tf.TPUPartitionedCall", "tf._XlaHostComputeMlir", "tf.TPUCompile",
+                    "tf.ConfigureDistributedTPU", "tf.TPUPartitionedInput", "tf.TPUPartitionedOutput",
+                    "tf.TPUPartitionedInputV2", "tf.TPUPartitionedOutputV2")
+
+    def __init__(self, session):
+        self.session = session
+
+    def step(self, builder, op, name, w, fname, func, ins, outs):
+        from mlir import ir
+        if name == "tf._TPUCompileMlir":
+            if len(outs) != 2:
+                raise ProgramError(f"{w}: {len(outs) - 1} program keys (cores per replica); the runtime runs "
+                                   "one core per replica")
+            self._check_metadata(op, w)
+            text = ir.StringAttr(op.attributes["mlir_module"]).value
+            return _Compile(w, self.session._device_program(text, w), outs)
+        if name == "tf.TPUCompileSucceededAssert":
+            return _CompileAssert(w, ins[0])
+        if name in ("tf.TPUExecute", "tf.TPUExecuteAndUpdateVariables"):
+            operands = list(op.operands)
+            resources = {}
+            for i, v in enumerate(operands[:-1]):
+                if H.type_info(v.type)[0] is None and "resource" in str(v.type):
+                    sub = H.resource_subtype(v.type)
+                    if sub is None:
+                        raise ProgramError(f"{w}: resource operand {i} has no subtype (dtype unknown)")
+                    resources[i] = H.dtype_enum(sub)
+            merged = {}
+            if name == "tf.TPUExecuteAndUpdateVariables":
+                reads = [int(ir.IntegerAttr(a).value) for a in op.attributes["device_var_reads_indices"]]
+                updates = [int(ir.IntegerAttr(a).value) for a in op.attributes["device_var_updates_indices"]]
+                if len(reads) != len(updates) or set(reads) != set(resources):
+                    raise ProgramError(f"{w}: device_var_reads_indices {reads} must list the resource "
+                                       f"operands {sorted(resources)}, one update index each")
+                merged = {r: u for r, u in zip(reads, updates) if u >= 0}
+            program = self._program_of(op.operands[len(operands) - 1], w)
+            if program is not None:
+                program.executable(builder.replicas)  # compile now: errors before anything runs
+            return _Execute(w, ins[:-1], ins[-1], outs, resources, merged, None)
+        if name == "tf._XlaRecvAtHost":
+            return H.RecvAtHost(w, _str(op, "key"), None, outs, [r.type for r in op.results])
+        if name == "tf._XlaRecvAtHostV2":
+            return H.RecvAtHost(w, _str(op, "key"), ins[-1], outs, [r.type for r in op.results])
+        if name == "tf._XlaSendFromHost":
+            return H.SendFromHost(w, _str(op, "key"), None, ins[:-1])
+        if name == "tf._XlaSendFromHostV2":
+            return H.SendFromHost(w, _str(op, "key"), ins[-1], ins[:-2])
+        if name == "tf._XlaCompileMlirPlaceholderProgramKey":
+            return H.Constant(w, _PlaceholderKey(), outs[0])
+        if name == "tf._TPUDeviceOrdinalPlaceholder":
+            return H.DeviceOrdinal(w, outs[0])
+        if name in self._NOT_BRIDGED:
+            raise ProgramError(f"{w}: the program is not TPU-rewritten; the runtime takes programs after "
+                               "tf-tpu-rewrite")
+        return None
+
+    def _program_of(self, key, w):
+        """The device program a program key operand comes from (through launches and
+        Identity), or None if it cannot be told before running."""
+        from mlir import ir
+        value = key
+        for _ in range(100):
+            owner = value.owner
+            if isinstance(owner, ir.Block):
+                return None
+            owner = owner.operation
+            name = irsafe.op_name(owner)
+            if name == "tf._TPUCompileMlir":
+                text = ir.StringAttr(owner.attributes["mlir_module"]).value
+                return self.session._device_program(text, f"{H.where(owner)}")
+            if name == "tf_device.launch":
+                index = list(owner.results).index(value)
+                value = list(owner.regions[0].blocks[0].operations)[-1].operands[index]
+            elif name in ("tf.Identity", "tf_executor.island") and name != "tf_executor.island":
+                value = owner.operands[0]
+            elif name == "tf_executor.island":
+                index = list(owner.results).index(value)
+                terminator = list(owner.regions[0].blocks[0].operations)[-1]
+                value = terminator.operands[index]
+            else:
+                return None
+        return None
+
+    def _check_metadata(self, op, w):
+        from mlir import ir
+        if "metadata" not in op.attributes:
+            return
+        data = ir.StringAttr(op.attributes["metadata"]).value_bytes
+        if not data:
+            return
+        from tensorflow.core.protobuf.tpu import compile_metadata_pb2
+
+        meta = compile_metadata_pb2.TPUCompileMetadataProto()
+        try:
+            meta.ParseFromString(data)
+        except Exception:
+            from google.protobuf import text_format
+            try:
+                text_format.Parse(data.decode("utf-8"), meta)
+            except Exception as exc:
+                raise ProgramError(f"{w}: the metadata is not a TPUCompileMetadataProto: {exc}") from None
+        if meta.num_cores_per_replica > 1:
+            raise ProgramError(f"{w}: num_cores_per_replica = {meta.num_cores_per_replica}; the runtime runs "
+                               "one core per replica")
+
+    def variable_attrs(self, op, attrs):
+        """A VarHandleOp's variable lives in the session's container (sessions do not share
+        variables); an empty shared_name is the node's name, as in a TensorFlow graph."""
+        d = dict(zip(attrs[::2], attrs[1::2]))
+        if not d.get("container"):
+            d["container"] = self.session._container
+        if not d.get("shared_name"):
+            d["shared_name"] = H._exporter._name_from_loc(op.location, "VarHandleOp")
+        self.session._variables.add((d["container"], d["shared_name"], d.get("dtype")))
+        return [x for kv in sorted(d.items()) for x in kv]
+
+
+def _str(op, key):
+    from mlir import ir
+    return ir.StringAttr(op.attributes[key]).value
+
+
+def _names_of(text):
+    return [n for n in text.split(",")] if text else []
+
+
+class Session:
+    """Runs a bridged program (``mlir.ir.Module`` or MLIR text; entry ``main``).
+
+    Holds variables and compiled executables across :meth:`run` calls.
+    ``device``: "cpu" or "gpu" (XLA's platform for the device programs; the
+    host side always runs on TensorFlow's CPU kernels). ``progress``: print a
+    line per compile to stderr (None: only for compiles over a second).
+    """
+
+    def __init__(self, module, *, device="cpu", progress=None):
+        if device not in ("cpu", "gpu"):
+            raise ValueError(f"device must be 'cpu' or 'gpu', not {device!r}")
+        self.platform = device
+        self.progress = progress
+        self._timings = dict(legalize=0.0, compile=0.0, execute=0.0, callback=0.0, executions=0, callbacks=0)
+        self._container = f"tfmlir_session_{next(_sessions)}"
+        self._variables = set()
+        self._programs = {}
+        self._run = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self.module, self._context = _as_module(module)
+        _live.add(self)
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+
+    # --- building ---------------------------------------------------------------------------------
+    def _device_program(self, text, w):
+        program = self._programs.get(text)
+        if program is None:
+            program = self._programs[text] = DeviceProgram(self, text, w)
+        return program
+
+    def _progress(self, line, seconds):
+        if self.progress or (self.progress is None and seconds >= 1.0):
+            print(f"tfmlir.runtime: {line}", file=sys.stderr, flush=True)
+
+    def _build(self):
+        from mlir import ir
+        builder = H.Builder(self.module, _TPUSteps(self))
+        main = builder.funcs.get("main")
+        if main is None:
+            raise ProgramError("the program has no function @main")
+        self._builder = builder
+        plan = H.FunctionPlan("main")
+        builder.plans["main"] = plan
+        builder.slot_of["main"] = slots = {}
+        self._plan = plan
+        blocks = list(main.regions[0].blocks)
+        if len(blocks) != 1:
+            raise ProgramError("@main must have one block")
+        block = blocks[0]
+        ops = [op.operation for op in block.operations]
+        ret = ops[-1]
+        body = ops[:-1]
+        executor = len(body) == 1 and body[0].name == "tf_executor.graph"
+        self._executor = executor
+        results = list(ret.operands)
+        if executor:
+            graph = body[0]
+            gops = [op.operation for op in graph.regions[0].blocks[0].operations]
+            fetch = gops[-1]
+            units = gops[:-1]
+            fetched = list(fetch.operands)
+            data_fetch = [v for v in fetched if not H._is_control(v)]
+            by_result = {r: data_fetch[i] for i, r in enumerate(graph.results)}
+            results = [by_result.get(v, v) for v in results]
+            all_roots = fetched
+        else:
+            units = body
+            all_roots = None
+        self._arg_slots = [builder.slot("main", a) for a in block.arguments]
+        self._units = []
+        for op in units:
+            w = f"{H.where(op)} in @main"
+            step = builder.op(op, "main", main)
+            self._units.append(step)
+        self._unit_ops = units
+        self._result_slots = [builder.slot("main", v) for v in results]
+        # Dependencies between units (data, control, captured values; stateful order).
+        producer = {}
+        for a, arg in enumerate(block.arguments):
+            producer[arg] = ("arg", a)
+        for u, op in enumerate(units):
+            for r in op.results:
+                producer[r] = ("unit", u)
+        self._producer = producer
+        # Dependencies between units: data, control tokens and values captured by regions.
+        # As in a TF1 session, only these decide what runs; needed units run in program order.
+        self._deps = []
+        self._uses_args = []
+        for u, op in enumerate(units):
+            deps, args = set(), set()
+
+            def visit(inner):
+                for v in inner.operands:
+                    p = producer.get(v)
+                    if p is not None:
+                        (deps if p[0] == "unit" else args).add(p[1])
+                for region in inner.regions:
+                    for b in region.blocks:
+                        for x in b.operations:
+                            visit(x.operation)
+
+            visit(op)
+            deps.discard(u)
+            self._deps.append(deps)
+            self._uses_args.append(args)
+        self._all_roots = [producer.get(v) for v in all_roots] if all_roots is not None else None
+        # Names.
+        entry = main.attributes["tf.entry_function"] if "tf.entry_function" in main.attributes else None
+        inputs, outputs = [], []
+        if entry is not None:
+            d = {na.name: na.attr for na in ir.DictAttr(entry)}
+            inputs = _names_of(ir.StringAttr(d["inputs"]).value) if "inputs" in d else []
+            outputs = _names_of(ir.StringAttr(d["outputs"]).value) if "outputs" in d else []
+        self.input_names = [H.parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"
+                            for i in range(len(self._arg_slots))]
+        self.output_names = [outputs[i] if i < len(outputs) else f"output{i}" for i in range(len(results))]
+        self._results = results
+        self._nodes = H.node_names(main)
+        self._top = {op: u for u, op in enumerate(units)}
+        # Resource arguments are variables of the session.
+        self._arg_types = [a.type for a in block.arguments]
+        self._arg_handles = {}
+        for i, t in enumerate(self._arg_types):
+            if H.type_info(t)[0] is None and "resource" in str(t):
+                sub = H.resource_subtype(t)
+                if sub is None:
+                    raise ProgramError(f"argument {i} ('{self.input_names[i]}') is a resource without a subtype")
+                enum = H.dtype_enum(sub)
+                shape = H.type_info(sub)[1]
+                handle = H._TF.execute("VarHandleOp", 1, [], (
+                    "container", self._container, "shared_name", self.input_names[i], "dtype", enum,
+                    "shape", None if shape is None else [None if d < 0 else d for d in shape],
+                    "allowed_devices", []), H._TF.ctx)[0]
+                self._variables.add((self._container, self.input_names[i], enum))
+                self._arg_handles[i] = (handle, enum)
+        # Warm: compile the device programs whose replica count the program says.
+        for program in self._programs.values():
+            pass
+
+    # --- running ----------------------------------------------------------------------------------
+    def _resolve(self, name, what):
+        """(slot, unit or None, arg index or None) of a fetched/fed tensor name."""
+        if name in self.output_names:
+            i = self.output_names.index(name)
+            v = self._results[i]
+            return self._value(v, name)
+        node, index = H.parse_tensor_name(name)
+        if node in self.input_names and index == 0:
+            a = self.input_names.index(node)
+            return self._arg_slots[a], None, a
+        if node in self.output_names and index == 0:
+            return self._resolve(node, what)
+        op = self._nodes.get(node)
+        if op is None:
+            raise RunError(f"{what} '{name}': the program has no input, output or node of that name")
+        results = [r for r in op.results if not H._is_control(r)]
+        if not 0 <= index < len(results):
+            raise RunError(f"{what} '{name}': node '{node}' has {len(results)} output(s)")
+        return self._value(results[index], name, op)
+
+    def _value(self, v, name, op=None):
+        p = self._producer.get(v)
+        if p is not None and p[0] == "arg":
+            return self._arg_slots[p[1]], None, p[1]
+        if op is None:
+            op = v.owner
+        unit = self._unit_of(op, name)
+        slots = self._builder.slot_of["main"]
+        if v not in slots:
+            raise RunError(f"'{name}' is not computed by the program")
+        return slots[v], unit, None
+
+    def _unit_of(self, op, name):
+        op = op.operation if hasattr(op, "operation") else op
+        node = op
+        while node is not None and node not in self._top:
+            parent = node.parent
+            if parent is None:
+                break
+            pname = parent.name
+            if pname in ("tf_device.replicate", "tf.WhileRegion", "tf.IfRegion", "tf.CaseRegion",
+                         "tf_device.parallel_execute"):
+                raise RunError(f"'{name}' is computed inside {pname}; fetch the results of the {pname}")
+            node = parent
+        if node is None or node not in self._top:
+            raise RunError(f"'{name}' is not computed at the top level of @main")
+        return self._top[node]
+
+    def _closure(self, roots):
+        needed = set()
+        stack = [u for u in roots if u is not None]
+        while stack:
+            u = stack.pop()
+            if u in needed:
+                continue
+            needed.add(u)
+            stack.extend(self._deps[u])
+        return needed
+
+    def run(self, fetches=None, feeds=None, targets=None):
+        """Runs what `fetches` and `targets` need; returns the fetched values as numpy arrays.
+
+        Names as in the original graph: ``"out0"`` or ``"out0:0"`` (the
+        ``tf.entry_function`` names of ``main``'s inputs and outputs, node names
+        otherwise). `feeds` maps input names to values; `targets` (names of
+        nodes) run for their effects first. Without `fetches`, all of
+        ``main``'s outputs are fetched.
+        """
+        if self._closed:
+            raise RunError("the session is closed")
+        feeds = dict(feeds or {})
+        if isinstance(fetches, str):
+            fetches = [fetches]
+        if isinstance(targets, str):
+            targets = [targets]
+        with self._lock:
+            frame = [None] * len(self._builder.slot_of["main"])
+            whole = fetches is None and not targets
+            if fetches is None:
+                fetches = list(self.output_names) if whole else []
+            fetch_at = [self._resolve(f, "fetch") for f in fetches]
+            target_units = []
+            for t in targets or ():
+                op = self._nodes.get(H.parse_tensor_name(t)[0])
+                if op is None:
+                    raise RunError(f"target '{t}': the program has no node of that name")
+                target_units.append(self._unit_of(op, t))
+            fed = {}
+            for name, value in feeds.items():
+                node, index = H.parse_tensor_name(name)
+                if node not in self.input_names or index != 0:
+                    raise RunError(f"feed '{name}': only the program's inputs ({', '.join(self.input_names)}) "
+                                   "can be fed")
+                fed[self.input_names.index(node)] = value
+            roots = [u for _, u, _ in fetch_at]
+            if whole and self._all_roots is not None:
+                roots += [p[1] for p in self._all_roots if p is not None and p[0] == "unit"]
+            elif whole:
+                roots += list(range(len(self._units)))  # a function runs all its ops
+            first = sorted(self._closure(target_units))
+            then = sorted(self._closure(roots) - set(first))
+            needed_args = {a for _, _, a in fetch_at if a is not None}
+            for u in first + then:
+                needed_args |= self._uses_args[u]
+            for a in sorted(needed_args | set(fed)):
+                frame[self._arg_slots[a]] = self._argument(a, fed)
+            state = H.RunState()
+            ctx = H.Context(self, state, 0, None, state.new_participant(0))
+            self._run = state
+            try:
+                for u in first + then:
+                    self._units[u].run(frame, ctx)
+            except H.Aborted:
+                raise (state.error or RunError("the run was aborted")) from None
+            finally:
+                self._run = None
+                self._timings["callback"] += state.callback_seconds
+                self._timings["callbacks"] += state.callbacks
+            out = []
+            for (slot, _, _), name in zip(fetch_at, fetches):
+                value = frame[slot]
+                if value is None:
+                    raise RunError(f"fetch '{name}' was not computed")
+                if isinstance(value, (ProgramKey, _Status, _PlaceholderKey)):
+                    raise RunError(f"fetch '{name}' is a TPU program key, not a tensor")
+                array = H.to_numpy(value)
+                if array.dtype == np.dtype(object) and value.dtype == H._TF.tf.resource:
+                    raise RunError(f"fetch '{name}' is a resource handle")
+                out.append(array)
+            return out
+
+    def _argument(self, a, fed):
+        name = self.input_names[a]
+        t = self._arg_types[a]
+        if a in self._arg_handles:
+            handle, enum = self._arg_handles[a]
+            if a in fed:
+                value = self._convert(fed[a], H.resource_subtype(t), name)
+                H._TF.execute("AssignVariableOp", 0, [handle, value], ("dtype", enum, "validate_shape", False),
+                              H._TF.ctx)
+            return handle
+        if a not in fed:
+            raise RunError(f"input '{name}' must be fed")
+        return self._convert(fed[a], t, name)
+
+    def _convert(self, value, mlir_type, name):
+        tf = H._TF.tf
+        dtype, shape = H.type_info(mlir_type)
+        try:
+            tensor = tf.convert_to_tensor(value, dtype=tf.as_dtype(dtype) if dtype != np.dtype(object)
+                                          else tf.string)
+        except Exception as exc:
+            raise RunError(f"feed '{name}': cannot be made a {dtype.name} tensor: {H._first_line(exc)}") from None
+        if shape is not None and (len(shape) != tensor.shape.rank or any(
+                d >= 0 and d != a for d, a in zip(shape, tensor.shape))):
+            raise RunError(f"feed '{name}': expected shape {H._shape_text(shape)}, got {tensor.shape.as_list()}")
+        return tensor
+
+    # --- timings, closing -------------------------------------------------------------------------
+    @property
+    def timings(self):
+        """Seconds spent legalizing, compiling, executing on XLA and in host callbacks (and counts)."""
+        return dict(self._timings)
+
+    def close(self):
+        """Releases the compiled executables (and their host callbacks) and the session's variables."""
+        if self._closed:
+            return
+        self._closed = True
+        for program in self._programs.values():
+            program.release()
+        self._programs.clear()
+        if H._TF.tf is not None:
+            for container, shared, enum in self._variables:
+                try:
+                    h = H._TF.execute("VarHandleOp", 1, [], ("container", container, "shared_name", shared,
+                                                             "dtype", enum or 1, "shape", None,
+                                                             "allowed_devices", []), H._TF.ctx)[0]
+                    H._TF.execute("DestroyResourceOp", 0, [h], ("ignore_lookup_error", True), H._TF.ctx)
+                except Exception:
+                    pass
+        self._variables.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def _as_module(module):
+    from mlir import ir
+    if isinstance(module, ir.Module):
+        module.operation.verify()
+        return module, None
+    if isinstance(module, (str, bytes)):
+        from .. import parse_module
+        context = ir.Context()
+        try:
+            parsed = parse_module(module, context)
+        except Exception as exc:
+            raise ProgramError(f"the program does not parse: {exc}") from None
+        return parsed, context
+    raise TypeError(f"module must be an mlir.ir.Module or MLIR text, not {type(module).__name__}")
+
+
+def run(module, feeds, fetches=None, *, device="cpu"):
+    """One-shot: builds a :class:`Session`, runs it once, releases it."""
+    with Session(module, device=device) as session:
+        return session.run(fetches, feeds)
