@@ -376,3 +376,59 @@ def resource_argument():
 '''
     return host_module("%acc: tensor<!tf_type.resource<tensor<3xf32>>>, %x: tensor<3xf32>", body, ("acc,x", "y"),
                        " -> tensor<3xf32>")
+
+
+# --- the loop again, in functional form on both sides (tf.While with cond/body functions) -------------------
+FUNCTIONAL_LOOP_DEVICE = device_module('''  func.func @main(%x: tensor<3xf32>, %n: tensor<i32>) -> (tensor<3xf32>, tensor<i32>) {
+    %zero = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %r:3 = "tf.While"(%x, %zero, %n) {cond = @cond, body = @body, is_stateless = false, parallel_iterations = 10 : i64} : (tensor<3xf32>, tensor<i32>, tensor<i32>) -> (tensor<3xf32>, tensor<i32>, tensor<i32>)
+    func.return %r#0, %r#1 : tensor<3xf32>, tensor<i32>
+  }
+  func.func private @cond(%acc: tensor<3xf32>, %i: tensor<i32>, %n: tensor<i32>) -> tensor<i1> {
+    %p = "tf.Less"(%i, %n) : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "tf.XlaSendToHost"(%p) {key = "while_condition_channel_0", Tinput = i1} : (tensor<i1>) -> ()
+    func.return %p : tensor<i1>
+  }
+  func.func private @body(%acc: tensor<3xf32>, %i: tensor<i32>, %n: tensor<i32>) -> (tensor<3xf32>, tensor<i32>, tensor<i32>) {
+    %one = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %h = "tf._XlaHostComputeMlir"(%acc, %i) {send_key = "host_compute_channel_1_args", recv_key = "host_compute_channel_1_retvals", host_mlir_module = ""} : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+    %a = "tf.AddV2"(%acc, %h) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %j = "tf.AddV2"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    func.return %a, %j, %n : tensor<3xf32>, tensor<i32>, tensor<i32>
+  }''')
+
+
+def functional_loop():
+    """loop() with tf.While and functions on the device and on the host; the host's loop functions
+    get the program key as a loop variable."""
+    host = f'''          %z = "tf.Const"() {{value = dense<0> : tensor<i32>}} : () -> tensor<i32>
+          %w:2 = "tf.While"(%z, %compile#1) {{cond = @host_cond, body = @host_body, is_stateless = false, parallel_iterations = 1 : i64}} : (tensor<i32>, {KEY}) -> (tensor<i32>, {KEY})
+'''
+    call = f'"tf.TPUExecute"(%x, %n, %compile#1) : (tensor<3xf32>, tensor<i32>, {KEY}) -> (tensor<3xf32>, tensor<i32>)'
+    body = compile_ops(FUNCTIONAL_LOOP_DEVICE) + _parallel(host, call, ["tensor<3xf32>", "tensor<i32>"]) + \
+        "    func.return %r#0, %r#1 : tensor<3xf32>, tensor<i32>\n"
+    text = host_module("%x: tensor<3xf32>, %n: tensor<i32>", body, ("x,n", "acc,count"),
+                       " -> (tensor<3xf32>, tensor<i32>)")
+    functions = f'''  func.func private @host_cond(%c: tensor<i32>, %key: {KEY}) -> tensor<i1> {{
+    %p = "tf._XlaRecvAtHost"(%key) {{key = "while_condition_channel_0", device_ordinal = 0 : i64}} : ({KEY}) -> tensor<i1>
+    func.return %p : tensor<i1>
+  }}
+  func.func private @host_body(%c: tensor<i32>, %key: {KEY}) -> (tensor<i32>, {KEY}) {{
+    %a:2 = "tf._XlaRecvAtHost"(%key) {{key = "host_compute_channel_1_args", device_ordinal = 0 : i64}} : ({KEY}) -> (tensor<3xf32>, tensor<i32>)
+    %o = "tf.StatefulPartitionedCall"(%a#0, %a#1) {{f = @host_math, config = "", config_proto = "", executor_type = ""}} : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+    "tf._XlaSendFromHost"(%o, %key) {{key = "host_compute_channel_1_retvals", device_ordinal = 0 : i64}} : (tensor<3xf32>, {KEY}) -> ()
+    %one = "tf.Const"() {{value = dense<1> : tensor<i32>}} : () -> tensor<i32>
+    %c1 = "tf.AddV2"(%c, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    func.return %c1, %key : tensor<i32>, {KEY}
+  }}
+  func.func private @host_math(%v: tensor<3xf32>, %i: tensor<i32>) -> tensor<3xf32> {{
+    %s = "tf.AsString"(%v) : (tensor<3xf32>) -> tensor<3x!tf_type.string>
+    %n = "tf.StringToNumber"(%s) {{out_type = f32}} : (tensor<3x!tf_type.string>) -> tensor<3xf32>
+    %half = "tf.Const"() {{value = dense<0.5> : tensor<f32>}} : () -> tensor<f32>
+    %m = "tf.Mul"(%n, %half) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+    %fi = "tf.Cast"(%i) : (tensor<i32>) -> tensor<f32>
+    %o = "tf.AddV2"(%m, %fi) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+    func.return %o : tensor<3xf32>
+  }}
+'''
+    return text[:text.rindex("}")] + functions + "}\n"

@@ -282,3 +282,35 @@ def test_jax_tensorflow_and_mlir_coexist_in_any_import_order(order):
                           env=subprocess_env(), timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[2.0, 2.0]"
+
+
+def test_functional_control_flow_and_calls_on_host_and_device(tf, runtime):
+    x = np.array([0.5, 1.25, 2.0], np.float32)
+    with runtime.Session(P.functional_loop()) as session:
+        acc, count = session.run(None, {"x": x, "n": np.int32(3)})
+        again, _ = session.run(None, {"x": x, "n": np.int32(0)})
+    ref = tf.constant(x)
+    for i in range(3):
+        ref = ref + (tf.strings.to_number(tf.strings.as_string(ref)) * 0.5 + float(i))
+    close(acc, ref.numpy())
+    assert count == 3
+    close(again, x)
+
+
+def test_gpu_device_skips_or_runs(runtime):
+    """device="gpu" runs the device programs on XLA's GPU (CUDA) platform where jax has one."""
+    import jax
+
+    try:
+        gpus = jax.devices("gpu")
+    except RuntimeError:
+        gpus = []
+    if not gpus:
+        with pytest.raises(runtime.ProgramError, match="no gpu platform"):
+            runtime.Session(P.dense(), device="gpu")
+        pytest.skip("no GPU on this machine (the error above is what users get)")
+    rng = np.random.default_rng(1)
+    feeds = {k: rng.standard_normal(s).astype(np.float32) for k, s in (("x", (4, 3)), ("w", (3, 5)), ("b", (5,)))}
+    (cpu,) = runtime.run(P.dense(), feeds)
+    (gpu,) = runtime.run(P.dense(), feeds, device="gpu")
+    np.testing.assert_allclose(gpu, cpu, rtol=1e-5)

@@ -77,6 +77,15 @@ def _backend_started(jax) -> bool:
     return bool(getattr(xla_bridge, "_backends", None))
 
 
+def platform_error(platform: str):
+    """None if XLA has `platform` here, else why not."""
+    try:
+        backend(platform)
+        return None
+    except RuntimeError as exc:
+        return str(exc).split(". ")[-1] if "Platforms present" in str(exc) else str(exc)
+
+
 def backend(platform: str = "cpu"):
     """The PJRT client of `platform` ("cpu", "gpu")."""
     return _load()["jax_backend"].get_backend(platform)

@@ -375,6 +375,9 @@ class Session:
         self._run = None
         self._lock = threading.Lock()
         self._closed = False
+        why = _jaxlib.platform_error(device)
+        if why is not None:
+            raise ProgramError(f"no {device} platform for the device programs: {why}")
         self.module, self._context = _as_module(module)
         _live.add(self)
         try:
