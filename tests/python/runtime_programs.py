@@ -432,3 +432,41 @@ def functional_loop():
   }}
 '''
     return text[:text.rindex("}")] + functions + "}\n"
+
+
+# --- a TF1-style graph: variable, initializer reached through control edges, update then read ---------------
+UPDATE_DEVICE = device_module('''  func.func @main(%v: tensor<2xf32>, %x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+    %n = "tf.AddV2"(%v, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %p = "tf.Mul"(%v, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    func.return %n, %p : tensor<2xf32>, tensor<2xf32>
+  }''')
+
+
+def executor_variables():
+    """Islands: w = VarHandleOp; 'w/Assign' (control) <- 'init' (NoOp); 'update' runs the device program
+    (w <- w + x, returns w * x); 'read' reads w after 'update' through a control edge."""
+    res = "tensor<!tf_type.resource<tensor<2xf32>>>"
+    body = f'''    %out:2 = tf_executor.graph {{
+      %w, %wc = tf_executor.island wraps "tf.VarHandleOp"() {{container = "", shared_name = "", dtype = f32, shape = #tf_type.shape<2>}} : () -> {res} loc("w")
+      %ac = tf_executor.island {{
+        %c = "tf.Const"() {{value = dense<[1.0, -2.0]> : tensor<2xf32>}} : () -> tensor<2xf32> loc("w/initial_value")
+        "tf.AssignVariableOp"(%w, %c) : ({res}, tensor<2xf32>) -> () loc("w/Assign")
+        tf_executor.yield
+      }}
+      %ic = tf_executor.island(%ac) wraps "tf.NoOp"() : () -> () loc("init")
+      %key, %kc = tf_executor.island {{
+{_indent(compile_ops(UPDATE_DEVICE), 4)}        tf_executor.yield %compile#1 : {KEY}
+      }}
+      %y, %uc = tf_executor.island {{
+        %r = "tf_device.launch"() ({{
+          %e = "tf.TPUExecuteAndUpdateVariables"(%w, %x, %key) {{device_var_reads_indices = [0], device_var_updates_indices = [0]}} : ({res}, tensor<2xf32>, {KEY}) -> tensor<2xf32>
+          tf_device.return %e : tensor<2xf32>
+        }}) {{device = "{TPU}"}} : () -> tensor<2xf32> loc("update")
+        tf_executor.yield %r : tensor<2xf32>
+      }}
+      %read, %rc = tf_executor.island(%uc) wraps "tf.ReadVariableOp"(%w) : ({res}) -> tensor<2xf32> loc("read")
+      tf_executor.fetch %y, %read : tensor<2xf32>, tensor<2xf32>
+    }}
+    func.return %out#0, %out#1 : tensor<2xf32>, tensor<2xf32>
+'''
+    return host_module("%x: tensor<2xf32>", body, ("x", "y,w_now"), " -> (tensor<2xf32>, tensor<2xf32>)")

@@ -314,3 +314,27 @@ def test_gpu_device_skips_or_runs(runtime):
     (cpu,) = runtime.run(P.dense(), feeds)
     (gpu,) = runtime.run(P.dense(), feeds, device="gpu")
     np.testing.assert_allclose(gpu, cpu, rtol=1e-5)
+
+
+def test_tf1_graph_runs_what_fetches_and_targets_reach_through_control_edges(tf, runtime):
+    x = np.array([0.5, 3.0], np.float32)
+    with runtime.Session(P.executor_variables()) as session:
+        assert session.run(targets=["init"]) == []
+        (w,) = session.run(["w/initial_value"])          # a node inside an island
+        y, now = session.run(["y", "read"], {"x": x})   # 'read' pulls 'update' through its control edge
+        close(y, w * x)
+        close(now, w + x)
+        (again,) = session.run(["read:0"], {"x": x})     # the update runs again, the init does not
+        close(again, w + 2 * x)
+        with pytest.raises(runtime.RunError, match="input 'x' must be fed"):
+            session.run(["read"])
+
+
+def test_host_op_failing_mid_computation_aborts_the_device_program(runtime):
+    program = P.send_recv().replace('"0.25", "-1.5", "1e2"', '"0.25", "not a number", "1e2"')
+    with runtime.Session(program) as session:
+        with pytest.raises(runtime.RunError, match=r"'tf.StringToNumber' at .*StringToNumberOp could not "
+                                                   r"correctly convert string: not a number"):
+            session.run(None, {"x": np.ones(3, np.float32)})
+        with pytest.raises(runtime.RunError, match="StringToNumber"):   # the session stays usable
+            session.run(None, {"x": np.ones(3, np.float32)})

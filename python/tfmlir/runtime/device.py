@@ -34,13 +34,23 @@ def type_info(type_text):
         raise DeviceProgramError(f"unsupported type {type_text} in a device program signature")
     dims, element = match.groups()
     shape = tuple(int(d) for d in dims.split("x") if d)
+    dtype = element_dtype(element)
+    if dtype is None:
+        raise DeviceProgramError(f"unsupported element type {element} in a device program signature")
+    return shape, dtype
+
+
+def element_dtype(element):
+    """The numpy dtype of values of an MLIR element type (its text: ``f32``, ``bf16``,
+    ``complex<f32>``, ``!tf_type.string`` -> object); None for types with no array form."""
     if element == "bf16":
         import ml_dtypes
 
-        return shape, np.dtype(ml_dtypes.bfloat16)
-    if element not in _ELEMENT_DTYPES:
-        raise DeviceProgramError(f"unsupported element type {element} in a device program signature")
-    return shape, np.dtype(_ELEMENT_DTYPES[element])
+        return np.dtype(ml_dtypes.bfloat16)
+    if element == "!tf_type.string":
+        return np.dtype(object)
+    found = _ELEMENT_DTYPES.get(element)
+    return None if found is None else np.dtype(found)
 
 
 def argument_aliases(stablehlo_text):

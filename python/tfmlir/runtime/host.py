@@ -26,11 +26,9 @@ import numpy as np
 
 from .. import irsafe
 from ..exporters import graphdef as _exporter
+from .device import element_dtype
 from ..importers import graph as _graph
 from ..importers import tf_types as _T
-
-TENSOR_FLOW_DTYPE_BY_ELEMENT = None  # filled lazily (needs TensorFlow)
-
 
 class ProgramError(ValueError):
     """The program cannot be run by tfmlir.runtime (said before anything runs)."""
@@ -95,11 +93,13 @@ def truthy(value):
 def type_info(mlir_type):
     """(numpy dtype or None for resource/variant, static shape or None) of a tensor type."""
     dtype, shape, _subs = _exporter._tensor_info(mlir_type)
+    shape = None if shape is None else tuple(shape)
     if dtype in (_T.DT_RESOURCE, _T.DT_VARIANT):
-        return None, None if shape is None else tuple(shape)
-    tf = _TF.load().tf
-    np_dtype = tf.dtypes.as_dtype(_T.base_dtype(dtype)).as_numpy_dtype
-    return np.dtype(np_dtype), None if shape is None else tuple(shape)
+        return None, shape
+    np_dtype = element_dtype(_T.element_type(_T.base_dtype(dtype)))
+    if np_dtype is None:
+        raise ProgramError(f"values of type {mlir_type} cannot be exchanged with the runtime")
+    return np_dtype, shape
 
 
 def dtype_enum(mlir_type):
