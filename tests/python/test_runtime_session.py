@@ -53,6 +53,12 @@ def test_single_cluster_matches_tensorflow(tf, runtime):
     close(y, tf.tanh(tf.nn.bias_add(tf.matmul(x, w), b)).numpy())
     np.testing.assert_array_equal(y, again)
     assert timings["executions"] == 2 and timings["compile"] > 0
+    import tfmlir
+    from mlir import ir
+
+    with ir.Context() as context:  # an mlir.ir.Module works as well as text
+        (from_module,) = runtime.run(tfmlir.parse_module(P.dense(), context), {"x": x, "w": w, "b": b})
+    np.testing.assert_array_equal(from_module, y)
 
 
 def test_head_and_tail_host_computations_in_an_executor_graph(tf, runtime):
