@@ -121,14 +121,6 @@ MIDDLE_DEVICE = device_module('''  func.func @main(%x: tensor<3xf32>) -> tensor<
   }''')
 
 
-def host_launch(body_ops, ordinal_v2=False):
-    return f'''      "tf_device.launch"() ({{
-{body_ops}        tf_device.return
-      }}) {{device = "{CPU}"}} : () -> ()
-      tf_device.return
-'''
-
-
 def middle(send_type="tensor<3xf32>", convert=""):
     """Device: -x -> host: exp(number(string(-x)) * x) -> device: * x. `convert` may cast what the
     host sends (to test type checks)."""

@@ -4,7 +4,6 @@ The host side runs on TensorFlow in this process; the reference numbers come
 from TensorFlow's own eager kernels computing the same math (XLA's and TF's
 kernels agree within 1e-6 relative here, bit-exact for most of them).
 """
-import os
 import subprocess
 import sys
 import textwrap

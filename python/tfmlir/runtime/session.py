@@ -180,13 +180,12 @@ class _CompileAssert(H.Step):
 
 class _Execute(H.Step):
     """``TPUExecute`` / ``TPUExecuteAndUpdateVariables`` on the current replica."""
-    __slots__ = ("args", "key", "outs", "resources", "merged_updates", "dtypes")
+    __slots__ = ("args", "key", "outs", "resources", "merged_updates")
 
-    def __init__(self, where_, args, key, outs, resources, merged_updates, dtypes):
+    def __init__(self, where_, args, key, outs, resources, merged_updates):
         self.where, self.args, self.key, self.outs = where_, args, key, outs
         self.resources = resources            # operand index -> dtype enum of the variable
         self.merged_updates = merged_updates  # operand index -> program output index (merged form)
-        self.dtypes = dtypes
 
     def run(self, frame, ctx):
         key = frame[self.key]
@@ -266,7 +265,7 @@ class _TPUSteps:
             program = self._program_of(op.operands[len(operands) - 1], w)
             if program is not None:
                 program.executable(builder.replicas)  # compile now: errors before anything runs
-            return _Execute(w, ins[:-1], ins[-1], outs, resources, merged, None)
+            return _Execute(w, ins[:-1], ins[-1], outs, resources, merged)
         if name == "tf._XlaRecvAtHost":
             return H.RecvAtHost(w, _str(op, "key"), None, outs, [r.type for r in op.results])
         if name == "tf._XlaRecvAtHostV2":
@@ -301,7 +300,7 @@ class _TPUSteps:
             if name == "tf_device.launch":
                 index = list(owner.results).index(value)
                 value = list(owner.regions[0].blocks[0].operations)[-1].operands[index]
-            elif name in ("tf.Identity", "tf_executor.island") and name != "tf_executor.island":
+            elif name == "tf.Identity":
                 value = owner.operands[0]
             elif name == "tf_executor.island":
                 index = list(owner.results).index(value)
@@ -406,7 +405,7 @@ class Session:
         self._builder = builder
         plan = H.FunctionPlan("main")
         builder.plans["main"] = plan
-        builder.slot_of["main"] = slots = {}
+        builder.slot_of["main"] = {}
         self._plan = plan
         blocks = list(main.regions[0].blocks)
         if len(blocks) != 1:
@@ -434,9 +433,7 @@ class Session:
         self._arg_slots = [builder.slot("main", a) for a in block.arguments]
         self._units = []
         for op in units:
-            w = f"{H.where(op)} in @main"
-            step = builder.op(op, "main", main)
-            self._units.append(step)
+            self._units.append(builder.op(op, "main", main))
         self._unit_ops = units
         self._result_slots = [builder.slot("main", v) for v in results]
         # Dependencies between units (data, control, captured values; stateful order).
@@ -498,9 +495,6 @@ class Session:
                     "allowed_devices", []), H._TF.ctx)[0]
                 self._variables.add((self._container, self.input_names[i], enum))
                 self._arg_handles[i] = (handle, enum)
-        # Warm: compile the device programs whose replica count the program says.
-        for program in self._programs.values():
-            pass
 
     # --- running ----------------------------------------------------------------------------------
     def _resolve(self, name, what):
