@@ -42,6 +42,7 @@ process instead of raising; docs/pass-safety.md lists them for pass authors):
   parsing options are put into the :class:`PipelineError`.
 """
 import contextlib
+import gc
 import inspect
 import os
 import sys
@@ -279,7 +280,10 @@ _BUILTINS_LOADED = False
 
 
 def _load_builtin_passes():
-    # Each module in this package (but the framework's own) defines one pass.
+    # Every module of this package is imported; those that register a pass are
+    # pass modules (one pass each, named after its flag), the others helpers
+    # (the framework's own, shared IR helpers ...). Subpackages (analysis) hold
+    # helpers only.
     global _BUILTINS_LOADED
     if _BUILTINS_LOADED:
         return
@@ -289,8 +293,15 @@ def _load_builtin_passes():
 
     from . import __path__ as package_path
     for info in pkgutil.iter_modules(package_path):
-        if not info.name.startswith("_") and info.name not in ("framework", "pipeline", "analysis"):
+        if not info.ispkg and not info.name.startswith("_"):
             importlib.import_module(f"{__package__}.{info.name}")
+
+
+def pass_modules():
+    """{module name: pass argument} of the package's pass modules (those registering a pass)."""
+    _load_builtin_passes()
+    return {cls.__module__.rsplit(".", 1)[-1]: argument for argument, cls in _REGISTRY.items()
+            if cls.__module__.startswith(__package__ + ".")}
 
 
 # --- running ---------------------------------------------------------------
@@ -498,6 +509,25 @@ def _exception_summary(exc):
     return text
 
 
+@contextlib.contextmanager
+def paused_gc():
+    """Pauses Python's cyclic garbage collector while a Python pass runs.
+
+    A pass over a big graph allocates several binding objects per op; the
+    collector would run full collections over all of them again and again
+    (about a quarter of the pass time, and slower than linear in op count).
+    Passes create no cycles worth collecting meanwhile; reference counting
+    still frees everything, and the previous state is restored.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _run_python_stage(cls, stage, module_op):
     """Runs a Python pass on its anchors; False (diagnostics emitted) on failure."""
     try:
@@ -508,6 +538,11 @@ def _run_python_stage(cls, stage, module_op):
         err.location.emit_error(str(err))
         return False
     instance = cls(**stage.options)
+    with paused_gc():
+        return _run_on_anchors(cls, instance, stage, module_op)
+
+
+def _run_on_anchors(cls, instance, stage, module_op):
     # Snapshots of the anchors done so far: when one anchor fails, all of them
     # are restored, so a failing pass leaves the whole module as it was.
     done = []

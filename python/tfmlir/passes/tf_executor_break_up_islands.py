@@ -31,19 +31,13 @@ where no control dependency can be added.
 """
 from mlir import ir
 
-from .analysis.executor import (GRAPH, ISLAND, YIELD, GraphInfo, control_type, gc_paused,
+from .analysis.executor import (GRAPH, ISLAND, YIELD, GraphInfo, control_type,
                                 op_key, rebuild_op)
 from .analysis.side_effects import (FUNCTIONAL_CONTROL_FLOW as _FUNCTIONAL_CF,
                                     SideEffectAnalysis, is_stateful_functional_control_flow)
-from .framework import MODULE, Pass, erase_op, register_pass
+from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
 _NO_CONTROL_OWNERS = frozenset((GRAPH, YIELD, "tf_executor.NextIteration.Source"))
-
-
-class _Failure(Exception):
-    def __init__(self, message, op):
-        super().__init__(message)
-        self.op = op
 
 
 @register_pass
@@ -55,10 +49,6 @@ class BreakUpIslandsPass(Pass):
     rollback_on_failure = False
 
     def run_on_operation(self, op):
-        with gc_paused():
-            self._run(op)
-
-    def _run(self, op):
         module = op.operation
         functions = []
         problems = []
@@ -81,10 +71,7 @@ class BreakUpIslandsPass(Pass):
         analysis = SideEffectAnalysis(module)
         plans = []
         for graph in functions:
-            try:
-                plans.append(_plan(GraphInfo(graph), analysis))
-            except _Failure as failure:
-                self.fail(str(failure), failure.op)
+            plans.append(_plan(GraphInfo(graph), analysis))
         for plan in plans:
             _break_up(plan)
 
@@ -97,7 +84,7 @@ def _plan(info, analysis):
     """Validates a graph and computes what break-up needs, before mutating."""
     problem = info.problem()
     if problem is not None:
-        raise _Failure(*problem)
+        raise PassFailure(*problem)
     names, ops = info.names, info.ops
     plan = _Plan()
     plan.info = info
@@ -118,7 +105,7 @@ def _plan(info, analysis):
         for value in info.yield_operands[i]:
             d = info.value_def.get(value)
             if d is not None and names[d] != ISLAND:
-                raise _Failure("fetching non-island as dependency", ops[d])
+                raise PassFailure("fetching non-island as dependency", ops[d])
         plan.islands.append((i, "multi"))
         plan.predecessors[i] = analysis.control_predecessors(body, names=info.body_names[i])
         plan.body_results[i] = [list(op.results) for op in body]

@@ -25,7 +25,7 @@ Behaviour (matches TensorFlow's C++ pass):
 from mlir import ir
 
 from .analysis.executor import (ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE,
-                                YIELD, GraphInfo, function_name, gc_paused, op_key,
+                                YIELD, GraphInfo, function_name, op_key,
                                 outermost_graphs, validated_post_order)
 from .analysis.side_effects import MUST_EXECUTE_OPS
 from .framework import FUNC, Option, Pass, erase_op, register_pass
@@ -53,10 +53,6 @@ class ExecutorGraphPruningPass(Pass):
     rollback_on_failure = False
 
     def run_on_operation(self, op):
-        with gc_paused():
-            self._run(op)
-
-    def _run(self, op):
         func = op.operation
         if not can_prune(func):
             return

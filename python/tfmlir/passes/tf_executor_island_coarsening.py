@@ -32,8 +32,8 @@ from collections import deque
 
 from mlir import ir
 
-from .analysis.executor import (FETCH, ISLAND, GraphInfo, control_type, create_island,
-                                gc_paused, outermost_graphs, validated_post_order)
+from .analysis.executor import (FETCH, ISLAND, GraphInfo, control_type, create_island, outermost_graphs,
+                                validated_post_order)
 from .framework import FUNC, Pass, erase_op, register_pass
 
 
@@ -46,10 +46,6 @@ class ExecutorIslandCoarseningPass(Pass):
     rollback_on_failure = False
 
     def run_on_operation(self, op):
-        with gc_paused():
-            self._run(op)
-
-    def _run(self, op):
         # Every graph is validated before any is changed, then coarsened
         # innermost first (TF's post-order walk). A graph holding nested
         # graphs is rescanned: coarsening them changed the uses it sees.

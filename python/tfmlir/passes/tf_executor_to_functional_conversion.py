@@ -30,7 +30,6 @@ Errors (the function is left unchanged):
 from mlir import ir
 
 from .analysis.executor import FETCH, ISLAND, op_key
-from .analysis.gc_pause import paused_gc
 from .analysis.graph_skeleton import graph_skeletons, post_order_graphs
 from .framework import FUNC, Pass, PassFailure, erase_op, register_pass
 
@@ -46,8 +45,7 @@ class ExecutorToFunctionalConversion(Pass):
     rollback_on_failure = False
 
     def run_on_operation(self, func):
-        with paused_gc():
-            _run(func.operation)
+        _run(func.operation)
 
 
 def _run(func):

@@ -30,7 +30,6 @@ from mlir import ir
 from .analysis.symbols import (FUNC_OP, MODULE_OP, NESTED_TPU_MODULE, append_to_module,
                                module_body, symbol_name, symbol_ops)
 from .analysis.executor import op_key
-from .analysis.gc_pause import paused_gc
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
 PARTITIONED_CALL = "tf.PartitionedCall"
@@ -47,7 +46,7 @@ class TPUBridgeExecutorIslandInlining(Pass):
     rollback_on_failure = False  # validated before any change
 
     def run_on_operation(self, module):
-        with module.context, paused_gc():
+        with module.context:
             self._run(module.operation)
 
     def _run(self, module):

@@ -35,8 +35,8 @@ from .analysis.executor import YIELD
 from .analysis.graph_skeleton import graph_skeletons, post_order_islands
 from .analysis.symbols import (FUNC_OP, NESTED_TPU_MODULE, append_to_module, flat_symbol_refs,
                                module_body, symbol_ops)
-from .analysis.gc_pause import paused_gc
 from .framework import MODULE, Pass, PassFailure, register_pass
+from .ir_helpers import outline_block
 
 OUTLINED_FUNC_PREFIX = "_tpu_v1_compat_outlined_func"
 SKIP_ISLAND_OUTLINING = "_skip_island_outlining"
@@ -59,7 +59,7 @@ class TPUBridgeExecutorIslandOutlining(Pass):
     rollback_on_failure = False  # the only error is found before any change
 
     def run_on_operation(self, module):
-        with module.context, paused_gc():
+        with module.context:
             self._run(module.operation)
 
     def _run(self, module):
@@ -133,38 +133,6 @@ def _create_nested_module(module):
     return nested
 
 
-def _used_values_defined_above(body):
-    """MLIR's getUsedValuesDefinedAbove for an island's region (`body`: its ops).
-
-    Returns ``(values, uses)``: the values in first-use order of a post-order
-    walk, and every use ``(op, operand index, value)`` of them in the region.
-    """
-    ops = []
-    for op in body:
-        op.walk(lambda nested: ops.append(nested) or _ADVANCE, _POST_ORDER)
-    defined = set()   # Values hash by identity, ops don't (see analysis.executor.op_key)
-    for op in ops:
-        defined.update(op.results)
-        if len(op.regions):
-            for region in op.regions:
-                for block in region.blocks:
-                    defined.update(block.arguments)
-    values = []
-    seen = set()
-    uses = []
-    for op in ops:
-        operands = op.operands
-        for index in range(len(operands)):
-            value = operands[index]
-            if value in defined:
-                continue
-            uses.append((op, index, value))
-            if value not in seen:
-                seen.add(value)
-                values.append(value)
-    return values, uses
-
-
 class _Outliner:
     """Creates the outlined functions (constants built once per pass run)."""
 
@@ -172,7 +140,6 @@ class _Outliner:
         context = outlined.context
         self.context = context
         self.at_module_end = ir.InsertionPoint(module_body(outlined))
-        self.nested = ir.StringAttr.get("nested", context)
         self.empty = ir.StringAttr.get("", context)
 
     def outline(self, island, name):
@@ -180,29 +147,9 @@ class _Outliner:
         context = self.context
         island_op = island.op
         loc = island_op.location
-        yield_op = island.yield_op
-        captured, uses = _used_values_defined_above(list(island.body) + [yield_op])
-        result_types = list(island_op.results.types)[:-1]
-        function_type = ir.FunctionType.get([value.type for value in captured], result_types,
-                                            context)
-        func = ir.Operation.create(
-            FUNC_OP,
-            attributes={"sym_name": ir.StringAttr.get(name, context),
-                        "function_type": ir.TypeAttr.get(function_type),
-                        "sym_visibility": self.nested},
-            regions=1, loc=loc, ip=self.at_module_end)
-
         block = island_op.regions[0].blocks[0]
-        block.append_to(func.regions[0])
-        arguments = {}
-        for value in captured:
-            arguments[value] = block.add_argument(value.type, loc)
-        for op, index, value in uses:
-            op.operands[index] = arguments[value]
-        ir.Operation.create("func.return", operands=list(yield_op.operands),
-                            loc=yield_op.location, ip=ir.InsertionPoint(yield_op))
-        yield_op.erase()
-
+        func, captured, result_types = outline_block(block, name, self.at_module_end, visibility="nested",
+                                                     loc=loc)
         island_block = island_op.regions[0].blocks.append()
         at_island_end = ir.InsertionPoint(island_block)
         call = ir.Operation.create(

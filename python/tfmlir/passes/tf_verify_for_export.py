@@ -23,7 +23,6 @@ pass never changes the IR.
 from mlir import ir
 
 from .analysis.executor import GRAPH, ISLAND, YIELD
-from .analysis.gc_pause import paused_gc
 from .framework import MODULE, Pass, PassFailure, register_pass
 
 FUNC_OP = "func.func"
@@ -41,8 +40,7 @@ class VerifySuitableForExportPass(Pass):
     rollback_on_failure = False  # read-only
 
     def run_on_operation(self, module):
-        with paused_gc():
-            problem = find_export_problem(module.operation)
+        problem = find_export_problem(module.operation)
         if problem is not None:
             raise PassFailure(*problem)
 

@@ -55,9 +55,7 @@ Validation: :meth:`GraphInfo.problem` returns ``(message, op)`` when the
 graph does not have the structure the passes rely on (a verified module always
 has it), so a pass can fail with a diagnostic before mutating anything.
 """
-import contextlib
 import ctypes
-import gc
 
 from mlir import ir
 
@@ -89,24 +87,6 @@ def op_key(op):
     whose operands change moves in a dict keyed by it. Values hash stably.
     """
     return _capsule_pointer(op.operation._CAPIPtr, _OPERATION_CAPSULE)
-
-
-@contextlib.contextmanager
-def gc_paused():
-    """Pauses Python's cyclic garbage collector for the duration.
-
-    A pass over a big graph allocates several Python objects per op; the
-    collector would run full collections over all of them again and again
-    (about a quarter of the pass time). Reference counting still frees
-    everything; the previous state is restored.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def control_type(context=None):
