@@ -37,7 +37,10 @@ from tfmlir.passes import framework  # noqa: E402
 from tfmlir.testing import corpus  # noqa: E402
 from tfmlir.testing.tf_oracle import run_tf_pipelines  # noqa: E402
 
-from test_pass_diff_executor_b import PIPELINES, mark_single_core_tpu  # noqa: E402
+from pass_diff import mark_single_core_tpu  # noqa: E402
+from test_pass_diff import ROWS  # noqa: E402
+
+PIPELINES = {row.name: row.pipeline for row in ROWS}
 
 DEFAULT_PLAN = {
     "tf-executor-to-functional-conversion": ["synthetic16k", "bert48", "resnet50"],
