@@ -57,6 +57,7 @@ from mlir import passmanager
 from .. import _tfmlir as _native
 from .. import irsafe
 
+from .analysis.names import FUNC, MODULE
 from .pipeline import (PipelineError, PythonStage, UpstreamStage, parse_pipeline,
                        schedule, split_list, split_options, unquote)
 
@@ -66,9 +67,6 @@ _REGISTRY: Dict[str, type] = {}
 # assert (instead of failing) when an op may be a symbol table they cannot
 # see into (one region, dialect not loaded).
 _NEED_ALL_SYMBOL_USES = frozenset({"inline"})
-
-MODULE = "builtin.module"
-FUNC = "func.func"
 
 
 class PassFailure(Exception):

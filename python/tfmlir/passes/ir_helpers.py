@@ -24,6 +24,7 @@ these helpers only build IR.
 """
 from mlir import ir
 
+from .analysis.names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
 from .analysis.symbols import module_body, symbol_name
 
 _POST_ORDER = ir.WalkOrder.POST_ORDER
@@ -91,8 +92,7 @@ def unique_symbol(table, base):
     return name
 
 
-def outline_block(block, name, ip, *, terminator_names=("tf_device.return", "tf_executor.yield",
-                                                        "func.return", "tf.Yield"),
+def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RETURN, TF_YIELD),
                   visibility="private", loc=None):
     """Moves `block` (the only block of its region) into a new ``func.func @name`` created at
     insertion point `ip`: the values it captures become the function's arguments (in
@@ -114,14 +114,14 @@ def outline_block(block, name, ip, *, terminator_names=("tf_device.return", "tf_
     attributes = {"sym_name": ir.StringAttr.get(name, context), "function_type": ir.TypeAttr.get(ftype)}
     if visibility:
         attributes["sym_visibility"] = ir.StringAttr.get(visibility, context)
-    func = ir.Operation.create("func.func", attributes=attributes, regions=1, loc=loc, ip=ip)
+    func = ir.Operation.create(FUNC, attributes=attributes, regions=1, loc=loc, ip=ip)
     block.append_to(func.regions[0])
     arguments = {}
     for value in captured:
         arguments[value] = block.add_argument(value.type, loc)
     for op, index, value in uses:
         op.operands[index] = arguments[value]
-    ir.Operation.create("func.return", operands=list(terminator.operands), loc=terminator.location,
+    ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location,
                         ip=ir.InsertionPoint(terminator))
     terminator.erase()
     return func, captured, result_types

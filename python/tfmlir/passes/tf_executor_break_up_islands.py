@@ -31,13 +31,14 @@ where no control dependency can be added.
 """
 from mlir import ir
 
+from .analysis.names import FUNC, NEXT_ITERATION_SOURCE
 from .analysis.executor import (GRAPH, ISLAND, YIELD, GraphInfo, control_type,
                                 op_key, rebuild_op)
 from .analysis.side_effects import (FUNCTIONAL_CONTROL_FLOW as _FUNCTIONAL_CF,
                                     SideEffectAnalysis, is_stateful_functional_control_flow)
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
-_NO_CONTROL_OWNERS = frozenset((GRAPH, YIELD, "tf_executor.NextIteration.Source"))
+_NO_CONTROL_OWNERS = frozenset((GRAPH, YIELD, NEXT_ITERATION_SOURCE))
 
 
 @register_pass
@@ -54,7 +55,7 @@ class BreakUpIslandsPass(Pass):
         problems = []
         for child in module.regions[0].blocks[0].operations:
             child = child.operation
-            if child.name != "func.func":
+            if child.name != FUNC:
                 continue
             blocks = list(child.regions[0].blocks)
             if not blocks:

@@ -32,8 +32,7 @@ from .analysis.symbols import (FUNC_OP, MODULE_OP, NESTED_TPU_MODULE, append_to_
 from .analysis.executor import op_key
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
-PARTITIONED_CALL = "tf.PartitionedCall"
-RETURN = "func.return"
+from .analysis.names import PARTITIONED_CALL, RETURN
 
 _ADVANCE = ir.WalkResult.ADVANCE
 _POST_ORDER = ir.WalkOrder.POST_ORDER

@@ -25,7 +25,7 @@ from mlir import ir
 from .analysis.executor import GRAPH, ISLAND, YIELD
 from .framework import MODULE, Pass, PassFailure, register_pass
 
-FUNC_OP = "func.func"
+from .analysis.names import FUNC as FUNC_OP
 INVALID_GRAPH = "functions must be of a single Graph with single op Islands: "
 
 _ADVANCE = ir.WalkResult.ADVANCE

@@ -61,12 +61,7 @@ from mlir import ir
 
 from ..framework import erase_op
 
-GRAPH = "tf_executor.graph"
-ISLAND = "tf_executor.island"
-YIELD = "tf_executor.yield"
-FETCH = "tf_executor.fetch"
-NEXT_ITERATION_SOURCE = "tf_executor.NextIteration.Source"
-NEXT_ITERATION_SINK = "tf_executor.NextIteration.Sink"
+from .names import FETCH, GRAPH, ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE, YIELD  # noqa: F401
 
 _ADVANCE = ir.WalkResult.ADVANCE
 _SKIP = ir.WalkResult.SKIP

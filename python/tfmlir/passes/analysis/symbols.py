@@ -11,8 +11,7 @@
 from mlir import ir
 
 NESTED_TPU_MODULE = "_tpu_v1_compat_outlined"
-FUNC_OP = "func.func"
-MODULE_OP = "builtin.module"
+from .names import FUNC as FUNC_OP, MODULE as MODULE_OP  # noqa: F401
 
 
 def module_body(module):
