@@ -117,3 +117,13 @@ def execute(executable, arguments):
     results = executable.execute_sharded(list(arguments))
     outputs = results.disassemble_into_single_device_arrays()
     return [[np.asarray(shard) for shard in out] for out in outputs]
+
+
+# -- Used by runtime/graph_route.py ------------------------------------------
+
+def main_signature(stablehlo_text: str):
+    """(argument types, result types) of ``main`` in `stablehlo_text`, parsed in jaxlib's context."""
+    s = _load()
+    with s["jax_mlir"].make_ir_context() as context:
+        context.allow_unregistered_dialects = True
+        return _main_signature(s["jax_ir"].Module.parse(stablehlo_text), s["jax_ir"])

@@ -32,21 +32,46 @@ _LEGAL_DIALECTS = frozenset({"builtin", "func", "stablehlo", "chlo", "sdy"})
 # mhlo ops that stay until host transfers are rewritten (runtime/host_transfer).
 _LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.after_all"})
 
-_CHILD = r'''
-import json, sys
+# The child runs two kinds of job: "pipeline" (a pass pipeline over tf-dialect
+# text, the MLIR route) and "graph" (a GraphDef compiled the way
+# tf.function(jit_compile=True) compiles it, the graph route of .graph_route).
+_CHILD = r"""
+import base64, json, sys
 import tensorflow as tf
 out = sys.stdout
 sys.stdout = sys.stderr
+
+
+def pipeline(job):
+    return {"text": tf.mlir.experimental.run_pass_pipeline(job["text"], job["pipeline"],
+                                                           show_debug_info=True)}
+
+
+def graph(job):
+    graph_def = tf.compat.v1.GraphDef.FromString(base64.b64decode(job["graph_def"]))
+    wrapped = tf.compat.v1.wrap_function(
+        lambda: tf.graph_util.import_graph_def(graph_def, name=""), [])
+    g = wrapped.graph
+    feeds = [g.get_tensor_by_name(name + ":0") for name in job["inputs"]]
+    fetches = [g.get_tensor_by_name(name + ":0") for name in job["outputs"]]
+    # Side effects with no data path to a result stay: run them as control outputs.
+    effects = [op for op in g.get_operations() if op._is_stateful and op.type != "Placeholder"]
+    pruned = wrapped.prune(feeds, (fetches, effects))
+    compiled = tf.function(lambda *args: pruned(*args)[0], jit_compile=True, autograph=False)
+    specs = [tf.TensorSpec(t.shape, t.dtype) for t in feeds]
+    return {"text": compiled.experimental_get_compiler_ir(*specs)(stage=job["stage"])}
+
+
+KINDS = {"pipeline": pipeline, "graph": graph}
 out.write("ready\n"); out.flush()
 for line in sys.stdin:
     job = json.loads(line)
     try:
-        text = tf.mlir.experimental.run_pass_pipeline(job["text"], job["pipeline"], show_debug_info=True)
-        reply = {"ok": True, "text": text}
+        reply = dict(KINDS[job["kind"]](job), ok=True)
     except Exception as exc:
-        reply = {"ok": False, "error": str(exc)}
+        reply = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
     out.write(json.dumps(reply) + "\n"); out.flush()
-'''
+"""
 
 
 class LegalizationError(RuntimeError):
@@ -58,7 +83,7 @@ class LegalizationError(RuntimeError):
 
 
 class _TensorFlowChild:
-    """One long-lived TensorFlow process running pass pipelines, one job at a time."""
+    """One long-lived TensorFlow process serving jobs (a dict with a "kind"), one at a time."""
 
     def __init__(self):
         self._proc = None
@@ -74,12 +99,13 @@ class _TensorFlowChild:
             raise LegalizationError("TensorFlow could not be started for legalization "
                                     "(is tensorflow==2.21.0 installed?)")
 
-    def run(self, text: str, pipeline: str) -> str:
+    def request(self, job: dict) -> dict:
+        """The child's reply to `job`: {"ok": True, ...} or {"ok": False, "error": ...}."""
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 self._start()
             try:
-                self._proc.stdin.write(json.dumps({"text": text, "pipeline": pipeline}) + "\n")
+                self._proc.stdin.write(json.dumps(job) + "\n")
                 self._proc.stdin.flush()
                 line = self._proc.stdout.readline()
             except (BrokenPipeError, OSError):
@@ -88,7 +114,11 @@ class _TensorFlowChild:
                 code = self._proc.wait()
                 self._proc = None
                 raise LegalizationError(f"TensorFlow's legalization process died (exit status {code})")
-        reply = json.loads(line)
+        return json.loads(line)
+
+    def run(self, text: str, pipeline: str) -> str:
+        """`text` after TensorFlow's pass `pipeline` (text out)."""
+        reply = self.request({"kind": "pipeline", "text": text, "pipeline": pipeline})
         if not reply["ok"]:
             raise LegalizationError(f"TensorFlow's legalization failed: {reply['error']}")
         return reply["text"]
@@ -126,18 +156,47 @@ def leftover_ops(stablehlo_text: str):
     return found
 
 
+# Why the MLIR route leaves an op: xla-legalize-tf reports nothing, it just
+# keeps the ops it has no lowering for (for those operand types).
+MLIR_ROUTE_REASON = ("TensorFlow's MLIR legalization (xla-legalize-tf, XLA_CPU_JIT) has no lowering "
+                     "that matches them")
+
+
+def mlir_route(device_program: str):
+    """(text after :data:`PIPELINE`, leftover (op name, location) pairs): the MLIR route alone."""
+    text = _child.run(device_program, PIPELINE)
+    return text, leftover_ops(text)
+
+
+def _listing(left):
+    listed = "; ".join(f"'{name}' at {loc}" for name, loc in left[:20])
+    more = f" (and {len(left) - 20} more)" if len(left) > 20 else ""
+    return f"{len(left)} op(s) cannot be lowered to XLA: {listed}{more}"
+
+
 def legalize(device_program: str) -> str:
     """StableHLO text of a device program (an MLIR module in the tf dialect, entry ``main``).
 
-    Raises :class:`LegalizationError` if TensorFlow fails or any op stays unlowered.
+    TensorFlow's MLIR passes first; if they leave ops and the program has no
+    host computation and no resource arguments, TensorFlow's graph route
+    (:mod:`.graph_route`). Raises :class:`LegalizationError` if TensorFlow
+    fails or ops stay unlowered: the error names each op and its location,
+    why the MLIR route left them and why the graph route failed or was not
+    taken.
     """
-    text = _child.run(device_program, PIPELINE)
-    left = leftover_ops(text)
-    if left:
-        listed = "; ".join(f"'{name}' at {loc}" for name, loc in left[:20])
-        more = f" (and {len(left) - 20} more)" if len(left) > 20 else ""
-        raise LegalizationError(f"{len(left)} op(s) cannot be lowered to XLA: {listed}{more}", left)
-    return text
+    text, left = mlir_route(device_program)
+    if not left:
+        return text
+    from . import graph_route
+
+    try:
+        return graph_route.to_stablehlo(device_program)
+    except graph_route.GraphRouteRefused as err:
+        raise LegalizationError(f"{_listing(left)}. MLIR route: {MLIR_ROUTE_REASON}. "
+                                f"Graph route not taken: {err}", left) from None
+    except graph_route.GraphRouteError as err:
+        raise LegalizationError(f"{_listing(left)}. MLIR route: {MLIR_ROUTE_REASON}. "
+                                f"Graph route: {err}", left) from None
 
 
 def shutdown():
