@@ -15,15 +15,18 @@ entry ``main``, static shapes):
    ``tf.function(jit_compile=True)`` and asked for its compiler IR at stage
    ``"stablehlo"``;
 3. the text must parse in jaxlib's MLIR context, hold only ops XLA takes,
-   and have ``main``'s signature.
+   and have ``main``'s signature (static results; result shapes the program
+   leaves unknown may be known now; quantized types are their storage integers).
 
 Programs with host computations (``tf._XlaHostComputeMlir`` and the other
-host transfer ops: tf2xla has no CPU kernels for them) or with resource
-arguments (a graph function would read and write them, not return them) are
-refused with :class:`GraphRouteRefused` before TensorFlow is asked.
+host transfer ops: tf2xla has no CPU kernels for them), with resource
+arguments (a graph function would read and write them, not return them),
+string or dynamically shaped arguments are refused with
+:class:`GraphRouteRefused` before TensorFlow is asked.
 ``docs/runtime-coverage.md`` lists which ops need this route.
 """
 import base64
+import re
 
 from . import legalize
 
@@ -33,6 +36,10 @@ HOST_TRANSFER_OPS = frozenset({
     "tf._XlaSendFromHost", "tf._XlaSendFromHostV2", "tf._XlaRecvAtHost", "tf._XlaRecvAtHostV2",
 })
 
+# What TensorFlow hands back: the HloModuleProto, converted to StableHLO by
+# jaxlib itself, so the text is in jaxlib's MLIR version (TF's own
+# stage="stablehlo" text is newer MLIR; both gave the same coverage).
+STAGE = "hlo_serialized"
 _ARG = "tfmlir_graph_route_arg"
 _RESULT = "tfmlir_graph_route_result"
 
@@ -85,7 +92,7 @@ def to_stablehlo(device_program: str) -> str:
     """StableHLO text of `device_program` compiled by TensorFlow's graph route.
 
     Raises :class:`GraphRouteRefused` for programs with host transfers,
-    resource arguments or dynamically shaped arguments, and
+    resource, string or dynamically shaped arguments, and
     :class:`GraphRouteError` when export, TensorFlow or the checks fail.
     """
     from mlir import ir
@@ -106,6 +113,8 @@ def to_stablehlo(device_program: str) -> str:
             if "!tf_type.resource" in t:
                 raise GraphRouteRefused(f"argument {i} is a resource ({t}); the graph route takes "
                                         "value arguments only")
+            if "!tf_type.string" in t:
+                raise GraphRouteRefused(f"argument {i} is a string tensor ({t}); XLA has no strings")
             if not (isinstance(ftype.inputs[i], ir.RankedTensorType) and ftype.inputs[i].has_static_shape):
                 raise GraphRouteRefused(f"argument {i} has type {t}; the graph route needs static shapes")
         inputs = [f"{_ARG}{i}" for i in range(len(arguments))]
@@ -118,10 +127,19 @@ def to_stablehlo(device_program: str) -> str:
         except exporters.TFExportError as err:
             raise GraphRouteError(f"tfmlir cannot export the program as a GraphDef: {err}") from None
     reply = legalize._child.request({"kind": "graph", "graph_def": base64.b64encode(graph_def).decode(),
-                                     "inputs": inputs, "outputs": outputs, "stage": "stablehlo"})
+                                     "inputs": inputs, "outputs": outputs, "stage": STAGE})
     if not reply["ok"]:
-        raise GraphRouteError(f"tf.function(jit_compile=True) cannot compile it: {reply['error']}")
-    text = reply["text"]
+        # TF's first line says what failed; the rest is where TF built its graph.
+        raise GraphRouteError(f"tf.function(jit_compile=True) cannot compile it: "
+                              f"{reply['error'].strip().splitlines()[0]}")
+    if "data" in reply:
+        from . import _jaxlib
+        try:
+            text = _jaxlib.hlo_to_stablehlo(base64.b64decode(reply["data"]))
+        except Exception as err:
+            raise GraphRouteError(f"jaxlib cannot convert TensorFlow's HLO: {str(err).splitlines()[0]}") from None
+    else:
+        text = reply["text"]
     _check(text, arguments, results)
     return text
 
@@ -138,7 +156,33 @@ def _check(text, arguments, results):
     if left:
         listed = "; ".join(f"'{name}' at {loc}" for name, loc in left[:5])
         raise GraphRouteError(f"TensorFlow's StableHLO holds ops XLA cannot take: {listed}")
-    signature = _jaxlib.main_signature(text)
-    if signature != (arguments, results):
-        raise GraphRouteError(f"TensorFlow's StableHLO has signature {signature}, the program "
-                              f"{(arguments, results)}")
+    got_arguments, got_results = _jaxlib.main_signature(text)
+    for t in got_results:
+        if "?" in t:
+            raise GraphRouteError(f"TensorFlow's XLA program has a dynamically shaped result ({t}); "
+                                  "device programs need static shapes")
+    if len(got_arguments) != len(arguments) or len(got_results) != len(results) or \
+            not all(_refines(got, want) for got, want in zip(got_arguments + got_results, arguments + results)):
+        raise GraphRouteError(f"TensorFlow's StableHLO main is ({', '.join(got_arguments)}) -> "
+                              f"({', '.join(got_results)}), the program's ({', '.join(arguments)}) -> "
+                              f"({', '.join(results)})")
+
+
+_TENSOR = re.compile(r"tensor<(\*x|(?:(?:\d+|\?)x)*)(.+)>")
+# TF's quantized element types and the integers XLA computes them in.
+_STORAGE = {"!tf_type.qint8": "i8", "!tf_type.quint8": "ui8", "!tf_type.qint16": "i16",
+            "!tf_type.quint16": "ui16", "!tf_type.qint32": "i32"}
+
+
+def _refines(static, declared):
+    """Whether type `static` (StableHLO) is `declared` (tf dialect) with unknown dimensions
+    (``?``, ``*``) made known, quantized elements being their storage integers."""
+    a, b = _TENSOR.fullmatch(static), _TENSOR.fullmatch(declared)
+    if not a or not b or "?" in a.group(1) or "*" in a.group(1):
+        return static == declared
+    if a.group(2) != _STORAGE.get(b.group(2), b.group(2)):
+        return False
+    if b.group(1) == "*x":
+        return True
+    dims, want = a.group(1).split("x")[:-1], b.group(1).split("x")[:-1]
+    return len(dims) == len(want) and all(w in ("?", d) for d, w in zip(dims, want))

@@ -10,9 +10,12 @@ XLA_CPU_JIT, host communication to ``mhlo.send``/``mhlo.recv``, then MHLO to
 StableHLO.
 
 ``xla-legalize-tf`` never fails on an op it cannot lower; :func:`legalize`
-therefore scans the result and raises :class:`LegalizationError` naming every
-op left over, with its location (TF node name where the program carries one),
-before anything runs.
+therefore scans the result. Ops left over go to TensorFlow's graph route
+(:mod:`.graph_route`, ``tf.function(jit_compile=True)``) when the program
+allows it; what neither route lowers is a :class:`LegalizationError` naming
+every op left over, with its location (TF node name where the program
+carries one), before anything runs. ``docs/runtime-coverage.md`` says which
+of TF's ops take which route.
 """
 import json
 import os
@@ -29,8 +32,10 @@ PIPELINE = ("func.func(tf-device-decompose-resource-ops),tf-promote-resources-to
 
 # Dialects a legalized program may hold.
 _LEGAL_DIALECTS = frozenset({"builtin", "func", "stablehlo", "chlo", "sdy"})
-# mhlo ops that stay until host transfers are rewritten (runtime/host_transfer).
-_LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.after_all"})
+# mhlo ops that stay until host transfers are rewritten (runtime/host_transfer),
+# and mhlo.erf: StableHLO has no erf, jaxlib's own HLO-to-StableHLO conversion
+# writes mhlo.erf, and its XLA compiles it.
+_LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.after_all", "mhlo.erf"})
 
 # The child runs two kinds of job: "pipeline" (a pass pipeline over tf-dialect
 # text, the MLIR route) and "graph" (a GraphDef compiled the way
@@ -57,20 +62,27 @@ def graph(job):
     # Side effects with no data path to a result stay: run them as control outputs.
     effects = [op for op in g.get_operations() if op._is_stateful and op.type != "Placeholder"]
     pruned = wrapped.prune(feeds, (fetches, effects))
-    compiled = tf.function(lambda *args: pruned(*args)[0], jit_compile=True, autograph=False)
+
+    def device_program(*args):
+        return pruned(*args)[0]
+
+    compiled = tf.function(device_program, jit_compile=True, autograph=False)
     specs = [tf.TensorSpec(t.shape, t.dtype) for t in feeds]
-    return {"text": compiled.experimental_get_compiler_ir(*specs)(stage=job["stage"])}
+    ir = compiled.experimental_get_compiler_ir(*specs)(stage=job["stage"])
+    if isinstance(ir, bytes):
+        return {"data": base64.b64encode(ir).decode()}
+    return {"text": ir}
 
 
 KINDS = {"pipeline": pipeline, "graph": graph}
 out.write("ready\n"); out.flush()
 for line in sys.stdin:
-    job = json.loads(line)
     try:
-        reply = dict(KINDS[job["kind"]](job), ok=True)
+        job = json.loads(line)
+        reply = json.dumps(dict(KINDS[job["kind"]](job), ok=True))
     except Exception as exc:
-        reply = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
-    out.write(json.dumps(reply) + "\n"); out.flush()
+        reply = json.dumps({"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)})
+    out.write(reply + "\n"); out.flush()
 """
 
 
@@ -177,26 +189,29 @@ def _listing(left):
 def legalize(device_program: str) -> str:
     """StableHLO text of a device program (an MLIR module in the tf dialect, entry ``main``).
 
-    TensorFlow's MLIR passes first; if they leave ops and the program has no
-    host computation and no resource arguments, TensorFlow's graph route
-    (:mod:`.graph_route`). Raises :class:`LegalizationError` if TensorFlow
-    fails or ops stay unlowered: the error names each op and its location,
+    TensorFlow's MLIR passes first; if they leave ops (or fail) and the
+    program has no host computation and no resource arguments, TensorFlow's
+    graph route (:mod:`.graph_route`). Raises :class:`LegalizationError` if
+    neither gives StableHLO: the error names each op left and its location,
     why the MLIR route left them and why the graph route failed or was not
     taken.
     """
-    text, left = mlir_route(device_program)
-    if not left:
-        return text
+    try:
+        text, left = mlir_route(device_program)
+    except LegalizationError as err:  # TF's passes failed outright
+        text, left, what = None, [], f"{err}"
+    else:
+        if not left:
+            return text
+        what = f"{_listing(left)}. MLIR route: {MLIR_ROUTE_REASON}"
     from . import graph_route
 
     try:
         return graph_route.to_stablehlo(device_program)
     except graph_route.GraphRouteRefused as err:
-        raise LegalizationError(f"{_listing(left)}. MLIR route: {MLIR_ROUTE_REASON}. "
-                                f"Graph route not taken: {err}", left) from None
+        raise LegalizationError(f"{what}. Graph route not taken: {err}", left) from None
     except graph_route.GraphRouteError as err:
-        raise LegalizationError(f"{_listing(left)}. MLIR route: {MLIR_ROUTE_REASON}. "
-                                f"Graph route: {err}", left) from None
+        raise LegalizationError(f"{what}. Graph route: {err}", left) from None
 
 
 def shutdown():
