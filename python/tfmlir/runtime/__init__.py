@@ -7,6 +7,10 @@
 * :mod:`.legalize` -- a device program (the tf-dialect module of a
   ``tf._TPUCompileMlir``) to StableHLO with TensorFlow's own legalization
   passes, in a child process; ops left unlowered are an error naming them;
+* :mod:`.graph_route` -- ops those passes leave, compiled by TensorFlow's
+  graph route (``tf.function(jit_compile=True)``) when the program has no
+  host computation (``data/legalization_coverage.json`` records which ops
+  take which route);
 * :mod:`.host_transfer` -- the host transfers TensorFlow lowers
   ``tf._XlaHostComputeMlir`` to become XLA host callbacks (with the replica id);
 * :mod:`.device` -- compiled executables per replica count, arguments checked

@@ -167,3 +167,23 @@ def execute(executable, arguments):
     results = executable.execute_sharded(list(arguments))
     outputs = results.disassemble_into_single_device_arrays()
     return [[np.asarray(shard) for shard in out] for out in outputs]
+
+
+# -- Used by runtime/graph_route.py ------------------------------------------
+
+def main_signature(stablehlo_text: str):
+    """(argument types, result types) of ``main`` in `stablehlo_text`, parsed in jaxlib's context."""
+    s = _load()
+    with s["jax_mlir"].make_ir_context() as context:
+        context.allow_unregistered_dialects = True
+        return _main_signature(s["jax_ir"].Module.parse(stablehlo_text), s["jax_ir"])
+
+
+def hlo_to_stablehlo(hlo_module_proto: bytes) -> str:
+    """StableHLO text (with locations) of a serialized HloModuleProto, converted by jaxlib's XLA."""
+    s = _load()
+    from jax._src.lib import _jax
+
+    bytecode = _jax.mlir.hlo_to_stablehlo(hlo_module_proto)
+    with s["jax_mlir"].make_ir_context():
+        return s["jax_ir"].Module.parse(bytecode).operation.get_asm(enable_debug_info=True)
