@@ -38,7 +38,7 @@ from tfmlir.testing import corpus  # noqa: E402
 from tfmlir.testing.tf_oracle import run_tf_pipelines  # noqa: E402
 
 from pass_diff import mark_single_core_tpu  # noqa: E402
-from test_pass_diff import ROWS  # noqa: E402
+from pass_diff_rows_executor import ROWS  # noqa: E402
 
 PIPELINES = {row.name: row.pipeline for row in ROWS}
 
