@@ -114,6 +114,60 @@ def test_copy_attributes_only_and_skip(module):
     assert sorted(H.copy_attributes(cluster, op, skip={"device"})) == ["_tpu_replicate", "num_cores_per_replica"]
 
 
+
+def test_copy_device_and_underscored_attributes(module):
+    cluster = _cluster(module)
+    with ir.InsertionPoint.at_block_begin(_main(module).regions[0].blocks[0]):
+        op = ir.Operation.create("tf.NoOp")
+    assert sorted(H.copy_device_and_underscored_attributes(cluster, op)) == ["_tpu_replicate", "device"]
+    assert "num_cores_per_replica" not in op.attributes
+
+
+def test_symbol_namer_shares_one_counter_per_table(module):
+    namer = H.SymbolNamer(module)
+    assert namer.insert("fresh") == "fresh"
+    assert namer.insert("fresh") == "fresh_0"
+    assert namer.insert("_func") == "_func_1"  # MLIR's SymbolTable: the counter goes on
+    assert namer.insert("main") == "main_2"
+
+
+def test_outline_block_with_given_captures_and_results(module):
+    # A While-like outlining: block arguments first, then the given values (one the block does
+    # not use), the first result only, then the extra arguments returned.
+    cluster = _cluster(module)
+    main_block = _main(module).regions[0].blocks[0]
+    a, b = main_block.arguments
+    const = list(main_block.operations)[0].results[0]
+    block = cluster.regions[0].blocks[0]
+    with pytest.raises(ValueError):
+        H.outline_block(block, "bad", ir.InsertionPoint(module.body), captured=[a])
+    func, captured, result_types = H.outline_block(
+        block, "f", ir.InsertionPoint(module.body), captured=[const, b, a],
+        result_count=0, return_captured=True)
+    assert captured == [const, b, a]
+    text = func.get_asm(assume_verified=True)
+    assert text.startswith("func.func private @f(%arg0: tensor<f32>, %arg1: tensor<f32>, %arg2: tensor<f32>) "
+                           "-> (tensor<f32>, tensor<f32>, tensor<f32>)")
+    assert '"tf.AddV2"(%arg1, %arg0)' in text and "return %arg0, %arg1, %arg2" in text
+
+
+def test_name_from_loc_and_loc_name_mapper():
+    with ir.Context() as context:
+        modules = []
+
+        def loc(text):
+            modules.append(ir.Module.parse(f"func.func @f() {{ return {text} }}", context))
+            return modules[-1].body.operations[0].regions[0].blocks[0].operations[0].location
+
+        assert H.name_from_loc(loc('loc("a@b"("x.py":1:2))')) == "a"
+        assert H.name_from_loc(loc('loc(callsite("c" at "d":1:1))')) == "c"
+        assert H.name_from_loc(loc('loc(fused["x.py":1:2, "n", "Op:"])')) == ";n"
+        assert H.name_from_loc(loc('loc("x.py":1:2)')) == ""
+        assert H.name_from_loc(loc('loc("T:")')) == ""
+    mapper = H.LocNameMapper()
+    assert [mapper.unique(p) for p in ("a", "a", "a1", "a", "b")] == ["a", "a1", "a11", "a2", "b"]
+
+
 def test_helper_modules_beside_passes_are_not_passes():
     modules = pass_modules()
     assert "ir_helpers" not in modules and "framework" not in modules and "pipeline" not in modules

@@ -9,21 +9,32 @@ conventions where TF's C++ passes have one:
   becomes when it is outlined, in a stable order.
 * :func:`unique_symbol` -- a symbol name not yet used in a symbol table, with
   MLIR ``SymbolTable::insert``'s renaming (``name``, ``name_0``, ``name_1`` ...).
+* :class:`SymbolNamer` -- names for several symbols inserted into one symbol
+  table in turn, renamed exactly as one ``SymbolTable`` does (one counter for
+  the whole table: ``f_0``, then ``g_1``).
+* :func:`name_from_loc` / :class:`LocNameMapper` -- TF's node name of an op
+  from its location (``GetNameFromLoc``) and TF's unique names built from it
+  (``OpOrArgLocNameMapper``: ``name``, ``name1``, ``name2`` ...).
 * :func:`outline_block` -- moves a single-block region into a new private
-  function whose arguments are the captured values (and whose results are the
-  terminator's operands); the caller builds the call.
+  function whose arguments are the block's own arguments followed by the
+  captured values (or values the caller names), and whose results are the
+  terminator's operands (optionally fewer, or followed by the captured
+  arguments); the caller builds the call.
 * :func:`move_ops_before` / :func:`move_ops_to_end` -- move ops across regions.
 * :func:`replace_uses_in` -- replaces the uses of a value only inside a region
   (or some ops), leaving the other uses alone.
 * :func:`copy_attributes` -- copies discardable attributes (``device``,
   ``_xla_outside_compilation``, ``_tpu_replicate`` ...) from one op to another,
-  as TF's passes carry them over when they rebuild an op.
+  as TF's passes carry them over when they rebuild an op;
+  :func:`copy_device_and_underscored_attributes` is TF's
+  ``CopyDeviceAndUnderscoredAttributes``.
 
 The passes' own GC pause, rollback and UTF-8 checks are the framework's job;
 these helpers only build IR.
 """
 from mlir import ir
 
+from .. import irsafe
 from .analysis.names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
 from .analysis.symbols import module_body, symbol_name
 
@@ -92,11 +103,96 @@ def unique_symbol(table, base):
     return name
 
 
+
+class SymbolNamer:
+    """Names for symbols inserted one after another into one symbol table, renamed as MLIR's
+    ``SymbolTable::insert`` does when a pass inserts them through one ``SymbolTable`` (or
+    ``SymbolTableCollection``): `base` if free, else ``base_<n>`` where the counter ``n`` is
+    shared by the whole table and never goes back (``f`` taken gives ``f_0``; ``g`` taken next
+    gives ``g_1``). `table`: a module (its symbols now) or a set of names (updated)."""
+
+    def __init__(self, table):
+        if isinstance(table, set):
+            self.names = table
+        else:
+            body = module_body(table.operation)
+            self.names = {n for n in (symbol_name(op.operation) for op in body.operations) if n}
+        self.counter = 0
+
+    def insert(self, base):
+        """The name a symbol called `base` gets on insertion (now taken)."""
+        names = self.names
+        name = base
+        while name in names:
+            name = f"{base}_{self.counter}"
+            self.counter += 1
+        names.add(name)
+        return name
+
+
+def name_from_loc(loc):
+    """TF's node name of a location (``mlir::GetNameFromLoc``): the names of the name locations
+    in it (a name stops at ``@``; names ending in ``:`` are op types and skipped), looking into
+    call sites (callee) and fused locations (in order), joined by ``;`` -- other locations add an
+    empty part; "" when no name is non-empty."""
+    parts, nonempty = [], False
+    stack = [loc]
+    while stack:
+        current = stack.pop()
+        if current.is_a_name():
+            name = (irsafe.location_name(current) or "").split("@", 1)[0]
+            if not name.endswith(":"):
+                parts.append(name)
+                nonempty = nonempty or bool(name)
+            continue
+        if current.is_a_callsite():
+            stack.append(current.callee)
+            continue
+        if current.is_a_fused():
+            stack.extend(reversed(list(current.locations)))
+            continue
+        parts.append("")
+    return ";".join(parts) if nonempty else ""
+
+
+class LocNameMapper:
+    """TF's ``OpOrArgLocNameMapper`` for ops: unique names made from a prefix (an op's
+    :func:`name_from_loc`, else its op name). The first request of a prefix gets it as is, later
+    ones ``prefix1``, ``prefix2`` ... (every name handed out is taken, so ``a1`` asked for later
+    gives ``a11``). One mapper per pass run, as TF keeps one per pass instance."""
+
+    def __init__(self):
+        self.counts = {}
+
+    def unique(self, prefix):
+        counts = self.counts
+        if prefix not in counts:
+            counts[prefix] = 1
+            return prefix
+        while True:
+            value = counts[prefix]
+            counts[prefix] = value + 1
+            probe = f"{prefix}{value}"
+            if probe not in counts:
+                counts[probe] = 1
+                return probe
+
+    def op_name(self, op):
+        """A unique name for `op` (call once per op: TF caches it per op)."""
+        op = op.operation
+        return self.unique(name_from_loc(op.location) or irsafe.op_name(op))
+
+
 def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RETURN, TF_YIELD),
-                  visibility="private", loc=None):
+                  visibility="private", loc=None, captured=None, result_count=None,
+                  return_captured=False):
     """Moves `block` (the only block of its region) into a new ``func.func @name`` created at
-    insertion point `ip`: the values it captures become the function's arguments (in
-    :func:`captured_values` order), its terminator a ``func.return`` of the same operands.
+    insertion point `ip`: its arguments are the block's own arguments followed by one per
+    captured value (the values the block uses but does not define, in :func:`captured_values`
+    order; or `captured`, a list naming them and maybe more, in the caller's order), whose uses
+    in the block become uses of the argument; its terminator becomes a ``func.return`` of the
+    terminator's operands (the first `result_count` of them if given), followed by the
+    captured arguments when `return_captured`.
 
     Returns ``(func op, captured values, result types)``; the old region is left empty (the
     caller adds the call in a new block, or erases the op that held it).
@@ -105,12 +201,23 @@ def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RE
     if not ops or ops[-1].name not in terminator_names:
         raise ValueError(f"the block must end with one of {', '.join(terminator_names)}")
     terminator = ops[-1]
-    captured, uses = captured_values(block)
-    result_types = [v.type for v in terminator.operands]
+    found, uses = captured_values(block)
+    if captured is None:
+        captured = found
+    else:
+        captured = list(captured)
+        missing = set(found).difference(captured)
+        if missing:
+            raise ValueError("the block uses values defined outside that `captured` does not list")
+    count = len(terminator.operands) if result_count is None else result_count
     if loc is None:
         loc = block.owner.location
     context = terminator.context
-    ftype = ir.FunctionType.get([v.type for v in captured], result_types, context)
+    own_types = [argument.type for argument in block.arguments]
+    result_types = [v.type for v in list(terminator.operands)[:count]]
+    if return_captured:
+        result_types += [v.type for v in captured]
+    ftype = ir.FunctionType.get(own_types + [v.type for v in captured], result_types, context)
     attributes = {"sym_name": ir.StringAttr.get(name, context), "function_type": ir.TypeAttr.get(ftype)}
     if visibility:
         attributes["sym_visibility"] = ir.StringAttr.get(visibility, context)
@@ -121,7 +228,10 @@ def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RE
         arguments[value] = block.add_argument(value.type, loc)
     for op, index, value in uses:
         op.operands[index] = arguments[value]
-    ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location,
+    returned = list(terminator.operands)[:count]
+    if return_captured:
+        returned += [arguments[value] for value in captured]
+    ir.Operation.create(RETURN, operands=returned, loc=terminator.location,
                         ip=ir.InsertionPoint(terminator))
     terminator.erase()
     return func, captured, result_types
@@ -173,10 +283,11 @@ _INHERENT_SKIP = frozenset({"operandSegmentSizes", "resultSegmentSizes", "sym_na
                             "function_type", "arg_attrs", "res_attrs"})
 
 
-def copy_attributes(src, dst, *, only=None, skip=()):
+def copy_attributes(src, dst, *, only=None, skip=(), where=None):
     """Copies `src`'s attributes onto `dst` (overwriting): the names in `only` if given, else
     every attribute except structural ones (segment sizes, symbol/function attributes) and
-    those in `skip`. Returns the names copied."""
+    those in `skip`; with `where`, only names for which ``where(name)`` is true. Returns the
+    names copied."""
     src, dst = src.operation, dst.operation
     copied = []
     attributes = src.attributes
@@ -187,6 +298,18 @@ def copy_attributes(src, dst, *, only=None, skip=()):
             continue
         if only is None and (name in _INHERENT_SKIP or name in skip):
             continue
+        if where is not None and not where(name):
+            continue
         dst.attributes[name] = named.attr
         copied.append(name)
     return copied
+
+
+def _device_or_underscored(name):
+    return name == "device" or name.startswith("_")
+
+
+def copy_device_and_underscored_attributes(src, dst):
+    """TF's ``CopyDeviceAndUnderscoredAttributes``: copies ``device`` and every attribute whose
+    name starts with ``_`` from `src` to `dst` (overwriting). Returns the names copied."""
+    return copy_attributes(src, dst, where=_device_or_underscored)

@@ -28,3 +28,13 @@ WHILE_REGION = "tf.WhileRegion"
 TF_YIELD = "tf.Yield"
 PARTITIONED_CALL = "tf.PartitionedCall"
 STATEFUL_PARTITIONED_CALL = "tf.StatefulPartitionedCall"
+TO_BOOL = "tf.ToBool"
+CAST = "tf.Cast"
+GENERATOR_DATASET = "tf.GeneratorDataset"
+GENERATOR_DATASET_REGION = "tf.GeneratorDatasetRegion"
+
+# Ops with MLIR's ConstantLike trait that fold to their value (what ``m_Constant()`` matches):
+# tf.Const is TF's only one; the rest are upstream dialects' constants.
+CONSTANT_LIKE = frozenset({"tf.Const", "arith.constant", "func.constant", "complex.constant",
+                           "ub.poison", "tosa.const", "spirv.Constant", "llvm.mlir.constant",
+                           "stablehlo.constant", "mhlo.constant"})
