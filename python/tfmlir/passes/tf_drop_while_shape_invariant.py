@@ -1,0 +1,41 @@
+"""Drop `shape_invariant` attribute from While/WhileRegion ops.
+
+Drops the ``shape_invariant`` attribute from every ``tf.While`` and
+``tf.WhileRegion`` of the function (nested ones too), as TF does. This lets
+shape inference refine the operand and result shapes of these ops; it is
+only safe when compiling to XLA. -tf-drop-while-shape-invariant-in-device-cluster
+does the same inside ``tf_device.cluster`` ops only.
+"""
+from mlir import ir
+
+from .analysis.names import FUNC, WHILE, WHILE_REGION
+from .framework import Pass, register_pass
+
+SHAPE_INVARIANT = "shape_invariant"
+_WHILE_OPS = frozenset({WHILE, WHILE_REGION})
+_ADVANCE = ir.WalkResult.ADVANCE
+_POST_ORDER = ir.WalkOrder.POST_ORDER
+
+
+def drop_shape_invariant(root):
+    """Removes ``shape_invariant`` from the While/WhileRegion ops under `root` (itself too)."""
+    found = []
+
+    def visit(op):
+        if op.name in _WHILE_OPS and SHAPE_INVARIANT in op.attributes:
+            found.append(op.operation)
+        return _ADVANCE
+
+    root.operation.walk(visit, _POST_ORDER)
+    for op in found:
+        del op.attributes[SHAPE_INVARIANT]
+
+
+@register_pass
+class DropWhileShapeInvariant(Pass):
+    argument = "tf-drop-while-shape-invariant"
+    anchor = FUNC
+    rollback_on_failure = False  # cannot fail
+
+    def run_on_operation(self, func):
+        drop_shape_invariant(func)
