@@ -89,6 +89,7 @@ class _Converter:
     def __init__(self, passthrough):
         self.passthrough = passthrough
         self.tables = {}  # op_key of a module -> {name: op}
+        self.signatures = {}  # op_key of a function -> _signature
         self.false = ir.BoolAttr.get(False)
         self.i1 = ir.RankedTensorType.get([], ir.IntegerType.get_signless(1))
 
@@ -149,11 +150,20 @@ class _Converter:
         copy_device_and_underscored_attributes(op, to_bool)
         return to_bool.results[0]
 
+    def _signature(self, func):
+        """(input types, result types, flat reference) of `func`, computed once per function."""
+        key = op_key(func)
+        found = self.signatures.get(key)
+        if found is None:
+            ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+            found = self.signatures[key] = (list(ftype.inputs), list(ftype.results),
+                                            ir.FlatSymbolRefAttr.get(symbol_name(func)))
+        return found
+
     def _call_region(self, op, region, func, args, use_region_args, forward_block_args):
         """Fills the empty `region` with a call of `func` and a ``tf.Yield`` of its results
         (TF's ``CreateCall``); returns the yield."""
-        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-        inputs = list(ftype.inputs)
+        inputs, results, callee = self._signature(func)
         loc = op.location
         if use_region_args:
             block = region.blocks.append(*inputs, arg_locs=[loc] * len(inputs))
@@ -168,8 +178,7 @@ class _Converter:
                                           attributes={"Truncate": self.false}, loc=loc,
                                           ip=at_end).results[0]
             operands.append(arg)
-        callee = ir.FlatSymbolRefAttr.get(symbol_name(func))
-        call = ir.Operation.create(CALL, results=list(ftype.results), operands=operands,
+        call = ir.Operation.create(CALL, results=results, operands=operands,
                                    attributes={"callee": callee}, loc=loc, ip=at_end)
         yielded = list(call.results)
         if forward_block_args:

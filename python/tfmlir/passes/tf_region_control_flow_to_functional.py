@@ -147,8 +147,7 @@ class _Converter:
         """Moves `region`'s block into a private function named `name` (renamed if taken) at
         the start of the module; returns the final name."""
         name = self.names.insert(name)
-        first = self.body.operations[0] if len(self.body.operations) else None
-        ip = ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(self.body)
+        ip = ir.InsertionPoint.at_block_begin(self.body)  # (len(operations) walks the block)
         outline_block(region.blocks[0], name, ip, captured=extern,
                       loc=region.owner.location, **options)
         return name
