@@ -8,7 +8,9 @@ conventions where TF's C++ passes have one:
   ``getUsedValuesDefinedAbove``), with every use: the operands a region
   becomes when it is outlined, in a stable order.
 * :func:`unique_symbol` -- a symbol name not yet used in a symbol table, with
-  MLIR ``SymbolTable::insert``'s renaming (``name``, ``name_0``, ``name_1`` ...).
+  MLIR ``SymbolTable::insert``'s renaming (``name``, ``name_0``, ``name_1`` ...);
+  :class:`SymbolNamer` names several new symbols of one table as one
+  ``SymbolTable`` does (its renaming counter is shared by all of them).
 * :func:`outline_block` -- moves a single-block region into a new private
   function whose arguments are the captured values (and whose results are the
   terminator's operands); the caller builds the call.
@@ -73,23 +75,40 @@ def captured_values(scope):
     return values, uses
 
 
+class SymbolNamer:
+    """Names for the new symbols of one symbol table, as MLIR's ``SymbolTable::insert`` gives them.
+
+    A free name is kept; a taken one gets ``_<n>`` appended, where ``n`` is one counter shared
+    by every insertion through this namer (as it is by one ``SymbolTable`` object): with
+    ``f`` and ``_func`` taken, inserting ``f``, ``_func``, ``_func`` gives ``f_0``, ``_func_1``,
+    ``_func_2``. `table` is a set of names (updated in place) or a module / symbol table op
+    (its top-level symbols).
+    """
+
+    def __init__(self, table):
+        if isinstance(table, set):
+            self.names = table
+        else:
+            body = module_body(table.operation)
+            self.names = {n for n in (symbol_name(op.operation) for op in body.operations) if n}
+        self.counter = 0
+
+    def insert(self, base):
+        """The name a new symbol called `base` gets; it is taken from now on."""
+        names = self.names
+        name = base
+        while name in names:
+            name = f"{base}_{self.counter}"
+            self.counter += 1
+        names.add(name)
+        return name
+
+
 def unique_symbol(table, base):
     """A name for a new symbol: `base` if `table` (a set of names, or a module / symbol table op)
     does not hold it, else ``base_0``, ``base_1`` ... (MLIR's SymbolTable renaming). The name is
     added to `table` when `table` is a set."""
-    if isinstance(table, set):
-        names = table
-    else:
-        body = module_body(table.operation)
-        names = {n for n in (symbol_name(op.operation) for op in body.operations) if n}
-    name = base
-    counter = 0
-    while name in names:
-        name = f"{base}_{counter}"
-        counter += 1
-    if isinstance(table, set):
-        table.add(name)
-    return name
+    return SymbolNamer(table).insert(base)
 
 
 def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RETURN, TF_YIELD),
