@@ -44,12 +44,36 @@ def _ops_of(scope):
     raise TypeError(f"expected a region, a block or a list of ops, not {type(scope).__name__}")
 
 
+def _post_order(scope):
+    """Every op in `scope` (nested ones included), in post-order."""
+    ops = []
+    collect = ops.append
+
+    def visit(nested):
+        collect(nested)
+        return _ADVANCE
+
+    owner = None
+    if isinstance(scope, ir.Region):
+        owner = scope.owner
+    elif isinstance(scope, ir.Block):
+        owner = scope.owner
+        if owner is not None and len(scope.region.blocks) != 1:
+            owner = None
+    if owner is not None and len(owner.regions) == 1:
+        # One walk from the region's op (which comes last in post-order) instead of one per op.
+        owner.operation.walk(visit, _POST_ORDER)
+        ops.pop()
+        return ops
+    for op in _ops_of(scope):
+        op.walk(visit, _POST_ORDER)
+    return ops
+
+
 def captured_values(scope):
     """``(values, uses)``: values `scope` uses but defines nowhere inside, in first-use order of a
     post-order walk, and every use ``(op, operand index, value)`` of them inside `scope`."""
-    ops = []
-    for op in _ops_of(scope):
-        op.walk(lambda nested: ops.append(nested.operation) or _ADVANCE, _POST_ORDER)
+    ops = _post_order(scope)
     if isinstance(scope, ir.Region):
         defined = {arg for block in scope.blocks for arg in block.arguments}
     elif isinstance(scope, ir.Block):
@@ -58,14 +82,14 @@ def captured_values(scope):
         defined = set()
     for op in ops:
         defined.update(op.results)
-        for region in op.regions:
-            for block in region.blocks:
-                defined.update(block.arguments)
+        regions = op.regions
+        if len(regions):
+            for region in regions:
+                for block in region.blocks:
+                    defined.update(block.arguments)
     values, seen, uses = [], set(), []
     for op in ops:
-        operands = op.operands
-        for index in range(len(operands)):
-            value = operands[index]
+        for index, value in enumerate(op.operands):
             if value in defined:
                 continue
             uses.append((op, index, value))
@@ -120,10 +144,11 @@ def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RE
     Returns ``(func op, captured values, result types)``; the old region is left empty (the
     caller adds the call in a new block, or erases the op that held it).
     """
-    ops = _ops_of(block)
-    if not ops or ops[-1].name not in terminator_names:
+    operations = block.operations
+    count = len(operations)
+    terminator = operations[count - 1].operation if count else None
+    if terminator is None or terminator.name not in terminator_names:
         raise ValueError(f"the block must end with one of {', '.join(terminator_names)}")
-    terminator = ops[-1]
     captured, uses = captured_values(block)
     result_types = [v.type for v in terminator.operands]
     if loc is None:
