@@ -1,4 +1,5 @@
 // RUN: tfmlir-opt %s -split-input-file -tf-device-cluster-outlining | FileCheck %s
+// RUN: tfmlir-opt %s -split-input-file -tf-device-cluster-outlining -mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
 
 // A cluster in an island: the value it captures becomes the argument of a
 // private @_func, the cluster a tf_device.cluster_func of it.
@@ -156,6 +157,25 @@ func.func @replicated(%v0: tensor<*x!tf_type.resource<tensor<f32>>>, %v1: tensor
     tf_device.return %c : tensor<f32>
   }
   func.return %r#0, %r#1 : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// Locations: the call, the function and its arguments are at the cluster's
+// location, the func.return at the tf_device.return's (location aliases are
+// printed before the module: only their use is checked here).
+
+// LOC-LABEL: func.func @locations
+// LOC: "tf_device.cluster_func"{{.*}} loc(#[[CLUSTER:loc[0-9]*]])
+// LOC: func.func private @_func(%arg0: tensor<4xf32> loc("the_cluster"))
+// LOC: return %{{.*}} loc(#[[RETURN:loc[0-9]*]])
+// LOC-NEXT: } loc(#[[CLUSTER]])
+func.func @locations(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = "tf_device.cluster"() ({
+    %s = "tf.Sqrt"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    tf_device.return %s : tensor<4xf32> loc("the_return")
+  }) : () -> tensor<4xf32> loc("the_cluster")
+  func.return %r : tensor<4xf32>
 }
 
 // -----
