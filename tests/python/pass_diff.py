@@ -17,7 +17,9 @@ Inputs of every row: the chunks of its flags' lit tests
 stripped), TF 2.21's reference samples, TF's output for
 ``tests/python/tf_cases.py`` and the models of :mod:`tfmlir.testing.corpus`;
 plus the row's extra sets (``tpu``: corpus models with some ops marked for
-single-core TPU compilation; the sets of :data:`GENERATED_SETS`, written by
+single-core TPU compilation; ``invalid``: the chunks of the flags'
+``-invalid.mlir`` lit files too; ``bridge``: programs of TF's clustering
+bridge, :mod:`device_programs`; the sets of :data:`GENERATED_SETS`, written by
 a script in one TensorFlow child process the first time an input of the set
 is needed, e.g. ``control_flow``: programs with control flow v2 from
 control_flow_programs.py). A new differential test is a new row.
@@ -74,11 +76,11 @@ class Row:
 
 # -- inputs -------------------------------------------------------------------
 
-def lit_inputs(flags):
+def lit_inputs(flags, invalid=False):
     inputs = {}
     for flag in flags:
         for path in sorted(LIT_DIR.glob(f"{flag}*.mlir")):
-            if path.name.endswith("-invalid.mlir") or not (path.stem == flag or path.stem.startswith(flag + "-")):
+            if (path.name.endswith("-invalid.mlir") and not invalid) or not (path.stem == flag or path.stem.startswith(flag + "-")):
                 continue
             for index, chunk in enumerate(read_exact(path).split("// -----")):
                 lines = [line for line in chunk.splitlines() if not _DIRECTIVE.match(line)]
@@ -104,7 +106,7 @@ def mark_single_core_tpu(text, every=5):
 
 
 def input_ids(row):
-    ids = sorted(lit_inputs(row.lit_flags()))
+    ids = sorted(lit_inputs(row.lit_flags(), invalid="invalid" in row.extra))
     ids += [f"sample:{name}" for name in sample_names()]
     ids += [f"tf:{name}" for name in sorted(tf_cases.CASES)]
     ids += [f"corpus:{name}" for name in CORPUS_MODELS]
@@ -114,6 +116,9 @@ def input_ids(row):
         if extra in GENERATED_SETS:
             prefix, module = GENERATED_SETS[extra]
             ids += [f"{prefix}:{name}" for name in importlib.import_module(module).PROGRAMS]
+    if "bridge" in row.extra:
+        import device_programs
+        ids += [f"bridge:{name}" for name in device_programs.input_names()]
     return ids
 
 
@@ -143,10 +148,13 @@ def input_text(input_id, tf_outputs=None):
     kind, name = input_id.split(":", 1)
     if kind == "lit":
         if not _LIT_CACHE:
-            _LIT_CACHE.update(lit_inputs([p.stem for p in LIT_DIR.glob("*.mlir")]))
+            _LIT_CACHE.update(lit_inputs([p.stem for p in LIT_DIR.glob("*.mlir")], invalid=True))
         return _LIT_CACHE[input_id]
     if kind == "sample":
         return read_exact(SAMPLES_DIR / name)
+    if kind == "bridge":
+        import device_programs
+        return device_programs.get(name)
     if kind == "tf":
         out, manifest = tf_outputs
         return read_exact(out / manifest[name]["file"])

@@ -60,6 +60,16 @@ def test_unique_symbol_renames_like_mlir_symbol_table(module):
     assert H.unique_symbol(names, "f") == "f_1" and "f_1" in names
 
 
+def test_symbol_namer_shares_one_counter_like_a_symbol_table(module):
+    # One mlir::SymbolTable renames every clash with the same counter: "_func" is taken, so
+    # "_func" -> "_func_0"; then "main" (taken) -> "main_1", not "main_0".
+    namer = H.SymbolNamer(module)
+    assert [namer.insert(n) for n in ("_func", "main", "_func", "fresh", "fresh")] == [
+        "_func_0", "main_1", "_func_2", "fresh", "fresh_3"]
+    names = {"a"}
+    assert H.SymbolNamer(names).insert("a") == "a_0" and names == {"a", "a_0"}
+
+
 def test_outline_block_makes_captures_arguments(module):
     cluster = _cluster(module)
     name = H.unique_symbol(module, "_func")

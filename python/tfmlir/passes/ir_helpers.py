@@ -53,12 +53,36 @@ def _ops_of(scope):
     raise TypeError(f"expected a region, a block or a list of ops, not {type(scope).__name__}")
 
 
+def _post_order(scope):
+    """Every op in `scope` (nested ones included), in post-order."""
+    ops = []
+    collect = ops.append
+
+    def visit(nested):
+        collect(nested)
+        return _ADVANCE
+
+    owner = None
+    if isinstance(scope, ir.Region):
+        owner = scope.owner
+    elif isinstance(scope, ir.Block):
+        owner = scope.owner
+        if owner is not None and len(scope.region.blocks) != 1:
+            owner = None
+    if owner is not None and len(owner.regions) == 1:
+        # One walk from the region's op (which comes last in post-order) instead of one per op.
+        owner.operation.walk(visit, _POST_ORDER)
+        ops.pop()
+        return ops
+    for op in _ops_of(scope):
+        op.walk(visit, _POST_ORDER)
+    return ops
+
+
 def captured_values(scope):
     """``(values, uses)``: values `scope` uses but defines nowhere inside, in first-use order of a
     post-order walk, and every use ``(op, operand index, value)`` of them inside `scope`."""
-    ops = []
-    for op in _ops_of(scope):
-        op.walk(lambda nested: ops.append(nested.operation) or _ADVANCE, _POST_ORDER)
+    ops = _post_order(scope)
     if isinstance(scope, ir.Region):
         defined = {arg for block in scope.blocks for arg in block.arguments}
     elif isinstance(scope, ir.Block):
@@ -67,14 +91,14 @@ def captured_values(scope):
         defined = set()
     for op in ops:
         defined.update(op.results)
-        for region in op.regions:
-            for block in region.blocks:
-                defined.update(block.arguments)
+        regions = op.regions
+        if len(regions):
+            for region in regions:
+                for block in region.blocks:
+                    defined.update(block.arguments)
     values, seen, uses = [], set(), []
     for op in ops:
-        operands = op.operands
-        for index in range(len(operands)):
-            value = operands[index]
+        for index, value in enumerate(op.operands):
             if value in defined:
                 continue
             uses.append((op, index, value))
@@ -84,32 +108,15 @@ def captured_values(scope):
     return values, uses
 
 
-def unique_symbol(table, base):
-    """A name for a new symbol: `base` if `table` (a set of names, or a module / symbol table op)
-    does not hold it, else ``base_0``, ``base_1`` ... (MLIR's SymbolTable renaming). The name is
-    added to `table` when `table` is a set."""
-    if isinstance(table, set):
-        names = table
-    else:
-        body = module_body(table.operation)
-        names = {n for n in (symbol_name(op.operation) for op in body.operations) if n}
-    name = base
-    counter = 0
-    while name in names:
-        name = f"{base}_{counter}"
-        counter += 1
-    if isinstance(table, set):
-        table.add(name)
-    return name
-
-
-
 class SymbolNamer:
-    """Names for symbols inserted one after another into one symbol table, renamed as MLIR's
-    ``SymbolTable::insert`` does when a pass inserts them through one ``SymbolTable`` (or
-    ``SymbolTableCollection``): `base` if free, else ``base_<n>`` where the counter ``n`` is
-    shared by the whole table and never goes back (``f`` taken gives ``f_0``; ``g`` taken next
-    gives ``g_1``). `table`: a module (its symbols now) or a set of names (updated)."""
+    """Names for the new symbols of one symbol table, as MLIR's ``SymbolTable::insert`` gives them.
+
+    A free name is kept; a taken one gets ``_<n>`` appended, where ``n`` is one counter shared
+    by every insertion through this namer (as it is by one ``SymbolTable`` object): with
+    ``f`` and ``_func`` taken, inserting ``f``, ``_func``, ``_func`` gives ``f_0``, ``_func_1``,
+    ``_func_2``. `table` is a set of names (updated in place) or a module / symbol table op
+    (its top-level symbols).
+    """
 
     def __init__(self, table):
         if isinstance(table, set):
@@ -120,7 +127,7 @@ class SymbolNamer:
         self.counter = 0
 
     def insert(self, base):
-        """The name a symbol called `base` gets on insertion (now taken)."""
+        """The name a new symbol called `base` gets; it is taken from now on."""
         names = self.names
         name = base
         while name in names:
@@ -128,6 +135,13 @@ class SymbolNamer:
             self.counter += 1
         names.add(name)
         return name
+
+
+def unique_symbol(table, base):
+    """A name for a new symbol: `base` if `table` (a set of names, or a module / symbol table op)
+    does not hold it, else ``base_0``, ``base_1`` ... (MLIR's SymbolTable renaming). The name is
+    added to `table` when `table` is a set."""
+    return SymbolNamer(table).insert(base)
 
 
 def name_from_loc(loc):
@@ -197,10 +211,11 @@ def outline_block(block, name, ip, *, terminator_names=(DEVICE_RETURN, YIELD, RE
     Returns ``(func op, captured values, result types)``; the old region is left empty (the
     caller adds the call in a new block, or erases the op that held it).
     """
-    ops = _ops_of(block)
-    if not ops or ops[-1].name not in terminator_names:
+    operations = block.operations
+    size = len(operations)
+    terminator = operations[size - 1].operation if size else None
+    if terminator is None or terminator.name not in terminator_names:
         raise ValueError(f"the block must end with one of {', '.join(terminator_names)}")
-    terminator = ops[-1]
     found, uses = captured_values(block)
     if captured is None:
         captured = found
