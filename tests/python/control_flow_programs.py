@@ -133,6 +133,16 @@ PROGRAMS = tuple(f"{name}_{form}" for name in ("keras_cond_switch", "while_neste
                                                            "tpu_bridge_regions")
 
 
+def input_names():
+    return list(PROGRAMS)
+
+
+def get(name):
+    """The text of generated input `name` (generated once, :mod:`generated_inputs`)."""
+    import generated_inputs
+    return generated_inputs.read(__file__, name)
+
+
 def main(argv):
     global tf
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")

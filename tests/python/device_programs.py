@@ -7,7 +7,8 @@ imported with ``convert_graph_def`` and run through TF's own
 list): functional IR with a ``tf_device.cluster_func`` of the device
 computation, host ``tf_device.launch`` ops in a ``tf_device.parallel_execute``
 and, for replicate, a ``tf_device.replicate``. All are generated in one
-TensorFlow child process (``python device_programs.py OUTDIR``) and cached.
+TensorFlow child process (``python device_programs.py OUTDIR``) and cached
+(:mod:`generated_inputs`).
 
 Each program gives three inputs (:data:`VARIANTS`):
 
@@ -20,9 +21,7 @@ Each program gives three inputs (:data:`VARIANTS`):
   tfmlir, :func:`clusters_form`): the input of cluster outlining and constant
   sinking, with the attributes the bridge puts on a cluster.
 """
-import hashlib
 import os
-import subprocess
 import sys
 
 PROGRAMS = ("rewrite_outside_compilation", "replicate_outside_compilation", "rewrite_while",
@@ -115,8 +114,6 @@ def _generate(out_dir):
         for variant, program in (("", bridged), (".launch_funcs", outlined)):
             with open(os.path.join(out_dir, name + variant + ".mlir"), "w") as f:
                 f.write(program)
-    with open(os.path.join(out_dir, "done"), "w") as f:
-        f.write("ok")
 
 
 # -- use (in the test process) ---------------------------------------------------------
@@ -124,38 +121,14 @@ def _generate(out_dir):
 _CACHE = {}
 
 
-def _cache_dir():
-    """``<repo>/build/device_programs-<hash of this file>`` (or under ``$TFMLIR_CORPUS_DIR``):
-    a changed generator writes a new directory."""
-    base = os.environ.get("TFMLIR_CORPUS_DIR") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build")
-    with open(os.path.abspath(__file__), "rb") as f:
-        digest = hashlib.sha1(f.read()).hexdigest()[:12]
-    return os.path.join(os.path.abspath(base), f"device_programs-{digest}")
-
-
-def _ensure_generated():
-    directory = _cache_dir()
-    if not os.path.exists(os.path.join(directory, "done")):
-        os.makedirs(directory, exist_ok=True)
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-        proc = subprocess.run([sys.executable, os.path.abspath(__file__), directory], capture_output=True,
-                              text=True, timeout=900, env=env)
-        if proc.returncode != 0:
-            raise RuntimeError(f"generating the device programs failed:\n{proc.stderr[-4000:]}")
-    return directory
-
-
 def get(name):
     """The text of input `name` (one of :func:`input_names`)."""
     if name not in _CACHE:
-        directory = _ensure_generated()
+        import generated_inputs
         if name.endswith(".clusters"):
-            with open(os.path.join(directory, name[:-len(".clusters")] + ".mlir")) as f:
-                _CACHE[name] = clusters_form(f.read())
+            _CACHE[name] = clusters_form(generated_inputs.read(__file__, name[:-len(".clusters")]))
         else:
-            with open(os.path.join(directory, name + ".mlir")) as f:
-                _CACHE[name] = f.read()
+            _CACHE[name] = generated_inputs.read(__file__, name)
     return _CACHE[name]
 
 
