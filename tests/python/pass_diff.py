@@ -17,18 +17,31 @@ Inputs of every row: the chunks of its flags' lit tests
 stripped), TF 2.21's reference samples, TF's output for
 ``tests/python/tf_cases.py`` and the models of :mod:`tfmlir.testing.corpus`;
 plus the row's extra sets (``tpu``: corpus models with some ops marked for
-single-core TPU compilation). A new differential test is a new row.
+single-core TPU compilation; the sets of :data:`GENERATED_SETS`: programs a
+generator script makes with TensorFlow once per test process). A new
+differential test is a new row.
 """
+import atexit
+import importlib
+import json
+import shutil
 import re
+import tempfile
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Optional, Tuple
 
 import tf_cases
-from conftest import REPO_ROOT, SAMPLES_DIR, read_exact
+from conftest import REPO_ROOT, SAMPLES_DIR, describe_failure, read_exact, run_python
 
 LIT_DIR = REPO_ROOT / "tests" / "lit" / "passes"
 CORPUS_MODELS = ("resnet50", "transformer_encoder", "lstm", "tf1_v1_control_flow")
 TPU_MARKED_MODELS = ("resnet50", "transformer_encoder")
+
+# Extra input sets generated with TensorFlow: set name -> generator module beside this
+# file. The module lists its programs in PROGRAMS (known without TensorFlow), writes
+# them when run as ``python <module>.py OUTDIR`` (OUTDIR/manifest.json: name ->
+# {"file": ...}), and ``finish(name, text)`` gives the input a program stands for.
+GENERATED_SETS = {"replicate": "replicate_programs"}
 
 _DIRECTIVE = re.compile(r"^\s*// *(RUN|CHECK|PRESERVE|ISLANDS|expected-)")
 
@@ -99,7 +112,34 @@ def input_ids(row):
     ids += [f"corpus:{name}" for name in CORPUS_MODELS]
     if "tpu" in row.extra:
         ids += [f"tpu:{name}" for name in TPU_MARKED_MODELS]
+    for extra in row.extra:
+        if extra in GENERATED_SETS:
+            ids += [f"{extra}:{name}" for name in sorted(_generator(extra).PROGRAMS)]
     return ids
+
+
+def _generator(kind):
+    return importlib.import_module(GENERATED_SETS[kind])
+
+
+_GENERATED = {}
+
+
+def generated_programs(kind):
+    """{name: text} of a generated set, made by its script in a TensorFlow subprocess once per
+    process (like the ``tf_outputs`` fixture)."""
+    if kind not in _GENERATED:
+        module = _generator(kind)
+        out = tempfile.mkdtemp(prefix=f"tfmlir-{kind}-")
+        atexit.register(shutil.rmtree, out, True)
+        proc = run_python([module.__file__, out])
+        if proc.returncode != 0:
+            raise RuntimeError(f"generating the '{kind}' inputs failed:\n" + describe_failure(proc))
+        with open(f"{out}/manifest.json") as f:
+            manifest = json.load(f)
+        _GENERATED[kind] = {name: read_exact(f"{out}/{entry['file']}")
+                            for name, entry in manifest.items()}
+    return _GENERATED[kind]
 
 
 _LIT_CACHE = {}
@@ -121,6 +161,8 @@ def input_text(input_id, tf_outputs=None):
         return corpus.get(name)
     if kind == "tpu":
         return mark_single_core_tpu(corpus.get(name))
+    if kind in GENERATED_SETS:
+        return _generator(kind).finish(name, generated_programs(kind)[name])
     raise KeyError(input_id)
 
 

@@ -45,7 +45,7 @@ func.func @packed_and_variable_shapes(%v0: tensor<*x!tf_type.resource>, %v1: ten
 // -----
 
 // Ops with regions move when nothing inside uses a replicated value; the
-// device ordinal placeholder differs per replica and stays, also when nested.
+// device ordinal placeholder differs per replica and stays.
 
 // CHECK-LABEL: func @regions_and_ordinals
 // CHECK:      %[[C:[a-z0-9_]+]] = "tf.Const"
@@ -54,26 +54,40 @@ func.func @packed_and_variable_shapes(%v0: tensor<*x!tf_type.resource>, %v1: ten
 // CHECK:      tf_device.replicate
 // CHECK-NEXT:   "tf._TPUDeviceOrdinalPlaceholder"
 // CHECK-NEXT:   "tf_device.launch"
-// CHECK-NEXT:     "tf._TPUDeviceOrdinalPlaceholder"
-// CHECK:        "tf_device.launch"
 // CHECK-NEXT:     "tf.AddV2"
 func.func @regions_and_ordinals(%x0: tensor<f32>, %x1: tensor<f32>) {
-  %r:8 = tf_device.replicate([%x0, %x1] as %ri: tensor<f32>) {n = 2 : i32} {
+  %r:6 = tf_device.replicate([%x0, %x1] as %ri: tensor<f32>) {n = 2 : i32} {
     %c = "tf.Const"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
     %l = "tf_device.launch"() ({
       %sq = "tf.Square"(%c) : (tensor<f32>) -> tensor<f32>
       tf_device.return %sq : tensor<f32>
     }) {device = "/device:CPU:0"} : () -> tensor<f32>
     %o = "tf._TPUDeviceOrdinalPlaceholder"() {logical_core = 0 : i64} : () -> tensor<i64>
-    %lo = "tf_device.launch"() ({
-      %o2 = "tf._TPUDeviceOrdinalPlaceholder"() {logical_core = 0 : i64} : () -> tensor<i64>
-      tf_device.return %o2 : tensor<i64>
-    }) {device = "/device:CPU:0"} : () -> tensor<i64>
     %la = "tf_device.launch"() ({
       %add = "tf.AddV2"(%l, %ri) : (tensor<f32>, tensor<f32>) -> tensor<f32>
       tf_device.return %add : tensor<f32>
     }) {device = "/device:CPU:0"} : () -> tensor<f32>
-    tf_device.return %l, %o, %lo, %la : tensor<f32>, tensor<i64>, tensor<i64>, tensor<f32>
+    tf_device.return %l, %o, %la : tensor<f32>, tensor<i64>, tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+// A device ordinal placeholder nested in an op keeps the op in the replicate
+// (TF 2.21 only looks at the op itself and hoists the launch).
+
+// CHECK-LABEL: func @nested_ordinal_placeholder_stays
+// CHECK:      tf_device.replicate
+// CHECK-NEXT:   "tf_device.launch"
+// CHECK-NEXT:     "tf._TPUDeviceOrdinalPlaceholder"
+func.func @nested_ordinal_placeholder_stays(%x0: tensor<f32>, %x1: tensor<f32>) {
+  %r:2 = tf_device.replicate([%x0, %x1] as %ri: tensor<f32>) {n = 2 : i32} {
+    %lo = "tf_device.launch"() ({
+      %o = "tf._TPUDeviceOrdinalPlaceholder"() {logical_core = 0 : i64} : () -> tensor<i64>
+      tf_device.return %o : tensor<i64>
+    }) {device = "/device:CPU:0"} : () -> tensor<i64>
+    tf_device.return %lo : tensor<i64>
   }
   func.return
 }
@@ -114,16 +128,17 @@ func.func @virtual_devices(%x0: tensor<*xf32>, %x1: tensor<*xf32>) {
 // -----
 
 // Side effects: reads of an outer variable move unless a write to it (or to a
-// block argument bound to it) inside the replicate must come first.
+// block argument bound to it) inside the replicate must come first (TF 2.21
+// hoists the second read of %v in front of the write).
 
-// CHECK-LABEL: func @side_effects_keep_order
+// CHECK-LABEL: func @side_effect_order_kept
 // CHECK-SAME: (%[[V:[a-z0-9_]+]]: tensor<*x!tf_type.resource<tensor<f32>>>, %[[W:[a-z0-9_]+]]: tensor<*x!tf_type.resource<tensor<f32>>>
 // CHECK:      %[[RW:[a-z0-9_]+]] = "tf.ReadVariableOp"(%[[W]])
 // CHECK-NEXT: tf_device.replicate({{.*}}, %[[V]] as %[[RV:[a-z0-9_]+]]: tensor<*x!tf_type.resource<tensor<f32>>>)
 // CHECK-NEXT:   "tf.ReadVariableOp"(%[[RV]])
 // CHECK-NEXT:   "tf.AssignVariableOp"(%[[RV]]
 // CHECK-NEXT:   "tf.ReadVariableOp"(%[[V]])
-func.func @side_effects_keep_order(%v: tensor<*x!tf_type.resource<tensor<f32>>>, %w: tensor<*x!tf_type.resource<tensor<f32>>>, %x0: tensor<f32>, %x1: tensor<f32>) {
+func.func @side_effect_order_kept(%v: tensor<*x!tf_type.resource<tensor<f32>>>, %w: tensor<*x!tf_type.resource<tensor<f32>>>, %x0: tensor<f32>, %x1: tensor<f32>) {
   %r:6 = tf_device.replicate([%x0, %x1] as %ri: tensor<f32>, %v as %rv: tensor<*x!tf_type.resource<tensor<f32>>>) {n = 2 : i32} {
     %first = "tf.ReadVariableOp"(%rv) : (tensor<*x!tf_type.resource<tensor<f32>>>) -> tensor<f32>
     "tf.AssignVariableOp"(%rv, %ri) : (tensor<*x!tf_type.resource<tensor<f32>>>, tensor<f32>) -> ()
