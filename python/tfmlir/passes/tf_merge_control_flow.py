@@ -62,25 +62,24 @@ class _Successors:
     def __init__(self, module):
         self.analysis = SideEffectAnalysis(module)
         self.successors = {}  # op_key -> [ops]
-        self.done = set()     # blocks analysed (by their first op's key)
+        self.analysed = set()  # op_keys of the ops of the blocks analysed so far
 
     def of(self, op):
         key = op_key(op)
         found = self.successors.get(key)
         if found is not None:
             return found
-        block = op.block
-        ops = [o.operation for o in block.operations]
-        block_key = op_key(ops[0])
-        if block_key in self.done:
+        if key in self.analysed:
             return ()
-        self.done.add(block_key)
+        ops = [o.operation for o in op.block.operations]
+        keys = [op_key(o) for o in ops]
+        self.analysed.update(keys)
         names = [o.name for o in ops]
         if not all(is_pure_op(name) for name in names):
             predecessors = self.analysis.control_predecessors(ops, names=names)
             for k, preds in enumerate(predecessors):
                 for p in preds:
-                    self.successors.setdefault(op_key(ops[p]), []).append(ops[k])
+                    self.successors.setdefault(keys[p], []).append(ops[k])
         return self.successors.get(key, ())
 
 
