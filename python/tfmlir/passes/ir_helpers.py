@@ -28,6 +28,9 @@ conventions where TF's C++ passes have one:
   as TF's passes carry them over when they rebuild an op;
   :func:`copy_device_and_underscored_attributes` is TF's
   ``CopyDeviceAndUnderscoredAttributes``.
+* :func:`users` / :func:`ancestor_in_block` / :func:`is_proper_ancestor` --
+  the ops using an op's results (MLIR's ``getUsers``), the ancestor of an op
+  in a given block, and MLIR's ``isProperAncestor``.
 
 The passes' own GC pause, rollback and UTF-8 checks are the framework's job;
 these helpers only build IR.
@@ -328,3 +331,35 @@ def copy_device_and_underscored_attributes(src, dst):
     """TF's ``CopyDeviceAndUnderscoredAttributes``: copies ``device`` and every attribute whose
     name starts with ``_`` from `src` to `dst` (overwriting). Returns the names copied."""
     return copy_attributes(src, dst, where=_device_or_underscored)
+
+
+def users(op):
+    """The ops using `op`'s results, one entry per use (MLIR's ``Operation::getUsers``)."""
+    found = []
+    for result in op.operation.results:
+        for use in result.uses:
+            found.append(use.owner.operation)
+    return found
+
+
+def ancestor_in_block(op, block):
+    """`op` or its ancestor whose block is `block`, or None if `op` is not nested in `block`."""
+    op = op.operation
+    while op is not None:
+        if op.block == block:
+            return op
+        parent = op.parent
+        op = parent.operation if parent is not None else None
+    return None
+
+
+def is_proper_ancestor(ancestor, op):
+    """True if `op` is nested (at any depth) in a region of `ancestor` (not `ancestor` itself)."""
+    ancestor = ancestor.operation
+    parent = op.operation.parent
+    while parent is not None:
+        parent = parent.operation
+        if parent == ancestor:
+            return True
+        parent = parent.parent
+    return False

@@ -40,3 +40,9 @@ GENERATOR_DATASET_REGION = "tf.GeneratorDatasetRegion"
 CONSTANT_LIKE = frozenset({"tf.Const", "arith.constant", "func.constant", "complex.constant",
                            "ub.poison", "tosa.const", "spirv.Constant", "llvm.mlir.constant",
                            "stablehlo.constant", "mhlo.constant"})
+
+SHAPE = "tf.Shape"
+VARIABLE_SHAPE = "tf.VariableShape"
+READ_VARIABLE = "tf.ReadVariableOp"
+ASSIGN_VARIABLE = "tf.AssignVariableOp"
+TPU_DEVICE_ORDINAL_PLACEHOLDER = "tf._TPUDeviceOrdinalPlaceholder"

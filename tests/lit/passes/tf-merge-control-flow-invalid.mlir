@@ -1,0 +1,16 @@
+// RUN: tfmlir-opt %s -split-input-file -tf-merge-control-flow -verify-diagnostics
+
+// Malformed ifs never reach the pass: the module is verified first.
+
+func.func @branch_yields_wrong_count(%p: tensor<i1>) {
+  "tf_device.cluster"() ({
+    // expected-error@+1 {{then_branch yields 0 values but 1 are expected}}
+    %0 = "tf.IfRegion"(%p) ({
+      "tf.Yield"() : () -> ()
+    }, {
+      "tf.Yield"() : () -> ()
+    }) {is_stateless = true} : (tensor<i1>) -> tensor<f32>
+    tf_device.return
+  }) : () -> ()
+  func.return
+}
