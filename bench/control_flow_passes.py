@@ -17,14 +17,12 @@ one in eight a tf.IfRegion / tf.WhileRegion with inlined bodies using outside
 values and constants, which the way to functional form outlines).
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from executor_passes import _TF_CHILD, our_times  # noqa: E402  (same methodology)
+from pass_timing import our_times, tf_best_times  # noqa: E402  (same methodology)
 
 PASSES = {
     "tf-functional-control-flow-to-regions": "tf-functional-control-flow-to-regions",
@@ -134,16 +132,8 @@ def tf_times(paths, reps):
     for name, path in paths.items():
         for pass_name, pipeline in [("", "")] + list(PASSES.items()):
             keys.append((name, pass_name))
-            jobs.append({"path": path, "pipeline": pipeline, "reps": reps})
-    with tempfile.TemporaryDirectory() as tmp:
-        job_file, out_file = os.path.join(tmp, "jobs.json"), os.path.join(tmp, "out.json")
-        with open(job_file, "w") as f:
-            json.dump(jobs, f)
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", OMP_NUM_THREADS="1")
-        subprocess.run([sys.executable, "-c", _TF_CHILD, job_file, out_file], check=True,
-                       env=env, capture_output=True)
-        with open(out_file) as f:
-            return dict(zip(keys, json.load(f)))
+            jobs.append((path, pipeline, reps))
+    return dict(zip(keys, tf_best_times(jobs)))
 
 
 def main(argv=None):

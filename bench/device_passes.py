@@ -22,15 +22,11 @@ Inputs, from the tfmlir.testing.corpus models (``synthetic50k``: 50k islands,
   conversion.
 """
 import argparse
-import gc
-import json
 import os
-import subprocess
-import sys
 import tempfile
-import time
 
 import tfmlir  # noqa: E402  (print_ir; registers the dialects)
+from pass_timing import our_times, tf_best_times  # noqa: E402  (shared timing)
 
 # name: (input form, TF pipeline, tfmlir pipeline)
 PASSES = {
@@ -93,66 +89,18 @@ def device_forms(model_text, chunk):
     return forms
 
 
-_TF_CHILD = r'''
-import json, sys, time
-import tensorflow as tf
-jobs = json.load(open(sys.argv[1]))
-out = []
-for job in jobs:
-    text = open(job["path"]).read()
-    best = None
-    for _ in range(job["reps"]):
-        start = time.perf_counter()
-        tf.mlir.experimental.run_pass_pipeline(text, job["pipeline"], show_debug_info=False)
-        took = time.perf_counter() - start
-        best = took if best is None else min(best, took)
-    out.append(best)
-json.dump(out, open(sys.argv[2], "w"))
-'''
-
-
 def tf_times(paths, passes, reps):
     """{(model, pass or form): best seconds} from one TensorFlow child ('' pipeline: parse+print)."""
     keys, jobs = [], []
     for model, by_form in paths.items():
         for form, path in by_form.items():
             keys.append((model, form))
-            jobs.append({"path": path, "pipeline": "", "reps": reps})
+            jobs.append((path, "", reps))
         for name in passes:
             form, tf_pipeline, _ = PASSES[name]
             keys.append((model, name))
-            jobs.append({"path": by_form[form], "pipeline": tf_pipeline, "reps": reps})
-    with tempfile.TemporaryDirectory() as tmp:
-        job_file, out_file = os.path.join(tmp, "jobs.json"), os.path.join(tmp, "out.json")
-        with open(job_file, "w") as f:
-            json.dump(jobs, f)
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", OMP_NUM_THREADS="1")
-        subprocess.run([sys.executable, "-c", _TF_CHILD, job_file, out_file], check=True,
-                       env=env, capture_output=True)
-        with open(out_file) as f:
-            return dict(zip(keys, json.load(f)))
-
-
-def our_times(text, pipeline, reps):
-    from mlir import ir
-    from tfmlir.passes import PassPipeline
-
-    best = None
-    for _ in range(reps):
-        ctx = ir.Context()
-        gc.collect()
-        t0 = time.perf_counter()
-        module = ir.Module.parse(text, ctx)
-        t1 = time.perf_counter()
-        if pipeline:
-            PassPipeline(pipeline, ctx).run(module)
-        t2 = time.perf_counter()
-        tfmlir.print_ir(module)
-        t3 = time.perf_counter()
-        times = (t1 - t0, t2 - t1, t3 - t2, t3 - t0)
-        best = times if best is None or times[3] < best[3] else best
-        del module
-    return best
+            jobs.append((by_form[form], tf_pipeline, reps))
+    return dict(zip(keys, tf_best_times(jobs)))
 
 
 def _op_count(text):
