@@ -624,3 +624,35 @@ def test_deeply_nested_variant_tensors_are_refused():
                                                             "value": pb.Message("AttrValue", tensor=tp)})
     with pytest.raises(importers.TFImportError, match="node 'c'.*variant tensors nested more than 64 deep"):
         import_graph_def(pb.encode(pb.Message("GraphDef", node=[node])))
+
+
+_ISLAND_YIELDS = """
+func.func @main(%a: tensor<3xf32>) -> tensor<?xi32> {
+  %g = tf_executor.graph {
+    %o, %c = tf_executor.island {
+      %0:2 = "tf.Unique"(%a) : (tensor<3xf32>) -> (tensor<?xf32>, tensor<?xi32>) loc("uniq")
+      tf_executor.yield %0#1 : tensor<?xi32>
+    }
+    tf_executor.fetch %o : tensor<?xi32>
+  }
+  func.return %g : tensor<?xi32>
+}
+"""
+
+
+def test_an_island_yielding_some_of_its_op_results_exports_those():
+    with ir.Context():
+        module = ir.Module.parse(_ISLAND_YIELDS)
+        graph = exporters.export_graph_def_message(module, validate=False)
+    (output,) = [n for n in graph.node if n.op == "Identity"]
+    assert list(output.input) == ["uniq:1"]
+
+
+def test_an_island_yielding_a_value_its_op_does_not_produce_is_an_export_error():
+    text = (_ISLAND_YIELDS.replace("tf_executor.yield %0#1 : tensor<?xi32>", "tf_executor.yield %a : tensor<3xf32>")
+            .replace("-> tensor<?xi32> {", "-> tensor<3xf32> {").replace("fetch %o : tensor<?xi32>", "fetch %o : tensor<3xf32>")
+            .replace("func.return %g : tensor<?xi32>", "func.return %g : tensor<3xf32>"))
+    with ir.Context():
+        module = ir.Module.parse(text)
+        with pytest.raises(exporters.TFExportError, match="yields a value its op does not produce"):
+            exporters.export_graph_def_message(module, validate=False)

@@ -559,8 +559,14 @@ class _FunctionExporter:
                     raise self.err("islands must wrap exactly one op (run tf-executor-break-up-islands)", op)
                 iop = inner[0]
                 node_name = self.namer.unique(_name_from_loc(iop.location, iop.operation.name.split(".")[-1]))
-                for k, r in enumerate(iop.results):
-                    self.value_names[op.results[k]] = (node_name, iop, k)
+                # The island's k-th result is what its yield gives: one of the op's results.
+                yielded = list(inner[1].operands)
+                for k, v in enumerate(yielded):
+                    owner = v.owner
+                    if isinstance(owner, ir.Block) or owner.operation != iop.operation:
+                        raise self.err("the island yields a value its op does not produce "
+                                       "(run tf-executor-break-up-islands)", op)
+                    self.value_names[op.results[k]] = (node_name, iop, ir.OpResult(v).result_number)
                 self.ctl_names[op.results[len(op.results) - 1]] = node_name
                 planned.append((op, iop, node_name))
             elif name == "tf_executor.NextIteration.Source":

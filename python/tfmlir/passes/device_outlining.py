@@ -37,26 +37,11 @@ from mlir import ir
 from .analysis.names import FUNC, MODULE
 from .analysis.symbols import module_body, symbol_name
 from .framework import PassFailure, erase_op
-from .ir_helpers import SymbolNamer, outline_block
+from .ir_helpers import SymbolNamer, ops_named, outline_block
 
 OUTLINED_FUNCTION_NAME = "_cluster_outlined_function_name"
 DEFAULT_NAME = "_func"
 
-_ADVANCE = ir.WalkResult.ADVANCE
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-
-
-def collect_post_order(root, name):
-    """The ops called `name` under `root`, in post-order (TF's ``module.walk`` order)."""
-    found = []
-
-    def visit(op):
-        if op.name == name:
-            found.append(op)
-        return _ADVANCE
-
-    root.walk(visit, _POST_ORDER)
-    return found
 
 
 def _nested_symbol_table(op, module):
@@ -89,7 +74,7 @@ def _check_returns(op, name):
 
 def outline_all(module, op_name, call_name):
     """Outlines every `op_name` op under `module` into a function called by a `call_name` op."""
-    ops = collect_post_order(module, op_name)
+    ops = ops_named(module, op_name)
     if not ops:
         return
     namer = SymbolNamer(module)

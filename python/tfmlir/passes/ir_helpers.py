@@ -3,6 +3,7 @@
 Everything here works on the official MLIR Python API and keeps TF's
 conventions where TF's C++ passes have one:
 
+* :func:`ops_named` -- the ops of given names under an op, in post-order.
 * :func:`captured_values` -- the values a region (or a list of ops) uses but
   does not define, in first-use order of a post-order walk (MLIR's
   ``getUsedValuesDefinedAbove``), with every use: the operands a region
@@ -80,6 +81,21 @@ def _post_order(scope):
     for op in _ops_of(scope):
         op.walk(visit, _POST_ORDER)
     return ops
+
+
+def ops_named(root, names):
+    """The ops under `root` (itself included) whose name is in `names` (a name or a collection
+    of names), in post-order -- the order of TF's ``walk`` -- collected before any is changed."""
+    names = {names} if isinstance(names, str) else names
+    found = []
+
+    def visit(op):
+        if op.name in names:
+            found.append(op.operation)
+        return _ADVANCE
+
+    root.operation.walk(visit, _POST_ORDER)
+    return found
 
 
 def captured_values(scope):

@@ -20,7 +20,7 @@ are left alone. The pass cannot fail.
 from mlir import ir
 
 from .analysis.names import CLUSTER, CONST
-from .device_outlining import collect_post_order
+from .ir_helpers import ops_named
 from .framework import Pass, erase_op, register_pass
 from .ir_helpers import captured_values
 
@@ -32,7 +32,7 @@ class ClusterConstantSinkingPass(Pass):
     rollback_on_failure = False  # nothing fails
 
     def run_on_operation(self, func):
-        clusters = collect_post_order(func.operation, CLUSTER)
+        clusters = ops_named(func.operation, CLUSTER)
         remaining = {}  # constant value -> uses left (counted once, then kept up to date)
         for cluster in clusters:
             body = cluster.regions[0].blocks[0]

@@ -20,7 +20,7 @@ from mlir import ir
 from .analysis.executor import op_key
 from .analysis.names import FUNC, LAUNCH_FUNC, MODULE, PARTITIONED_CALL
 from .analysis.symbols import module_body, symbol_name
-from .device_outlining import collect_post_order
+from .ir_helpers import ops_named
 from .framework import Pass, PassFailure, erase_op, register_pass
 
 _TENSOR_TYPES = (ir.RankedTensorType, ir.UnrankedTensorType)
@@ -35,7 +35,7 @@ class ConvertLaunchFuncToTFCallPass(Pass):
 
     def run_on_operation(self, module):
         module = module.operation
-        launches = collect_post_order(module, LAUNCH_FUNC)
+        launches = ops_named(module, LAUNCH_FUNC)
         if not launches:
             return
         with module.context:

@@ -6,29 +6,20 @@ shape inference refine the operand and result shapes of these ops; it is
 only safe when compiling to XLA. -tf-drop-while-shape-invariant-in-device-cluster
 does the same inside ``tf_device.cluster`` ops only.
 """
-from mlir import ir
 
 from .analysis.names import FUNC, WHILE, WHILE_REGION
 from .framework import Pass, register_pass
+from .ir_helpers import ops_named
 
 SHAPE_INVARIANT = "shape_invariant"
 _WHILE_OPS = frozenset({WHILE, WHILE_REGION})
-_ADVANCE = ir.WalkResult.ADVANCE
-_POST_ORDER = ir.WalkOrder.POST_ORDER
 
 
 def drop_shape_invariant(root):
     """Removes ``shape_invariant`` from the While/WhileRegion ops under `root` (itself too)."""
-    found = []
-
-    def visit(op):
-        if op.name in _WHILE_OPS and SHAPE_INVARIANT in op.attributes:
-            found.append(op.operation)
-        return _ADVANCE
-
-    root.operation.walk(visit, _POST_ORDER)
-    for op in found:
-        del op.attributes[SHAPE_INVARIANT]
+    for op in ops_named(root, _WHILE_OPS):
+        if SHAPE_INVARIANT in op.attributes:
+            del op.attributes[SHAPE_INVARIANT]
 
 
 @register_pass

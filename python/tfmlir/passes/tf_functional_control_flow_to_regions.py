@@ -43,7 +43,7 @@ from .analysis.names import (CALL, CASE, CASE_REGION, CAST, FUNC, GENERATOR_DATA
                              IF_REGION, MODULE, TF_YIELD, TO_BOOL, WHILE, WHILE_REGION)
 from .analysis.symbols import module_body, symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import copy_device_and_underscored_attributes
+from .ir_helpers import copy_device_and_underscored_attributes, ops_named
 
 _ADVANCE = ir.WalkResult.ADVANCE
 _POST_ORDER = ir.WalkOrder.POST_ORDER
@@ -65,14 +65,7 @@ class FunctionalControlFlowToRegions(Pass):
         wanted = {IF, CASE, WHILE}
         if self.allow_passthrough_args:
             wanted.add(GENERATOR_DATASET)
-        ops = []
-
-        def visit(op):
-            if op.name in wanted:
-                ops.append(op.operation)
-            return _ADVANCE
-
-        module.walk(visit, _POST_ORDER)
+        ops = ops_named(module, wanted)
         if not ops:
             return
         with module.context:

@@ -53,7 +53,7 @@ from .analysis.names import (CALL, CASE, CASE_REGION, CAST, CONSTANT_LIKE, FUNC,
 from .analysis.symbols import module_body
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import (LocNameMapper, SymbolNamer, captured_values,
-                         copy_device_and_underscored_attributes, outline_block)
+                         copy_device_and_underscored_attributes, ops_named, outline_block)
 
 _ADVANCE = ir.WalkResult.ADVANCE
 _POST_ORDER = ir.WalkOrder.POST_ORDER
@@ -76,14 +76,7 @@ class RegionControlFlowToFunctional(Pass):
                      if op.operation.name == FUNC]
         converter = None
         for func in reversed(functions):
-            ops = []
-
-            def visit(op):
-                if op.name in _REGION_OPS:
-                    ops.append(op.operation)
-                return _ADVANCE
-
-            func.walk(visit, _POST_ORDER)
+            ops = ops_named(func, _REGION_OPS)
             if not ops:
                 continue
             if converter is None:
