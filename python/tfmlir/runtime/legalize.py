@@ -30,8 +30,10 @@ PIPELINE = ("func.func(tf-device-decompose-resource-ops),tf-promote-resources-to
 # Dialects a legalized program may hold.
 _LEGAL_DIALECTS = frozenset({"builtin", "func", "stablehlo", "chlo", "sdy"})
 # mhlo ops that stay until host transfers are rewritten (runtime/host_transfer); constant
-# shapes of dynamic broadcasts with static results (BiasAdd ...), which XLA folds.
-_LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.after_all", "shape.const_shape"})
+# shapes of dynamic broadcasts with static results (BiasAdd ...), which XLA folds; the
+# element count tf.Mean divides by (an arith.constant), which XLA compiles.
+_LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.after_all", "shape.const_shape",
+                        "arith.constant"})
 
 _CHILD = r'''
 import json, sys
