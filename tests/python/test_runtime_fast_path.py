@@ -71,6 +71,27 @@ def test_arguments_are_read_in_place_and_never_written(runtime):
         np.testing.assert_array_equal(value, kept)
 
 
+def _at_offset(array, offset):
+    """A copy of `array` whose data starts `offset` bytes past a 64-byte boundary."""
+    buf = np.empty(array.nbytes + 128, np.uint8)
+    start = (-buf.ctypes.data) % 64 + offset
+    out = buf[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    out[...] = array
+    return out
+
+
+@pytest.mark.parametrize("offset", [0, 16])  # used in place / copied
+@pytest.mark.parametrize("replicas", [1, 2])
+def test_one_array_shared_by_replicas_aligned_or_not(runtime, offset, replicas):
+    from tfmlir.runtime import device
+
+    executable = device.DeviceProgram(P.DENSE_DEVICE).executable(replicas)
+    rng = np.random.default_rng(offset + replicas)
+    x, w, b = (_at_offset(rng.standard_normal(s).astype(np.float32), offset) for s in ((4, 3), (3, 5), (5,)))
+    for out in executable.run([[x, w, b]] * replicas):
+        np.testing.assert_allclose(out[0], np.tanh(x @ w + b), rtol=1e-5, atol=1e-6)
+
+
 def test_mean_legalizes_and_runs(runtime):
     from tfmlir.runtime import device
 

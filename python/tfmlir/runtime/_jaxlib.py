@@ -169,11 +169,12 @@ def argument_placer(arguments, devices, copied=()):
     function takes per argument a list of per-replica numpy arrays (already
     checked against `arguments`) and returns what :func:`execute` takes: one
     transfer call per argument, no dtype canonicalization (64-bit values stay
-    64-bit whatever jax's x64 setting). On the CPU the device buffer aliases the
-    array's memory (the array is kept alive by the buffer and must not change
-    while the execution runs, which :func:`execute` waits for); arguments whose
-    index is in `copied` (the program may write them: ``tf.aliasing_output``)
-    are copied.
+    64-bit whatever jax's x64 setting). On the CPU an array aligned as XLA
+    needs (64 bytes) is not copied: the device buffer aliases its memory and
+    keeps it alive, and it must not change while the execution runs (which
+    :func:`execute` waits for). Other arrays, and arguments whose index is in
+    `copied` (the program may write them: ``tf.aliasing_output``), are copied
+    during the call (XLA's own fallback for unaligned arrays is slower).
     """
     s = _load()
     xc, core = s["xla_client"], s["jax_core"]
@@ -182,25 +183,43 @@ def argument_placer(arguments, devices, copied=()):
     devices = list(devices)
     n = len(devices)
     put = xc.batched_device_put
-    semantics = [xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL if i in copied
-                 else xc.HostBufferSemantics.ZERO_COPY for i in range(len(arguments))]
+    alias, copy = xc.HostBufferSemantics.ZERO_COPY, xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
+    may_alias = [i not in copied for i in range(len(arguments))]
     if n == 1:
         # One replica: the argument itself, on the one device.
         sharding = SingleDeviceSharding(devices[0])
         avals = [core.ShapedArray(tuple(shape), np.dtype(dtype)) for shape, dtype in arguments]
 
         def place(columns):
-            return [put(aval, sharding, column, devices, True, False, how, True)
-                    for aval, column, how in zip(avals, columns, semantics)]
+            placed = []
+            for aval, column, may in zip(avals, columns, may_alias):
+                how = alias if may and not column[0].__array_interface__["data"][0] % _ALIGNMENT else copy
+                placed.append(put(aval, sharding, column, devices, True, False, how, True))
+            return placed
         return place
     # Replicas: one global array sharded over a 1-D mesh, replica i's value as shard i.
     sharding = NamedSharding(Mesh(np.array(devices), ("replica",)), PartitionSpec("replica"))
     avals = [core.ShapedArray((n,) + tuple(shape), np.dtype(dtype)) for shape, dtype in arguments]
 
     def place_replicated(columns):
-        return [put(aval, sharding, [value[None] for value in column], devices, True, False, how, True)
-                for aval, column, how in zip(avals, columns, semantics)]
+        placed = []
+        for aval, column, may in zip(avals, columns, may_alias):
+            pointers = [value.__array_interface__["data"][0] for value in column]
+            if may and not any(p % _ALIGNMENT for p in pointers):
+                how, shards = alias, [value[None] for value in column]
+            else:
+                # A copying transfer must not hold one host buffer twice (jaxlib fails with
+                # bad_function_call): a value shared by replicas is copied for the later ones.
+                how, shards, seen = copy, [], set()
+                for value, p in zip(column, pointers):
+                    shards.append((value.copy() if p in seen else value)[None])
+                    seen.add(p)
+            placed.append(put(aval, sharding, shards, devices, True, False, how, True))
+        return placed
     return place_replicated
+
+
+_ALIGNMENT = 64  # what XLA:CPU needs to use a host buffer in place
 
 
 def replicated_argument(per_replica, devices):
