@@ -52,7 +52,12 @@ import runtime_programs as P  # noqa: E402
 # --- timing --------------------------------------------------------------------------------------
 
 def measure(callables, rounds, round_seconds):
-    """{name: median over rounds of seconds per call}; rounds interleaved across `callables`."""
+    """({name: median over rounds of wall seconds per call}, {name: the same for the calling
+    thread's CPU time}, {name: per-round wall seconds}); rounds interleaved across `callables`.
+
+    The CPU time of the calling thread is what a layer adds on the thread that dispatches
+    (Python, argument transfers); unlike wall time it does not grow while other processes
+    hold the cores."""
     counts = {}
     for name, fn in callables.items():
         for _ in range(3):
@@ -64,15 +69,18 @@ def measure(callables, rounds, round_seconds):
             n += 1
         per = (time.perf_counter() - t0) / n
         counts[name] = max(1, int(round_seconds / per))
-    samples = {name: [] for name in callables}
+    wall = {name: [] for name in callables}
+    cpu = {name: [] for name in callables}
     for _ in range(rounds):
         for name, fn in callables.items():
             n = counts[name]
-            t0 = time.perf_counter()
+            c0, t0 = time.thread_time(), time.perf_counter()
             for _ in range(n):
                 fn()
-            samples[name].append((time.perf_counter() - t0) / n)
-    return {name: statistics.median(s) for name, s in samples.items()}, samples
+            wall[name].append((time.perf_counter() - t0) / n)
+            cpu[name].append((time.thread_time() - c0) / n)
+    return ({name: statistics.median(v) for name, v in wall.items()},
+            {name: statistics.median(v) for name, v in cpu.items()}, wall)
 
 
 # --- programs ------------------------------------------------------------------------------------
@@ -174,7 +182,7 @@ def bench_matmul(tf, rt, n, args):
             for shard in out:
                 shard.block_until_ready()
 
-    medians, samples = measure({
+    medians, cpu, samples = measure({
         "session": lambda: session.run(["y"], feeds),
         "tf_numpy": lambda: f(x, w).numpy(),
         "tf_tensor": lambda: f(xt, wt),
@@ -183,7 +191,7 @@ def bench_matmul(tf, rt, n, args):
         "executable_run": lambda: executable.run([[x, w]]),
     }, args.rounds, args.round_seconds)
     session.close()
-    return {"n": n, "seconds": medians, "rounds": samples}
+    return {"n": n, "seconds": medians, "thread_cpu_seconds": cpu, "rounds": samples}
 
 
 # --- (b): ResNet50 ------------------------------------------------------------------------------------
@@ -281,7 +289,7 @@ def bench_resnet(tf, rt, batch, args):
             for shard in out:
                 shard.block_until_ready()
 
-    medians, samples = measure({
+    medians, cpu, samples = measure({
         "session": lambda: session.run(["y"], {"x": x}),
         "tf_numpy": lambda: step(x).numpy(),
         "tf_tensor": lambda: step(xt),
@@ -291,7 +299,8 @@ def bench_resnet(tf, rt, batch, args):
     }, args.rounds, max(args.round_seconds, 1.0))
     session.close()
     return {"batch": batch, "device_program_mb": device_mb, "build_seconds": stages,
-            "max_abs_diff_vs_tf": diff, "max_abs_output": scale, "seconds": medians, "rounds": samples}
+            "max_abs_diff_vs_tf": diff, "max_abs_output": scale, "seconds": medians, "thread_cpu_seconds": cpu,
+            "rounds": samples}
 
 
 # --- (d): host callbacks -----------------------------------------------------------------------------
@@ -323,7 +332,7 @@ def bench_callbacks(rt, k, args):
     xj = jax.device_put(x)
     np.testing.assert_array_equal(np.asarray(jloop(xj, k)), x + k)
     np.testing.assert_array_equal(np.asarray(jplain(xj, k)), x + k)
-    medians, samples = measure({
+    medians, cpu, samples = measure({
         "session_k": lambda: session.run(["y"], {"x": x, "n": np.int32(k)}),
         "session_0": lambda: session.run(["y"], {"x": x, "n": np.int32(0)}),
         "jax_k": lambda: jloop(xj, k).block_until_ready(),
@@ -332,7 +341,8 @@ def bench_callbacks(rt, k, args):
         "plain_0": lambda: jplain(xj, 0).block_until_ready(),
     }, args.rounds, args.round_seconds)
     session.close()
-    return {"k": k, "callbacks_per_run": per_run, "seconds": medians, "rounds": samples,
+    return {"k": k, "callbacks_per_run": per_run, "seconds": medians, "thread_cpu_seconds": cpu,
+            "rounds": samples,
             "session_per_iteration": (medians["session_k"] - medians["session_0"]) / k,
             "jax_per_iteration": (medians["jax_k"] - medians["jax_0"]) / k,
             "plain_per_iteration": (medians["plain_k"] - medians["plain_0"]) / k}
@@ -349,23 +359,26 @@ def report(results):
     lines.append("| program | Session.run | TF jit (numpy in/out) | ratio | TF jit (tensors) | ratio |")
     lines.append("|---|---:|---:|---:|---:|---:|")
     rows = [(f"matmul {m['n']}x{m['n']} @ {m['n']}x{m['n']}", m["seconds"]) for m in results["matmul"]]
+    cpus = [m["thread_cpu_seconds"] for m in results["matmul"]]
     if results.get("resnet"):
         r = results["resnet"]
         rows.append((f"ResNet50 frozen, batch {r['batch']}", r["seconds"]))
+        cpus.append(r["thread_cpu_seconds"])
     for name, s in rows:
         lines.append(f"| {name} | {us(s['session'])} | {us(s['tf_numpy'])} | "
                      f"{s['session'] / s['tf_numpy']:.2f}x | {us(s['tf_tensor'])} | "
                      f"{s['session'] / s['tf_tensor']:.2f}x |")
     lines.append("")
     lines.append("| dispatch layers (per execute) | raw PJRT | + results to numpy | + Executable.run | "
-                 "Session.run | overhead over raw |")
-    lines.append("|---|---:|---:|---:|---:|---:|")
-    for name, s in rows:
+                 "Session.run | overhead over raw | calling thread CPU: raw / Session.run / overhead |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    for (name, s), c in zip(rows, cpus):
         if "raw_pjrt" not in s:
             continue
         lines.append(f"| {name} | {us(s['raw_pjrt'])} | {us(s['jaxlib_execute'])} | "
                      f"{us(s['executable_run'])} | {us(s['session'])} | "
-                     f"{us(s['session'] - s['raw_pjrt'])} |")
+                     f"{us(s['session'] - s['raw_pjrt'])} | {us(c['raw_pjrt'])} / {us(c['session'])} / "
+                     f"{us(c['session'] - c['raw_pjrt'])} |")
     r = results.get("resnet")
     if r:
         b = r["build_seconds"]
@@ -390,6 +403,33 @@ def report(results):
     return "\n".join(lines)
 
 
+def merge(runs):
+    """One results dict whose figures are the medians over `runs` (results dicts of one configuration)."""
+    def median_seconds(entries, field="seconds"):
+        return {key: statistics.median(e[field][key] for e in entries) for key in entries[0][field]}
+
+    merged = {"matmul": [], "runs": len(runs)}
+    for i, m in enumerate(runs[0].get("matmul", [])):
+        entries = [r["matmul"][i] for r in runs]
+        merged["matmul"].append({"n": m["n"], "seconds": median_seconds(entries),
+                                 "thread_cpu_seconds": median_seconds(entries, "thread_cpu_seconds")})
+    if runs[0].get("resnet"):
+        entries = [r["resnet"] for r in runs]
+        merged["resnet"] = dict(entries[0], seconds=median_seconds(entries),
+                                thread_cpu_seconds=median_seconds(entries, "thread_cpu_seconds"))
+        merged["resnet"]["build_seconds"] = {key: statistics.median(e["build_seconds"][key] for e in entries)
+                                             for key in entries[0]["build_seconds"]}
+        merged["resnet"]["max_abs_diff_vs_tf"] = max(e["max_abs_diff_vs_tf"] for e in entries)
+    if runs[0].get("callbacks"):
+        entries = [r["callbacks"] for r in runs]
+        c = dict(entries[0], seconds=median_seconds(entries))
+        k, sec = c["k"], c["seconds"]
+        for name in ("session", "jax", "plain"):
+            c[f"{name}_per_iteration"] = (sec[f"{name}_k"] - sec[f"{name}_0"]) / k
+        merged["callbacks"] = c
+    return merged
+
+
 def _load(triple):
     return ", ".join(f"{v:.2f}" for v in triple)
 
@@ -403,7 +443,12 @@ def main(argv=None):
     p.add_argument("--resnet-batch", type=int, default=1)
     p.add_argument("--parts", default="matmul,resnet,callbacks", help="which parts to run")
     p.add_argument("--json", default=None)
+    p.add_argument("--merge", nargs="+", metavar="RUN.json",
+                   help="print the table of the per-cell medians of earlier runs' --json files (runs nothing)")
     args = p.parse_args(argv)
+    if args.merge:
+        print(report(merge([json.load(open(path)) for path in args.merge])))
+        return
 
     import tensorflow as tf
     from tfmlir import runtime as rt
