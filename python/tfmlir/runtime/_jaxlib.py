@@ -59,13 +59,14 @@ def _load():
         # backend starts: ask for several (they are cheap) unless told otherwise.
         if not _backend_started(jax):
             jax.config.update("jax_num_cpu_devices", int(os.environ.get("TFMLIR_CPU_DEVICES", "8")))
+        from jax._src import core as jax_core
         from jax._src.interpreters import mlir as jax_mlir
         from jax._src.lib import xla_client
         from jax._src.lib.mlir import ir as jax_ir
         from jax.extend import backend as jax_backend
 
         _state.update(jax=jax, jax_mlir=jax_mlir, xla_client=xla_client, jax_ir=jax_ir,
-                      jax_backend=jax_backend)
+                      jax_backend=jax_backend, jax_core=jax_core)
         # Registered after jax's own exit handlers, so it runs before them.
         atexit.register(_run_exit_hooks)
         return _state
@@ -95,7 +96,8 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
     """Compiles StableHLO text for `num_replicas` devices.
 
     Returns (executable, devices, (argument types, result types) of ``main``
-    as MLIR type strings), the signature read from the same parse.
+    as MLIR type strings, {argument index: result index} of its
+    ``tf.aliasing_output`` attributes)), all read from the same parse.
     """
     s = _load()
     client = backend(platform)
@@ -120,29 +122,39 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
 
 
 def _main_signature(module, jax_ir):
+    main = _main(module, jax_ir)
+    if main is None:
+        raise ValueError("the device program has no function @main")
+    ftype = jax_ir.FunctionType(jax_ir.TypeAttr(main.attributes["function_type"]).value)
+    return ([str(t) for t in ftype.inputs], [str(t) for t in ftype.results],
+            _argument_attribute(main, "tf.aliasing_output", jax_ir))
+
+
+def _main(module, jax_ir):
     for op in module.body.operations:
         if op.operation.name == "func.func" and jax_ir.StringAttr(op.attributes["sym_name"]).value == "main":
-            ftype = jax_ir.FunctionType(jax_ir.TypeAttr(op.attributes["function_type"]).value)
-            return [str(t) for t in ftype.inputs], [str(t) for t in ftype.results]
-    raise ValueError("the device program has no function @main")
+            return op
+    return None
+
+
+def _argument_attribute(main, name, jax_ir):
+    found = {}
+    if main is None or "arg_attrs" not in main.attributes:
+        return found
+    for i, attrs in enumerate(jax_ir.ArrayAttr(main.attributes["arg_attrs"])):
+        attrs = jax_ir.DictAttr(attrs)
+        if name in attrs:
+            found[i] = jax_ir.IntegerAttr(attrs[name]).value
+    return found
 
 
 def argument_attribute(stablehlo_text, name):
     """{argument index: integer value} of ``main``'s argument attribute `name`."""
     s = _load()
     jax_ir = s["jax_ir"]
-    found = {}
     with s["jax_mlir"].make_ir_context():
         module = jax_ir.Module.parse(stablehlo_text)
-        for op in module.body.operations:
-            if op.operation.name == "func.func" and jax_ir.StringAttr(op.attributes["sym_name"]).value == "main":
-                if "arg_attrs" not in op.attributes:
-                    return found
-                for i, attrs in enumerate(jax_ir.ArrayAttr(op.attributes["arg_attrs"])):
-                    attrs = jax_ir.DictAttr(attrs)
-                    if name in attrs:
-                        found[i] = jax_ir.IntegerAttr(attrs[name]).value
-    return found
+        return _argument_attribute(_main(module, jax_ir), name, jax_ir)
 
 
 def callback_target(platform):
@@ -150,21 +162,76 @@ def callback_target(platform):
     return {"cpu": "xla_ffi_python_cpu_callback", "gpu": "xla_ffi_python_gpu_callback"}[platform]
 
 
+def argument_placer(arguments, devices, copied=()):
+    """A function putting one execution's arguments on `devices`.
+
+    `arguments`: [(shape, numpy dtype)] of the executable's arguments. The
+    function takes per argument a list of per-replica numpy arrays (already
+    checked against `arguments`) and returns what :func:`execute` takes: one
+    transfer call per argument, no dtype canonicalization (64-bit values stay
+    64-bit whatever jax's x64 setting). On the CPU an array aligned as XLA
+    needs (64 bytes) is not copied: the device buffer aliases its memory and
+    keeps it alive, and it must not change while the execution runs (which
+    :func:`execute` waits for). Other arrays, and arguments whose index is in
+    `copied` (the program may write them: ``tf.aliasing_output``), are copied
+    during the call (XLA's own fallback for unaligned arrays is slower).
+    """
+    s = _load()
+    xc, core = s["xla_client"], s["jax_core"]
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
+
+    devices = list(devices)
+    n = len(devices)
+    put = xc.batched_device_put
+    alias, copy = xc.HostBufferSemantics.ZERO_COPY, xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
+    may_alias = [i not in copied for i in range(len(arguments))]
+    if n == 1:
+        # One replica: the argument itself, on the one device.
+        sharding = SingleDeviceSharding(devices[0])
+        avals = [core.ShapedArray(tuple(shape), np.dtype(dtype)) for shape, dtype in arguments]
+
+        def place(columns):
+            placed = []
+            for aval, column, may in zip(avals, columns, may_alias):
+                how = alias if may and not column[0].__array_interface__["data"][0] % _ALIGNMENT else copy
+                placed.append(put(aval, sharding, column, devices, True, False, how, True))
+            return placed
+        return place
+    # Replicas: one global array sharded over a 1-D mesh, replica i's value as shard i.
+    sharding = NamedSharding(Mesh(np.array(devices), ("replica",)), PartitionSpec("replica"))
+    avals = [core.ShapedArray((n,) + tuple(shape), np.dtype(dtype)) for shape, dtype in arguments]
+
+    def place_replicated(columns):
+        placed = []
+        for aval, column, may in zip(avals, columns, may_alias):
+            pointers = [value.__array_interface__["data"][0] for value in column]
+            if may and not any(p % _ALIGNMENT for p in pointers):
+                how, shards = alias, [value[None] for value in column]
+            else:
+                # A copying transfer must not hold one host buffer twice (jaxlib fails with
+                # bad_function_call): a value shared by replicas is copied for the later ones.
+                how, shards, seen = copy, [], set()
+                for value, p in zip(column, pointers):
+                    shards.append((value.copy() if p in seen else value)[None])
+                    seen.add(p)
+            placed.append(put(aval, sharding, shards, devices, True, False, how, True))
+        return placed
+    return place_replicated
+
+
+_ALIGNMENT = 64  # what XLA:CPU needs to use a host buffer in place
+
+
 def replicated_argument(per_replica, devices):
     """One argument of a replicated execution: replica i gets ``per_replica[i]`` (numpy arrays)."""
-    s = _load()
-    jax = s["jax"]
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec
-
-    shards = [jax.device_put(np.asarray(value)[None], device) for value, device in zip(per_replica, devices)]
-    shape = (len(devices),) + np.shape(per_replica[0])
-    mesh = Mesh(np.array(devices), ("replica",))
-    return jax.make_array_from_single_device_arrays(shape, NamedSharding(mesh, PartitionSpec("replica")), shards)
+    values = [np.asarray(v) for v in per_replica]
+    return argument_placer([(values[0].shape, values[0].dtype)], devices, copied=(0,))([values])[0]
 
 
 def execute(executable, arguments):
-    """Runs `executable` on device arguments; returns per output a list of per-replica numpy arrays."""
-    results = executable.execute_sharded(list(arguments))
+    """Runs `executable` on device arguments; returns per output a list of per-replica numpy arrays
+    (read-only views of the result buffers where the device is the CPU)."""
+    results = executable.execute_sharded(arguments)
     outputs = results.disassemble_into_single_device_arrays()
     return [[np.asarray(shard) for shard in out] for out in outputs]
 
@@ -176,7 +243,8 @@ def main_signature(stablehlo_text: str):
     s = _load()
     with s["jax_mlir"].make_ir_context() as context:
         context.allow_unregistered_dialects = True
-        return _main_signature(s["jax_ir"].Module.parse(stablehlo_text), s["jax_ir"])
+        arguments, results, _aliases = _main_signature(s["jax_ir"].Module.parse(stablehlo_text), s["jax_ir"])
+        return arguments, results
 
 
 def hlo_to_stablehlo(hlo_module_proto: bytes) -> str:

@@ -65,31 +65,38 @@ class Executable:
     def __init__(self, stablehlo_text, num_replicas, host_callbacks=(), platform="cpu"):
         self.stablehlo = stablehlo_text
         self.num_replicas = num_replicas
-        self._executable, self.devices, (arguments, results) = _jaxlib.compile(
+        self._executable, self.devices, (arguments, results, aliases) = _jaxlib.compile(
             stablehlo_text, platform=platform, num_replicas=num_replicas, host_callbacks=host_callbacks)
         self.arguments = [type_info(t) for t in arguments]
         self.results = [type_info(t) for t in results]
+        # Arguments go to the device without a copy where XLA allows, except those the
+        # program may write (tf.aliasing_output): they are copied.
+        self._place = _jaxlib.argument_placer(self.arguments, self.devices, copied=set(aliases))
 
     def run(self, per_replica_args):
         """`per_replica_args[r][i]` is argument i of replica r; returns per-replica result lists."""
         if len(per_replica_args) != self.num_replicas:
             raise DeviceProgramError(f"expected arguments for {self.num_replicas} replicas, "
                                      f"got {len(per_replica_args)}")
+        count = len(self.arguments)
         columns = []
         for i, (shape, dtype) in enumerate(self.arguments):
             column = []
             for r, args in enumerate(per_replica_args):
-                if len(args) != len(self.arguments):
-                    raise DeviceProgramError(f"replica {r}: expected {len(self.arguments)} arguments, "
-                                             f"got {len(args)}")
-                value = np.asarray(args[i])
+                if len(args) != count:
+                    raise DeviceProgramError(f"replica {r}: expected {count} arguments, got {len(args)}")
+                value = args[i]
+                if type(value) is not np.ndarray:
+                    value = np.asarray(value)
                 if value.dtype != dtype or value.shape != shape:
                     raise DeviceProgramError(
                         f"replica {r}, argument {i}: expected {dtype.name}{list(shape)}, "
                         f"got {value.dtype.name}{list(value.shape)}")
                 column.append(value)
-            columns.append(_jaxlib.replicated_argument(column, self.devices))
-        outputs = _jaxlib.execute(self._executable, columns)
+            columns.append(column)
+        outputs = _jaxlib.execute(self._executable, self._place(columns))
+        if self.num_replicas == 1:
+            return [[out[0] for out in outputs]]
         return [[outputs[k][r] for k in range(len(outputs))] for r in range(self.num_replicas)]
 
     def release(self):

@@ -113,7 +113,12 @@ def resource_subtype(mlir_type):
 
 def check_value(value, mlir_type, what):
     """Raises RunError unless numpy `value` fits `mlir_type` (dtype, and dims the type fixes)."""
-    dtype, shape = type_info(mlir_type)
+    check_info(value, type_info(mlir_type), what)
+
+
+def check_info(value, info, what):
+    """:func:`check_value` with the type's :func:`type_info` `info`."""
+    dtype, shape = info
     if dtype is None:
         return
     array = to_numpy(value)
@@ -299,14 +304,23 @@ class TFOp(Step):
         self.where, self.op_type, self.attrs, self.ins, self.outs = where_, op_type, attrs, ins, outs
 
     def run(self, frame, ctx):
-        results = eager(self.where, self.op_type, len(self.outs), [frame[i] for i in self.ins], self.attrs)
+        inputs = []
+        for i in self.ins:
+            value = frame[i]
+            if type(value) is np.ndarray:  # a feed or a device result: converted once, in its slot
+                value = frame[i] = to_tensor(value)
+            inputs.append(value)
+        results = eager(self.where, self.op_type, len(self.outs), inputs, self.attrs)
         for slot, value in zip(self.outs, results):
             frame[slot] = value
 
 
 def eager(where_, op_type, num_outputs, inputs, attrs):
-    """Runs one TensorFlow op on its eager kernel; a failure is a RunError naming `where_`."""
+    """Runs one TensorFlow op on its eager kernel; a failure is a RunError naming `where_`.
+    `inputs` are tensors or numpy arrays (frame values are either: feeds and device results
+    stay numpy until a TensorFlow op takes them)."""
     try:
+        inputs = [to_tensor(v) if isinstance(v, np.ndarray) else v for v in inputs]
         return _TF.execute(op_type, num_outputs, inputs, attrs, _TF.ctx)
     except Exception as exc:
         raise RunError(f"{where_}: {_first_line(exc)}") from None
@@ -510,10 +524,11 @@ class While(Step):
 
 class RecvAtHost(Step):
     """``_XlaRecvAtHost(V2)``: the values the device sent under `key` (checked against the types)."""
-    __slots__ = ("key", "ordinal", "outs", "types")
+    __slots__ = ("key", "ordinal", "outs", "types", "infos")
 
     def __init__(self, where_, key, ordinal, outs, types):
         self.where, self.key, self.ordinal, self.outs, self.types = where_, key, ordinal, outs, types
+        self.infos = [None] * len(types)  # type_info of each type, on first use
 
     def run(self, frame, ctx):
         replica = ctx.replica if self.ordinal is None else int(to_numpy(frame[self.ordinal]))
@@ -521,9 +536,14 @@ class RecvAtHost(Step):
         if len(values) != len(self.outs):
             raise RunError(f"{self.where}: {origin} sent {len(values)} value(s) under '{self.key}', "
                            f"the host expects {len(self.outs)}")
+        infos = self.infos
         for k, (slot, value, t) in enumerate(zip(self.outs, values, self.types)):
-            check_value(value, t, f"{self.where}: value {k} received under '{self.key}'")
-            frame[slot] = to_tensor(value)
+            info = infos[k]
+            if info is None:
+                info = infos[k] = type_info(t)
+            check_info(value, info, f"{self.where}: value {k} received under '{self.key}'")
+            # Arrays (the device's, copied out of XLA by jaxlib) stay numpy until a TF op takes them.
+            frame[slot] = value if type(value) is np.ndarray else to_tensor(value)
 
 
 class SendFromHost(Step):

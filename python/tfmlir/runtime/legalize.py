@@ -43,9 +43,10 @@ _LEGAL_DIALECTS = frozenset({"builtin", "func", "stablehlo", "chlo", "sdy"})
 # mhlo ops that stay until host transfers are rewritten (runtime/host_transfer);
 # mhlo.erf: StableHLO has no erf, jaxlib's own HLO-to-StableHLO conversion writes
 # mhlo.erf, and its XLA compiles it; constant shapes of dynamic broadcasts with
-# static results (BiasAdd, ArgMax ...), which XLA folds.
+# static results (BiasAdd, ArgMax ...), which XLA folds; the element count tf.Mean
+# divides by (an arith.constant), which XLA compiles.
 _LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.after_all", "mhlo.erf",
-                        "shape.const_shape"})
+                        "shape.const_shape", "arith.constant"})
 
 # The child runs two kinds of job: "pipeline" (a pass pipeline over tf-dialect
 # text, the MLIR route) and "graph" (a GraphDef compiled the way

@@ -28,6 +28,7 @@ from . import host_transfer
 from .host import ProgramError, RunError
 
 _sessions = itertools.count(1)
+_OBJECT = np.dtype(object)
 _live = weakref.WeakSet()
 
 
@@ -192,12 +193,15 @@ class _Execute(H.Step):
         if not isinstance(key, ProgramKey):
             raise RunError(f"{self.where}: the program key operand is not a _TPUCompileMlir program key")
         program = key.program
-        values = []
-        for i, slot in enumerate(self.args):
-            v = frame[slot]
-            if i in self.resources:
-                v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
-            values.append(H.to_numpy(v))
+        if not self.resources:
+            values = [H.to_numpy(frame[slot]) for slot in self.args]
+        else:
+            values = []
+            for i, slot in enumerate(self.args):
+                v = frame[slot]
+                if i in self.resources:
+                    v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
+                values.append(H.to_numpy(v))
         group = ctx.group
         executable = program.executable(group.n if group is not None else 1)
         ctx.run.device_participant[ctx.replica] = ctx.participant
@@ -206,21 +210,24 @@ class _Execute(H.Step):
                                     lambda all_args: program.run(executable, all_args, ctx.run, self.where))
         else:
             outputs = program.run(executable, [values], ctx.run, self.where)[0]
-        updates = dict(self.merged_updates)
-        for arg, out in program.aliases.items():
-            if arg in self.resources and arg not in updates:
-                updates[arg] = out
-        for arg, out in updates.items():
-            tensor = H.to_tensor(outputs[out])
-            H.eager(self.where, "AssignVariableOp", 0, [frame[self.args[arg]], tensor],
-                    ("dtype", self.resources[arg], "validate_shape", False))
-        updated = set(updates.values())
-        rest = [o for k, o in enumerate(outputs) if k not in updated]
+        if not self.resources:  # no variables, no updates (merged updates are of resource operands)
+            rest = outputs
+        else:
+            updates = dict(self.merged_updates)
+            for arg, out in program.aliases.items():
+                if arg in self.resources and arg not in updates:
+                    updates[arg] = out
+            for arg, out in updates.items():
+                tensor = H.to_tensor(outputs[out])
+                H.eager(self.where, "AssignVariableOp", 0, [frame[self.args[arg]], tensor],
+                        ("dtype", self.resources[arg], "validate_shape", False))
+            updated = set(updates.values())
+            rest = [o for k, o in enumerate(outputs) if k not in updated]
         if len(rest) != len(self.outs):
             raise RunError(f"{self.where}: the device program returns {len(rest)} value(s) besides "
                            f"variable updates, the op has {len(self.outs)} result(s)")
         for slot, value in zip(self.outs, rest):
-            frame[slot] = H.to_tensor(value)
+            frame[slot] = value  # numpy; a TensorFlow op taking it converts it (host.eager)
 
 
 class _TPUSteps:
@@ -374,6 +381,9 @@ class Session:
         self._run = None
         self._lock = threading.Lock()
         self._closed = False
+        self._feed_info = {}   # input index -> (dtype, shape, all dims known) of its type
+        self._run_plans = {}   # (fetches, targets) -> what Session.run runs for them
+        self._feed_index = {}  # fed name -> input index
         why = _jaxlib.platform_error(device)
         if why is not None:
             raise ProgramError(f"no {device} platform for the device programs: {why}")
@@ -574,40 +584,35 @@ class Session:
             targets = [targets]
         with self._lock:
             frame = [None] * len(self._builder.slot_of["main"])
-            whole = fetches is None and not targets
-            if fetches is None:
-                fetches = list(self.output_names) if whole else []
-            fetch_at = [self._resolve(f, "fetch") for f in fetches]
-            target_units = []
-            for t in targets or ():
-                op = self._nodes.get(H.parse_tensor_name(t)[0])
-                if op is None:
-                    raise RunError(f"target '{t}': the program has no node of that name")
-                target_units.append(self._unit_of(op, t))
+            key = (None if fetches is None else tuple(fetches), tuple(targets or ()))
+            try:
+                plan = self._run_plans.get(key)
+            except TypeError:  # unhashable names: resolved (and refused) below, not kept
+                plan, key = None, None
+            if plan is None:
+                plan = self._run_plan(fetches, targets)
+                if key is not None:
+                    if len(self._run_plans) >= 256:
+                        self._run_plans.clear()
+                    self._run_plans[key] = plan
+            fetches, fetch_at, order, needed_args = plan
             fed = {}
             for name, value in feeds.items():
-                node, index = H.parse_tensor_name(name)
-                if node not in self.input_names or index != 0:
-                    raise RunError(f"feed '{name}': only the program's inputs ({', '.join(self.input_names)}) "
-                                   "can be fed")
-                fed[self.input_names.index(node)] = value
-            roots = [u for _, u, _ in fetch_at]
-            if whole and self._all_roots is not None:
-                roots += [p[1] for p in self._all_roots if p is not None and p[0] == "unit"]
-            elif whole:
-                roots += list(range(len(self._units)))  # a function runs all its ops
-            first = sorted(self._closure(target_units))
-            then = sorted(self._closure(roots) - set(first))
-            needed_args = {a for _, _, a in fetch_at if a is not None}
-            for u in first + then:
-                needed_args |= self._uses_args[u]
+                a = self._feed_index.get(name)
+                if a is None:
+                    node, index = H.parse_tensor_name(name)
+                    if node not in self.input_names or index != 0:
+                        raise RunError(f"feed '{name}': only the program's inputs "
+                                       f"({', '.join(self.input_names)}) can be fed")
+                    a = self._feed_index[name] = self.input_names.index(node)
+                fed[a] = value
             for a in sorted(needed_args | set(fed)):
                 frame[self._arg_slots[a]] = self._argument(a, fed)
             state = H.RunState()
             ctx = H.Context(self, state, 0, None, state.new_participant(0))
             self._run = state
             try:
-                for u in first + then:
+                for u in order:
                     self._units[u].run(frame, ctx)
             except H.Aborted:
                 raise (state.error or RunError("the run was aborted")) from None
@@ -622,11 +627,41 @@ class Session:
                     raise RunError(f"fetch '{name}' was not computed")
                 if isinstance(value, (ProgramKey, _Status, _PlaceholderKey)):
                     raise RunError(f"fetch '{name}' is a TPU program key, not a tensor")
+                if isinstance(value, np.ndarray):
+                    # A fed array or a device result: the caller gets a copy of its own, a
+                    # scalar as a numpy scalar (as TensorFlow's .numpy() gives them).
+                    out.append(value.copy() if value.ndim else value[()])
+                    continue
                 array = H.to_numpy(value)
                 if array.dtype == np.dtype(object) and value.dtype == H._TF.tf.resource:
                     raise RunError(f"fetch '{name}' is a resource handle")
                 out.append(array)
             return out
+
+    def _run_plan(self, fetches, targets):
+        """(fetch names, their (slot, unit, arg), units to run in order, arguments they read) of a
+        run with `fetches` and `targets`; kept per (fetches, targets)."""
+        whole = fetches is None and not targets
+        if fetches is None:
+            fetches = list(self.output_names) if whole else []
+        fetch_at = [self._resolve(f, "fetch") for f in fetches]
+        target_units = []
+        for t in targets or ():
+            op = self._nodes.get(H.parse_tensor_name(t)[0])
+            if op is None:
+                raise RunError(f"target '{t}': the program has no node of that name")
+            target_units.append(self._unit_of(op, t))
+        roots = [u for _, u, _ in fetch_at]
+        if whole and self._all_roots is not None:
+            roots += [p[1] for p in self._all_roots if p is not None and p[0] == "unit"]
+        elif whole:
+            roots += list(range(len(self._units)))  # a function runs all its ops
+        first = sorted(self._closure(target_units))
+        then = sorted(self._closure(roots) - set(first))
+        needed_args = {a for _, _, a in fetch_at if a is not None}
+        for u in first + then:
+            needed_args |= self._uses_args[u]
+        return list(fetches), fetch_at, first + then, needed_args
 
     def _argument(self, a, fed):
         name = self.input_names[a]
@@ -640,7 +675,21 @@ class Session:
             return handle
         if a not in fed:
             raise RunError(f"input '{name}' must be fed")
-        return self._convert(fed[a], t, name)
+        value = fed[a]
+        if isinstance(value, (np.ndarray, np.generic)):
+            info = self._feed_info.get(a)
+            if info is None:
+                dtype, shape = H.type_info(t)
+                static = shape is not None and all(d >= 0 for d in shape)
+                info = self._feed_info[a] = (dtype, shape, static)
+            dtype, shape, static = info
+            if dtype is not None and dtype != _OBJECT and value.dtype == dtype and (
+                    value.shape == shape if static else shape is None or (
+                        len(shape) == value.ndim and all(d < 0 or d == n for d, n in zip(shape, value.shape)))):
+                # Read during the run, not copied: a host op taking it converts it, a device
+                # program reads it in place, a fetch of it copies it.
+                return np.asarray(value)
+        return self._convert(value, t, name)
 
     def _convert(self, value, mlir_type, name):
         tf = H._TF.tf
