@@ -59,6 +59,15 @@ def _load():
         # backend starts: ask for several (they are cheap) unless told otherwise.
         if not _backend_started(jax):
             jax.config.update("jax_num_cpu_devices", int(os.environ.get("TFMLIR_CPU_DEVICES", "8")))
+            # The runtime waits for every execution's results: a single-device execution runs
+            # in the calling thread instead of being handed to a dispatch thread and waited for
+            # (that hand-off cost 10-70 us per execution, more on busy cores). Set
+            # JAX_CPU_ENABLE_ASYNC_DISPATCH to choose otherwise.
+            if "JAX_CPU_ENABLE_ASYNC_DISPATCH" not in os.environ:
+                try:
+                    jax.config.update("jax_cpu_enable_async_dispatch", False)
+                except AttributeError:  # another jax (TFMLIR_ALLOW_OTHER_JAXLIB) without the flag
+                    pass
         from jax._src import core as jax_core
         from jax._src.interpreters import mlir as jax_mlir
         from jax._src.lib import xla_client
