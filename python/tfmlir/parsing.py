@@ -53,14 +53,17 @@ _RESULT_USE = re.compile(rb"%[\w$.\-]+#(\d{7,})")
 MAX_NESTING_DEPTH = 1000
 
 # What does not count: string literals (single-line in MLIR), comments, and
-# the '>' of '->' and '>='.
-_IGNORED = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=')
+# the '>' of '->' and '>='. Applied after escaped backslashes and quotes are
+# removed, so a string is one run of a character class: no backtracking state
+# per character (an alternation per character made Python's re use gigabytes on
+# a 200 MB string attribute).
+_IGNORED = re.compile(rb'"[^"\n]*"|//[^\n]*|->|>=')
 _OPENING = b"([{<"
 _CLOSING = b")]}>"
 _OTHERS = bytes(b for b in range(256) if b not in _OPENING + _CLOSING)
 # Opening bracket -> +1, closing -> -1 (as signed bytes).
 _STEPS = bytes.maketrans(_OPENING + _CLOSING, b"\x01" * 4 + b"\xff" * 4)
-_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=|[(\[{<)\]}>]')
+_TOKENS = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|->|>=|[(\[{<)\]}>]')
 
 # Section ids of MLIR 22's bytecode (mlir/Bytecode/Encoding.h).
 _NUM_SECTIONS = 9
@@ -110,7 +113,7 @@ def nesting_depth(text):
         # quotes (a few times faster than the regular expression).
         kept = b"".join(data.split(b'"')[::2]).replace(b"->", b"").replace(b">=", b"")
     else:
-        kept = _IGNORED.sub(b"", data)
+        kept = _IGNORED.sub(b"", data.replace(b"\\\\", b"").replace(b'\\"', b""))
     brackets = kept.translate(None, _OTHERS)
     if not brackets:
         return 0

@@ -294,3 +294,25 @@ def test_text_at_the_limit_goes_through_every_pass_and_printer():
     assert proc.returncode == 0, describe_failure(proc)
     assert proc.stdout.split() == ["ok", "islands", "ok", "if-regions", "ok", "arrays",
                                    "ok", "launch"]
+
+
+def test_nesting_depth_of_a_huge_escaped_string_attribute_is_cheap():
+    """A 60 MB string attribute full of escapes (a device program embedded in _TPUCompileMlir):
+    the depth scan stays linear and small (an alternation per character in the string pattern
+    made Python's re hold gigabytes of backtracking state)."""
+    import resource
+    import subprocess
+    import sys
+
+    code = (
+        "import resource\n"
+        "from tfmlir import parsing\n"
+        "s = b'module {\\n  func.func @f() attributes {x = \"' + b'a\\\\22(\\\\\\\\\\\\0A' * 6_000_000 + b'\"} {\\n"
+        "    return\\n  }\\n}\\n'\n"
+        "assert parsing.nesting_depth(s) == 2, parsing.nesting_depth(s)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    limit = 1 << 30  # 1 GiB of address space beyond what Python needs is plenty
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (3 * limit, 3 * limit)))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert int(proc.stdout.strip()) < 1024, proc.stdout
