@@ -1,6 +1,7 @@
 """Benchmark: tfmlir.runtime's steady-state step against TensorFlow's XLA, side by side in one run.
 
     python bench/runtime.py [--rounds 7] [--round-seconds 0.3] [--resnet-batch 1] [--parts matmul,resnet,callbacks] [--json out.json]
+    python bench/runtime.py --merge run1.json run2.json run3.json    # per-cell medians of several runs
 
 (a) matmul: a bridged program (compile launch + ``TPUExecute`` of a device
     program ``x @ w``) run with ``Session.run`` (numpy in, numpy out), against
@@ -13,12 +14,13 @@
     made functional (``tf-executor-to-functional-conversion``) and embedded as
     the ``_TPUCompileMlir`` program of a bridged host program; against
     ``tf.function(jit_compile=True)`` of the frozen function.
-(c) dispatch overhead per execute, for the matmul programs: the raw PJRT
+(c) dispatch overhead per execute, for each of those programs: the raw PJRT
     execute of the session's own compiled executable with the arguments
     already on the device (``execute_sharded`` + waiting for the results),
     then each layer above it: ``_jaxlib.execute`` (results to numpy),
     ``device.Executable.run`` (argument checks, numpy to device), ``Session.run``
-    (feeds, the host plan, fetches). Overhead = Session.run - raw.
+    (feeds, the host plan, fetches). Overhead = Session.run - raw, in wall time
+    and in CPU time of the calling thread.
 (d) cost per host callback: a device while loop whose body calls a host
     computation (one TF op: ``AddV2``) for K iterations; each iteration makes
     two callbacks (the loop predicate sent to the host, and the host
@@ -28,8 +30,10 @@
     any callback (the loop itself).
 
 Timing: every measured callable is warmed up, then run in --rounds rounds of
-about --round-seconds each, the rounds of the compared callables interleaved;
-the figure is the median over rounds of the mean time per call.
+about --round-seconds each (at least 1 s for ResNet50), the rounds of the
+compared callables interleaved; the figure is the median over rounds of the
+mean time per call. The load average before and after is recorded: on a
+shared machine single figures move by up to 2x, so compare medians of runs.
 """
 import argparse
 import json
