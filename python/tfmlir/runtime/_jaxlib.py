@@ -157,15 +157,6 @@ def _argument_attribute(main, name, jax_ir):
     return found
 
 
-def argument_attribute(stablehlo_text, name):
-    """{argument index: integer value} of ``main``'s argument attribute `name`."""
-    s = _load()
-    jax_ir = s["jax_ir"]
-    with s["jax_mlir"].make_ir_context():
-        module = jax_ir.Module.parse(stablehlo_text)
-        return _argument_attribute(_main(module, jax_ir), name, jax_ir)
-
-
 def callback_target(platform):
     """The custom-call target of jaxlib's Python host callbacks on `platform`."""
     return {"cpu": "xla_ffi_python_cpu_callback", "gpu": "xla_ffi_python_gpu_callback"}[platform]

@@ -53,12 +53,6 @@ def element_dtype(element):
     return None if found is None else np.dtype(found)
 
 
-def argument_aliases(stablehlo_text):
-    """{argument index: result index} of ``main``'s ``tf.aliasing_output`` argument attributes
-    (the variable updates TensorFlow's resource promotion appends as results)."""
-    return _jaxlib.argument_attribute(stablehlo_text, "tf.aliasing_output")
-
-
 class Executable:
     """A compiled device program for one argument signature and replica count."""
 
@@ -69,6 +63,9 @@ class Executable:
             stablehlo_text, platform=platform, num_replicas=num_replicas, host_callbacks=host_callbacks)
         self.arguments = [type_info(t) for t in arguments]
         self.results = [type_info(t) for t in results]
+        # {argument index: result index} of main's tf.aliasing_output attributes: the variable
+        # updates TensorFlow's resource promotion appends as results.
+        self.aliases = aliases
         # Arguments go to the device without a copy where XLA allows, except those the
         # program may write (tf.aliasing_output): they are copied.
         self._place = _jaxlib.argument_placer(self.arguments, self.devices, copied=set(aliases))

@@ -73,7 +73,6 @@ class DeviceProgram:
             raise ProgramError(f"{where_}: the device program cannot be compiled: {exc}") from None
         self.text, self.groups = host_transfer.rewrite(stablehlo, platform=session.platform)
         session._timings["legalize"] += time.perf_counter() - t0
-        self.aliases = _device.argument_aliases(self.text)
         self._executables = {}
         self._lock = threading.Lock()
 
@@ -214,7 +213,7 @@ class _Execute(H.Step):
             rest = outputs
         else:
             updates = dict(self.merged_updates)
-            for arg, out in program.aliases.items():
+            for arg, out in executable.aliases.items():
                 if arg in self.resources and arg not in updates:
                     updates[arg] = out
             for arg, out in updates.items():
