@@ -4,8 +4,8 @@ Run as a script in a subprocess (keeps TensorFlow out of the pytest process):
 
     python control_flow_programs.py OUTDIR
 
-Writes ``OUTDIR/<name>.mlir`` for every name of :data:`PROGRAMS` and
-``OUTDIR/manifest.json``. The programs (our own, deliberately small): Keras
+Writes ``OUTDIR/<name>.mlir`` for every name of :data:`PROGRAMS`
+(:func:`generated_inputs.write`). The programs (our own, deliberately small): Keras
 and ``tf.function`` models using ``tf.cond``, ``tf.while_loop`` (with shape
 invariants too) and ``tf.switch_case``, converted by TF
 (``convert_function``, then ``tf-executor-to-functional-conversion``: functional
@@ -16,7 +16,6 @@ with control flow v2 in the computation after TF's whole clustering bridge
 with inlined bodies), and that program made functional by TF's
 ``tf-region-control-flow-to-functional``.
 """
-import json
 import os
 import sys
 
@@ -149,15 +148,10 @@ def main(argv):
     import tensorflow
 
     tf = tensorflow
-    outdir = argv[1]
-    os.makedirs(outdir, exist_ok=True)
     programs = _programs()
     assert sorted(programs) == sorted(PROGRAMS), sorted(programs)
-    for name, text in programs.items():
-        with open(os.path.join(outdir, name + ".mlir"), "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-    with open(os.path.join(outdir, "manifest.json"), "w") as f:
-        json.dump({name: name + ".mlir" for name in programs}, f, indent=1, sort_keys=True)
+    import generated_inputs
+    generated_inputs.write(argv[1], programs)
     return 0
 
 

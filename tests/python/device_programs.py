@@ -21,7 +21,6 @@ Each program gives three inputs (:data:`VARIANTS`):
   tfmlir, :func:`clusters_form`): the input of cluster outlining and constant
   sinking, with the attributes the bridge puts on a cluster.
 """
-import os
 import sys
 
 PROGRAMS = ("rewrite_outside_compilation", "replicate_outside_compilation", "rewrite_while",
@@ -97,6 +96,7 @@ def _graphs(tf):
 
 
 def _generate(out_dir):
+    import generated_inputs
     import tensorflow as tf
 
     tf.compat.v1.enable_control_flow_v2()
@@ -111,9 +111,7 @@ def _generate(out_dir):
                                                          show_debug_info=False)
         outlined = tf.mlir.experimental.run_pass_pipeline(bridged, "tf-device-launch-outlining",
                                                           show_debug_info=False)
-        for variant, program in (("", bridged), (".launch_funcs", outlined)):
-            with open(os.path.join(out_dir, name + variant + ".mlir"), "w") as f:
-                f.write(program)
+        generated_inputs.write(out_dir, {name: bridged, name + ".launch_funcs": outlined})
 
 
 # -- use (in the test process) ---------------------------------------------------------

@@ -39,6 +39,14 @@ def directory(generator_file):
     return out
 
 
+def write(out_dir, programs):
+    """The generator's side: writes ``out_dir/<name>.mlir`` for every ``{name: text}``."""
+    os.makedirs(out_dir, exist_ok=True)
+    for name, text in programs.items():
+        with open(os.path.join(out_dir, name + ".mlir"), "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+
 def read(generator_file, name):
     """The text of generated input `name`."""
     with open(os.path.join(directory(generator_file), name + ".mlir")) as f:

@@ -4,7 +4,7 @@ Run as a script in a subprocess (keeps TensorFlow out of the pytest process):
 
     python replicate_programs.py OUTDIR
 
-Writes ``OUTDIR/<name>.mlir`` and ``OUTDIR/manifest.json`` (name -> file).
+Writes ``OUTDIR/<name>.mlir`` (:func:`generated_inputs.write`).
 The programs are our own and small:
 
 * ``bridge_*``: ``tf.compat.v1.tpu.replicate`` graphs (built on CPU, never
@@ -20,7 +20,6 @@ The programs are our own and small:
   ``tf-functional-control-flow-to-regions``; :func:`finish` then wraps each
   function body in a ``tf_device.cluster`` (where the merge pass looks).
 """
-import json
 import os
 import re
 import sys
@@ -233,16 +232,8 @@ def main(argv):
     import tensorflow
 
     tf = tensorflow
-    outdir = argv[1]
-    os.makedirs(outdir, exist_ok=True)
-    manifest = {}
-    for name in PROGRAMS:
-        path = os.path.join(outdir, name + ".mlir")
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(_generate(name))
-        manifest[name] = {"file": name + ".mlir", "tf_version": tf.__version__}
-    with open(os.path.join(outdir, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
+    import generated_inputs
+    generated_inputs.write(argv[1], {name: _generate(name) for name in PROGRAMS})
     return 0
 
 
