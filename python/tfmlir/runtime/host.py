@@ -27,7 +27,6 @@ import numpy as np
 from .. import irsafe
 from ..exporters import graphdef as _exporter
 from .device import element_dtype
-from ..importers import graph as _graph
 from ..importers import tf_types as _T
 
 class ProgramError(ValueError):
@@ -812,7 +811,3 @@ def node_names(func):
         for op in block.operations:
             visit(op.operation)
     return names
-
-
-def parse_tensor_name(text):
-    return _graph.parse_tensor_name(text)

@@ -25,6 +25,7 @@ from . import _jaxlib
 from . import device as _device
 from . import host as H
 from . import host_transfer
+from ..importers.graph import parse_tensor_name
 from .host import ProgramError, RunError
 
 _sessions = itertools.count(1)
@@ -412,10 +413,9 @@ class Session:
         if main is None:
             raise ProgramError("the program has no function @main")
         self._builder = builder
-        plan = H.FunctionPlan("main")
+        plan = H.FunctionPlan("main")  # main is planned unit by unit below
         builder.plans["main"] = plan
         builder.slot_of["main"] = {}
-        self._plan = plan
         blocks = list(main.regions[0].blocks)
         if len(blocks) != 1:
             raise ProgramError("@main must have one block")
@@ -424,7 +424,6 @@ class Session:
         ret = ops[-1]
         body = ops[:-1]
         executor = len(body) == 1 and body[0].name == "tf_executor.graph"
-        self._executor = executor
         results = list(ret.operands)
         if executor:
             graph = body[0]
@@ -443,7 +442,6 @@ class Session:
         self._units = []
         for op in units:
             self._units.append(builder.op(op, "main", main))
-        self._unit_ops = units
         self._result_slots = [builder.slot("main", v) for v in results]
         # Dependencies between units (data, control, captured values; stateful order).
         producer = {}
@@ -482,7 +480,7 @@ class Session:
             d = {na.name: na.attr for na in ir.DictAttr(entry)}
             inputs = _names_of(ir.StringAttr(d["inputs"]).value) if "inputs" in d else []
             outputs = _names_of(ir.StringAttr(d["outputs"]).value) if "outputs" in d else []
-        self.input_names = [H.parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"
+        self.input_names = [parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"
                             for i in range(len(self._arg_slots))]
         self.output_names = [outputs[i] if i < len(outputs) else f"output{i}" for i in range(len(results))]
         self._results = results
@@ -512,7 +510,7 @@ class Session:
             i = self.output_names.index(name)
             v = self._results[i]
             return self._value(v, name)
-        node, index = H.parse_tensor_name(name)
+        node, index = parse_tensor_name(name)
         if node in self.input_names and index == 0:
             a = self.input_names.index(node)
             return self._arg_slots[a], None, a
@@ -599,7 +597,7 @@ class Session:
             for name, value in feeds.items():
                 a = self._feed_index.get(name)
                 if a is None:
-                    node, index = H.parse_tensor_name(name)
+                    node, index = parse_tensor_name(name)
                     if node not in self.input_names or index != 0:
                         raise RunError(f"feed '{name}': only the program's inputs "
                                        f"({', '.join(self.input_names)}) can be fed")
@@ -646,7 +644,7 @@ class Session:
         fetch_at = [self._resolve(f, "fetch") for f in fetches]
         target_units = []
         for t in targets or ():
-            op = self._nodes.get(H.parse_tensor_name(t)[0])
+            op = self._nodes.get(parse_tensor_name(t)[0])
             if op is None:
                 raise RunError(f"target '{t}': the program has no node of that name")
             target_units.append(self._unit_of(op, t))
