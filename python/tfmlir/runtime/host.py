@@ -707,10 +707,11 @@ class Builder:
 
     def constant(self, op, w):
         try:
-            tensor = _exporter.dense_to_tensor(op.attributes["value"])
-            proto = _TF.tf.make_tensor_proto(0)  # a TensorProto class instance
-            real = type(proto).FromString(_encode(tensor))
-            return _TF.tf.constant(_TF.tf.make_ndarray(real))
+            from tensorflow.core.framework import tensor_pb2
+
+            # The exporter's TensorProto, decoded by TensorFlow (every dtype as TF reads it).
+            proto = tensor_pb2.TensorProto.FromString(_encode(_exporter.dense_to_tensor(op.attributes["value"])))
+            return _TF.tf.constant(_TF.tf.make_ndarray(proto))
         except Exception as exc:
             raise ProgramError(f"{w}: the constant cannot be made a TensorFlow tensor: {exc}") from None
 
