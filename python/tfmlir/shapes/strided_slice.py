@@ -1,7 +1,7 @@
 """StridedSlice semantics (TensorFlow's ValidateStridedSliceOp): result shapes and values."""
 import numpy as np
 
-from .errors import TFImportError
+from .algebra import ShapeError
 
 _NEW_AXIS = -1
 _SHRINK_AXIS = -2
@@ -145,7 +145,6 @@ def _process(shape, begin, end, strides, masks):
 
 def strided_slice_shape(shape, begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
                         shrink_axis_mask):
-    from .shape_inference import ShapeError
     try:
         _, final, *_ = _process(list(shape), begin, end, strides,
                                 (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask))
@@ -161,7 +160,7 @@ def strided_slice_value(x, begin, end, strides, begin_mask, end_mask, ellipsis_m
         processing, final, b, e, s, shrink, gather = _process(
             shape, begin, end, strides, (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask))
     except _Error as exc:
-        raise TFImportError(str(exc)) from None
+        raise ShapeError(str(exc)) from None
     idx = []
     for i in range(len(shape)):
         stride = s[i]
