@@ -19,15 +19,17 @@ _CHILD = r'''
 import json, sys, time
 import tensorflow as tf
 jobs = json.load(open(sys.argv[1]))
-results = []
-for job in jobs:
-    try:
-        start = time.perf_counter()
-        out = tf.mlir.experimental.run_pass_pipeline(job["text"], job["pipeline"], show_debug_info=False)
-        results.append({"ok": True, "text": out, "seconds": time.perf_counter() - start})
-    except Exception as exc:
-        results.append({"ok": False, "error": str(exc)})
-json.dump(results, open(sys.argv[2], "w"))
+with open(sys.argv[2], "w") as out:
+    for job in jobs:
+        try:
+            start = time.perf_counter()
+            text = tf.mlir.experimental.run_pass_pipeline(job["text"], job["pipeline"], show_debug_info=False)
+            result = {"ok": True, "text": text, "seconds": time.perf_counter() - start}
+        except Exception as exc:
+            result = {"ok": False, "error": str(exc)}
+        # One line per job, flushed: what was done survives a crash on a later job.
+        out.write(json.dumps(result) + "\n")
+        out.flush()
 '''
 
 
@@ -35,16 +37,38 @@ class OracleError(RuntimeError):
     pass
 
 
-def run_tf_pipelines(jobs, timeout=600):
+def run_tf_pipelines(jobs, timeout=600, crashes="raise"):
     """Runs TF's C++ pipelines. `jobs`: list of (mlir_text, pipeline).
 
     Returns a list of dicts: {"ok": True, "text": ..., "seconds": ...} or
     {"ok": False, "error": message}. `pipeline` is TF's syntax, e.g.
     ``"func.func(tf-executor-island-coarsening)"``.
+
+    A job that crashes TensorFlow (the child dies) raises :class:`OracleError`;
+    with ``crashes="record"`` it gets ``{"ok": False, "crashed": True, "error": ...}``
+    instead and the jobs after it run in a new child.
     """
+    if crashes not in ("raise", "record"):
+        raise ValueError(f"crashes must be 'raise' or 'record', not {crashes!r}")
+    results = []
+    while len(results) < len(jobs):
+        done, proc, started = _run_child(jobs[len(results):], timeout)
+        results.extend(done)
+        if proc.returncode == 0 and len(results) == len(jobs):
+            break
+        if crashes == "raise" or proc.returncode == 0 or not started:
+            raise OracleError(f"TensorFlow child failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
+        results.append({"ok": False, "crashed": True,
+                        "error": f"TensorFlow crashed (exit {proc.returncode}): {proc.stderr[-1000:]}"})
+    return results
+
+
+def _run_child(jobs, timeout):
+    """Runs `jobs` in one TensorFlow child: (the results it wrote, the CompletedProcess, whether
+    it got as far as the jobs)."""
     with tempfile.TemporaryDirectory() as tmp:
         jobs_path = os.path.join(tmp, "jobs.json")
-        out_path = os.path.join(tmp, "out.json")
+        out_path = os.path.join(tmp, "out.jsonl")
         with open(jobs_path, "w") as f:
             json.dump([{"text": t, "pipeline": p} for t, p in jobs], f)
         env = dict(os.environ)
@@ -52,10 +76,15 @@ def run_tf_pipelines(jobs, timeout=600):
         env.setdefault("OMP_NUM_THREADS", "1")
         proc = subprocess.run([sys.executable, "-c", _CHILD, jobs_path, out_path],
                               capture_output=True, text=True, timeout=timeout, env=env)
-        if proc.returncode != 0 or not os.path.exists(out_path):
-            raise OracleError(f"TensorFlow child failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
-        with open(out_path) as f:
-            return json.load(f)
+        done = []
+        started = os.path.exists(out_path)   # created once TensorFlow is imported
+        if started:
+            with open(out_path) as f:
+                for line in f:
+                    if not line.endswith("\n"):
+                        break  # a line cut short by the crash
+                    done.append(json.loads(line))
+        return done, proc, started
 
 
 def canonical(text, context=None):
