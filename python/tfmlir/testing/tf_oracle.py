@@ -145,3 +145,121 @@ def run_tfmlir_pipeline(text, pipeline):
     except ir.MLIRError as exc:
         return {"ok": False, "errors": [d.message for d in exc.error_diagnostics]}
     return {"ok": True, "text": tfmlir.print_ir(module, generic=True)}
+
+
+_ISOLATING_CHILD = r"""
+import json, os, sys, time
+jobs_path, work, first = sys.argv[1], sys.argv[2], int(sys.argv[3])
+jobs = json.load(open(jobs_path))
+import tensorflow as tf
+progress = open(os.path.join(work, "progress"), "a")
+for index in range(first, len(jobs)):
+    progress.write("%d %f\n" % (index, time.time()))
+    progress.flush()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    log = os.open(os.path.join(work, "%d.log" % index), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(log, 2)
+    start = time.perf_counter()
+    try:
+        text = tf.mlir.experimental.run_pass_pipeline(jobs[index]["text"], jobs[index]["pipeline"],
+                                                      show_debug_info=False)
+        result = {"ok": True, "text": text}
+    except Exception as exc:
+        result = {"ok": False, "error": str(exc)}
+    result["seconds"] = time.perf_counter() - start
+    sys.stderr.flush()
+    os.dup2(saved, 2)
+    os.close(saved)
+    os.close(log)
+    with open(os.path.join(work, "%d.tmp" % index), "w") as f:
+        json.dump(result, f)
+    os.replace(os.path.join(work, "%d.tmp" % index), os.path.join(work, "%d.json" % index))
+"""
+
+
+def run_tf_pipelines_isolated(jobs, timeout=1800, job_timeout=600):
+    """:func:`run_tf_pipelines` that survives TensorFlow dying on a job.
+
+    The jobs run in one child process, in order; a job that kills it (a crash, an abort) or runs
+    longer than `job_timeout` seconds gets ``{"ok": False, "crashed": True, "error": ...}`` (how
+    it ended and the job's stderr), and a new child goes on with the next job. Every result also
+    has ``seconds`` (TF's time for the job, or until it died) and ``stderr`` (what TF printed
+    during the job: warnings, diagnostics of passes that still succeed). TF's failure without a
+    diagnostic (``run_pass_pipeline`` then returns ``"// error"``) is a failure here, with that
+    text as its message. Jobs not run because the whole run passed `timeout` seconds get
+    ``crashed`` results saying so.
+    """
+    import time
+
+    results = [None] * len(jobs)
+    deadline = time.monotonic() + timeout
+    env = dict(os.environ)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    env.setdefault("OMP_NUM_THREADS", "1")
+    with tempfile.TemporaryDirectory() as work:
+        jobs_path = os.path.join(work, "jobs.json")
+        with open(jobs_path, "w") as f:
+            json.dump([{"text": t, "pipeline": p} for t, p in jobs], f)
+
+        def started():
+            path = os.path.join(work, "progress")
+            if not os.path.exists(path):
+                return {}
+            with open(path) as f:
+                return {int(i): float(t) for i, t in (line.split() for line in f if line.endswith("\n"))}
+
+        def log_of(index):
+            path = os.path.join(work, "%d.log" % index)
+            if not os.path.exists(path):
+                return ""
+            with open(path, errors="replace") as f:
+                return f.read()[-4000:]
+
+        first = 0
+        while first < len(jobs):
+            with open(os.path.join(work, "child.err"), "w+b") as child_err:
+                proc = subprocess.Popen([sys.executable, "-c", _ISOLATING_CHILD, jobs_path, work, str(first)],
+                                        stdout=subprocess.DEVNULL, stderr=child_err, env=env)
+                killed = None
+                while proc.poll() is None:
+                    time.sleep(0.1)
+                    begun = started()
+                    running = [i for i in begun if not os.path.exists(os.path.join(work, "%d.json" % i))]
+                    if time.monotonic() > deadline:
+                        killed = "not finished: the whole run exceeded %d s" % timeout
+                    elif running and time.time() - begun[max(running)] > job_timeout:
+                        killed = "killed: the job exceeded %d s" % job_timeout
+                    if killed:
+                        proc.kill()
+                        proc.wait()
+                child_err.seek(0)
+                child_stderr = child_err.read().decode(errors="replace")
+            begun = started()
+            for index in range(first, len(jobs)):
+                path = os.path.join(work, "%d.json" % index)
+                if results[index] is None and os.path.exists(path):
+                    with open(path) as f:
+                        result = json.load(f)
+                    result["stderr"] = log_of(index)
+                    if result["ok"] and result["text"].startswith("// error"):
+                        result = {"ok": False, "error": result["text"].strip(), "seconds": result["seconds"],
+                                  "stderr": result["stderr"]}
+                    results[index] = result
+            pending = [i for i in range(first, len(jobs)) if results[i] is None]
+            if not pending:
+                break
+            victim = pending[0]
+            if victim not in begun:
+                raise OracleError(f"TensorFlow child failed before job {victim} "
+                                  f"(exit {proc.returncode}):\n{child_stderr[-4000:]}")
+            how = killed or f"TensorFlow's process died (exit status {proc.returncode})"
+            results[victim] = {"ok": False, "crashed": True, "seconds": time.time() - begun[victim],
+                               "error": how, "stderr": log_of(victim)}
+            if time.monotonic() > deadline:
+                for i in pending[1:]:
+                    results[i] = {"ok": False, "crashed": True, "seconds": 0.0, "stderr": "",
+                                  "error": "not run: the whole run exceeded %d s" % timeout}
+                break
+            first = victim + 1
+    return results
