@@ -10,7 +10,7 @@ Contents (compact JSON, gzipped):
   "ops": {op: [inputs, outputs, attrs, is_stateful]} from TF's OpDef registry, where an
          arg is [name, dtype, type_attr, number_attr, type_list_attr, is_ref] and an attr
          is [name, type, default AttrValue (base64 wire bytes) or null],
-  "ods": {op: [derived attrs, stored attrs, attr_sized_operands, attr_sized_results]}
+  "ods": {op: [derived attrs, stored attrs, attr_sized_operands, attr_sized_results, commutative]}
          for the ops TensorFlow models in ODS (read from third_party/tensorflow/tf_ods_ops.json,
          which scripts/dump_tf_registry.py derives from the headers TF ships).
 """
@@ -50,7 +50,7 @@ def main():
     ods = {}
     for name, v in sorted(ods_json.items()):
         ods[name[3:]] = [sorted(v["derived"]), sorted(v["stored"]), bool(v["attr_sized_operands"]),
-                         bool(v["attr_sized_results"])]
+                         bool(v["attr_sized_results"]), bool(v["commutative"])]
     data = {"tensorflow_version": tf.__version__,
             "graph_def_version": tf.version.GRAPH_DEF_VERSION,
             "graph_def_version_min_consumer": tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER,

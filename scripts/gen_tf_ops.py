@@ -69,8 +69,8 @@ BINARY_PREDICATES = ("Equal", "Greater", "GreaterEqual", "Less", "LessEqual", "L
                      "LogicalOr", "NotEqual")
 # Ops whose result type is their first operand's (TF's ODS infers these too).
 SAME_TYPE_AS_FIRST_OPERAND = (
-    "Abs", "Acos", "Acosh", "AddN", "Asin", "Asinh", "Atan", "Atanh", "BesselI0e", "BesselI1e",
-    "BiasAdd", "Ceil", "CheckNumerics", "CollectiveReduce", "Conj", "Cos", "Cosh", "Cross",
+    "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BesselI0e", "BesselI1e",
+    "Ceil", "CheckNumerics", "CollectiveReduce", "Conj", "Cos", "Cosh", "Cross",
     "DataFormatDimMap", "DataFormatVecPermute", "DebugIdentity", "Digamma", "Elu", "EluGrad", "Erf",
     "Erfc", "Exp", "Expm1", "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxArgsGradient", "Floor",
     "Inv", "Invert", "LeakyRelu", "LeakyReluGrad", "Lgamma", "Log", "Log1p", "LogSoftmax",
@@ -78,7 +78,7 @@ SAME_TYPE_AS_FIRST_OPERAND = (
     "RandomShuffle", "Reciprocal", "ReciprocalGrad", "Relu", "Relu6", "Relu6Grad", "ReluGrad", "Rint",
     "Round", "Rsqrt", "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Sinh",
     "Snapshot", "Softmax", "Softplus", "SoftplusGrad", "Softsign", "SoftsignGrad", "Sqrt", "SqrtGrad",
-    "Square", "StopGradient", "StringStrip", "Tan", "Tanh", "TanhGrad", "XlaSetDynamicDimensionSize",
+    "Square", "StringStrip", "Tan", "Tanh", "TanhGrad", "XlaSetDynamicDimensionSize",
     "ZerosLike", "_UnaryOpsComposition")
 
 # Only ops whose verifier or traits in TF 2.21 check something: tfmlir must
@@ -108,14 +108,11 @@ FOLDERS = {"Add": "foldAddOp", "AddV2": "foldAddOp", "Sub": "foldSubOp", "Mul": 
 PATTERNS = {n: f"populate{n}Patterns" for n in (
     "AddV2", "LogicalNot", "Neg", "Reshape", "Sub", "Transpose")}
 
+# Result type inference only where TensorFlow's dialect has it (its ODS facts say
+# InferTypeOpInterface): the shape functions themselves live once, in Python
+# (tfmlir.shapes); this interface is TF's verifier-level contract.
 INFERENCE = {n: "inferSameTypeAsFirstOperand" for n in SAME_TYPE_AS_FIRST_OPERAND}
-INFERENCE.update({n: "inferBroadcastBinaryOp" for n in BINARY_ARITHMETIC})
-INFERENCE.update({n: "inferBroadcastPredicateOp" for n in BINARY_PREDICATES})
-INFERENCE.update({n: f"infer{n}Op" for n in (
-    "BatchMatMul", "BatchMatMulV2", "ConcatV2", "Conv2D", "ExpandDims", "Fill", "MatMul", "Pack",
-    "Rank", "Reshape", "Select", "SelectV2", "Squeeze", "ToBool", "Transpose")})
-INFERENCE.update({n: "inferReductionOp" for n in ("All", "Any", "Max", "Mean", "Min", "Prod", "Sum")})
-INFERENCE.update({n: "inferPoolOp" for n in ("AvgPool", "MaxPool")})
+INFERENCE.update({n: f"infer{n}Op" for n in ("Conv2D", "ToBool")})
 
 # How an inferring op's declared result type must relate to the inferred one
 # (its isCompatibleReturnTypes), from TF's own traits (tf_ods_ops.json): ops TF
@@ -502,7 +499,8 @@ class OpGen:
             declarations.append(f"void {fn}(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);")
             definitions.append("void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, "
                                f"::mlir::MLIRContext *context) {{\n  {fn}(results, context);\n}}")
-        if name in INFERENCE and len(results) == 1:
+        if name in INFERENCE and len(results) == 1 and \
+                (self.facts or {}).get("traits", {}).get("infers_types"):
             fn = INFERENCE[name]
             lines[0] = lines[0].replace(
                 "]> {", ("" if not traits else ", ")

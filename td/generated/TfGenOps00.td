@@ -170,7 +170,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_AddOp : TF_Op<"Add", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_AddOp : TF_Op<"Add", [Pure]> {
   let summary = "Add";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc43fe", "bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128, string">:$x,
@@ -182,28 +182,15 @@ def TF_AddOp : TF_Op<"Add", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldAddOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldAddOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -229,7 +216,7 @@ def TF_AddManySparseToTensorsMapOp : TF_Op<"AddManySparseToTensorsMap", []> {
   }];
 }
 
-def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative]> {
   let summary = "AddN";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0xeffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, variant">>:$inputs
@@ -239,21 +226,6 @@ def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative, DeclareOpInterfaceMethods<Infe
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_AddSparseToTensorsMapOp : TF_Op<"AddSparseToTensorsMap", []> {
@@ -277,7 +249,7 @@ def TF_AddSparseToTensorsMapOp : TF_Op<"AddSparseToTensorsMap", []> {
   }];
 }
 
-def TF_AddV2Op : TF_Op<"AddV2", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_AddV2Op : TF_Op<"AddV2", [Pure, Commutative]> {
   let summary = "AddV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, complex128">:$x,
@@ -290,14 +262,10 @@ def TF_AddV2Op : TF_Op<"AddV2", [Pure, Commutative, DeclareOpInterfaceMethods<In
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldAddOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 void populateAddV2Patterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -307,15 +275,6 @@ void populateAddV2Patterns(::mlir::RewritePatternSet &results, ::mlir::MLIRConte
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
   populateAddV2Patterns(results, context);
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -370,7 +329,7 @@ def TF_AdjustSaturationOp : TF_Op<"AdjustSaturation", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_AllOp : TF_Op<"All", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_AllOp : TF_Op<"All", [Pure]> {
   let summary = "All";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$input,
@@ -381,23 +340,6 @@ def TF_AllOp : TF_Op<"All", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0x400", "bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_AllCandidateSamplerOp : TF_Op<"AllCandidateSampler", []> {
@@ -618,7 +560,7 @@ def TF_AnonymousSeedGeneratorOp : TF_Op<"AnonymousSeedGenerator", []> {
   );
 }
 
-def TF_AnyOp : TF_Op<"Any", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_AnyOp : TF_Op<"Any", [Pure]> {
   let summary = "Any";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$input,
@@ -629,23 +571,6 @@ def TF_AnyOp : TF_Op<"Any", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0x400", "bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_ApplyAdaMaxOp : TF_Op<"ApplyAdaMax", [Pure]> {
@@ -1335,7 +1260,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_Atan2Op : TF_Op<"Atan2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_Atan2Op : TF_Op<"Atan2", [Pure]> {
   let summary = "Atan2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y,
@@ -1346,24 +1271,11 @@ def TF_Atan2Op : TF_Op<"Atan2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1765,7 +1677,7 @@ def TF_AutoShardDatasetOp : TF_Op<"AutoShardDataset", [Pure]> {
   }];
 }
 
-def TF_AvgPoolOp : TF_Op<"AvgPool", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_AvgPoolOp : TF_Op<"AvgPool", [Pure]> {
   let summary = "AvgPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$value_arg,
@@ -1778,23 +1690,6 @@ def TF_AvgPoolOp : TF_Op<"AvgPool", [Pure, DeclareOpInterfaceMethods<InferTypeOp
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferPoolOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferPoolOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_AvgPool3DOp : TF_Op<"AvgPool3D", [Pure]> {

@@ -256,7 +256,7 @@ def TF_BatchIFFT3DOp : TF_Op<"BatchIFFT3D", [Pure]> {
   );
 }
 
-def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure]> {
   let summary = "BatchMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$x,
@@ -271,31 +271,16 @@ def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure, DeclareOpInterfaceMethods<Inf
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBatchMatMulOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBatchMatMulOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBatchMatMulOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBatchMatMulOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure]> {
   let summary = "BatchMatMulV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$x,
@@ -310,26 +295,11 @@ def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure, DeclareOpInterfaceMethods
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBatchMatMulV2Op(::mlir::Operation *op);
-::llvm::LogicalResult inferBatchMatMulV2Op(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBatchMatMulV2Op(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBatchMatMulV2Op(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -786,7 +756,7 @@ def TF_BetaincOp : TF_Op<"Betainc", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure]> {
   let summary = "BiasAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg,
@@ -798,26 +768,11 @@ def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBiasAddOp(::mlir::Operation *op);
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBiasAddOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -883,7 +838,7 @@ def TF_BitcastOp : TF_Op<"Bitcast", [Pure]> {
   TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative]> {
   let summary = "BitwiseAnd";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
@@ -894,29 +849,16 @@ def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative, DeclareOpInterface
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative]> {
   let summary = "BitwiseOr";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
@@ -927,29 +869,16 @@ def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative, DeclareOpInterfaceMe
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative]> {
   let summary = "BitwiseXor";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
@@ -960,24 +889,11 @@ def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative, DeclareOpInterface
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -886,7 +886,7 @@ def TF_ConcatOffsetOp : TF_Op<"ConcatOffset", [Pure]> {
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure]> {
   let summary = "ConcatV2";
   let arguments = (ins
     Variadic<AnyTensor>:$values,
@@ -900,28 +900,15 @@ def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure, DeclareOpInterfaceMethods<InferType
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyConcatV2Op(::mlir::Operation *op);
 ::mlir::OpFoldResult foldConcatV2Op(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferConcatV2Op(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyConcatV2Op(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldConcatV2Op(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferConcatV2Op(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

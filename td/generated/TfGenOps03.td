@@ -1517,7 +1517,7 @@ def TF_DistributedSaveOp : TF_Op<"DistributedSave", []> {
   }];
 }
 
-def TF_DivOp : TF_Op<"Div", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_DivOp : TF_Op<"Div", [Pure]> {
   let summary = "Div";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
@@ -1529,13 +1529,9 @@ def TF_DivOp : TF_Op<"Div", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -1543,19 +1539,10 @@ def TF_DivOp : TF_Op<"Div", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldDivOp(*this, adaptor.getOperands());
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
   let summary = "DivNoNan";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$x,
@@ -1566,24 +1553,11 @@ def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure, DeclareOpInterfaceMethods<InferType
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }

@@ -189,7 +189,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure]> {
   let summary = "FloorDiv";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
@@ -200,29 +200,16 @@ def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure, DeclareOpInterfaceMethods<InferType
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_FloorModOp : TF_Op<"FloorMod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_FloorModOp : TF_Op<"FloorMod", [Pure]> {
   let summary = "FloorMod";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$x,
@@ -233,24 +220,11 @@ def TF_FloorModOp : TF_Op<"FloorMod", [Pure, DeclareOpInterfaceMethods<InferType
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1008,7 +982,7 @@ def TF_GraphDefVersionOp : TF_Op<"GraphDefVersion", []> {
   );
 }
 
-def TF_GreaterOp : TF_Op<"Greater", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_GreaterOp : TF_Op<"Greater", [Pure]> {
   let summary = "Greater";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
@@ -1020,13 +994,9 @@ def TF_GreaterOp : TF_Op<"Greater", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -1034,19 +1004,10 @@ def TF_GreaterOp : TF_Op<"Greater", [Pure, DeclareOpInterfaceMethods<InferTypeOp
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldComparisonOp(*this, adaptor.getOperands());
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure]> {
   let summary = "GreaterEqual";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
@@ -1058,28 +1019,15 @@ def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure, DeclareOpInterfaceMethods<I
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldComparisonOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

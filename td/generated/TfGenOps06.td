@@ -731,7 +731,7 @@ def TF_LearnedUnigramCandidateSamplerOp : TF_Op<"LearnedUnigramCandidateSampler"
   }];
 }
 
-def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure]> {
   let summary = "LeftShift";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
@@ -742,24 +742,11 @@ def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure, DeclareOpInterfaceMethods<InferTy
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -791,7 +778,7 @@ def TF_LegacyParallelInterleaveDatasetV2Op : TF_Op<"LegacyParallelInterleaveData
   }];
 }
 
-def TF_LessOp : TF_Op<"Less", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_LessOp : TF_Op<"Less", [Pure]> {
   let summary = "Less";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
@@ -803,13 +790,9 @@ def TF_LessOp : TF_Op<"Less", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -817,19 +800,10 @@ def TF_LessOp : TF_Op<"Less", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldComparisonOp(*this, adaptor.getOperands());
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_LessEqualOp : TF_Op<"LessEqual", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_LessEqualOp : TF_Op<"LessEqual", [Pure]> {
   let summary = "LessEqual";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
@@ -841,28 +815,15 @@ def TF_LessEqualOp : TF_Op<"LessEqual", [Pure, DeclareOpInterfaceMethods<InferTy
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldComparisonOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1351,7 +1312,7 @@ def TF_LogUniformCandidateSamplerOp : TF_Op<"LogUniformCandidateSampler", []> {
   }];
 }
 
-def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative]> {
   let summary = "LogicalAnd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$x,
@@ -1362,28 +1323,15 @@ def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative, DeclareOpInterface
   );
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldLogicalOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1423,7 +1371,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative]> {
   let summary = "LogicalOr";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$x,
@@ -1434,28 +1382,15 @@ def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative, DeclareOpInterfaceMe
   );
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldLogicalOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

@@ -230,7 +230,7 @@ def TF_MapUnstageNoKeyOp : TF_Op<"MapUnstageNoKey", []> {
   }];
 }
 
-def TF_MatMulOp : TF_Op<"MatMul", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
   let summary = "MatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$a,
@@ -244,23 +244,6 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferMatMulOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferMatMulOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_MatchingFilesOp : TF_Op<"MatchingFiles", [Pure]> {
@@ -519,7 +502,7 @@ def TF_MatrixTriangularSolveOp : TF_Op<"MatrixTriangularSolve", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MaxOp : TF_Op<"Max", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MaxOp : TF_Op<"Max", [Pure]> {
   let summary = "Max";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
@@ -531,23 +514,6 @@ def TF_MaxOp : TF_Op<"Max", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [Pure]> {
@@ -569,7 +535,7 @@ def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [P
   }];
 }
 
-def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
   let summary = "MaxPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$input,
@@ -583,23 +549,6 @@ def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure, DeclareOpInterfaceMethods<InferTypeOp
     TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferPoolOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferPoolOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_MaxPool3DOp : TF_Op<"MaxPool3D", [Pure]> {
@@ -807,7 +756,7 @@ def TF_MaxPoolWithArgmaxOp : TF_Op<"MaxPoolWithArgmax", [Pure]> {
   }];
 }
 
-def TF_MaximumOp : TF_Op<"Maximum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
   let summary = "Maximum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
@@ -819,13 +768,9 @@ def TF_MaximumOp : TF_Op<"Maximum", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMaximumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -833,19 +778,10 @@ def TF_MaximumOp : TF_Op<"Maximum", [Pure, DeclareOpInterfaceMethods<InferTypeOp
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldMaximumOp(*this, adaptor.getOperands());
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_MeanOp : TF_Op<"Mean", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MeanOp : TF_Op<"Mean", [Pure]> {
   let summary = "Mean";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
@@ -857,23 +793,6 @@ def TF_MeanOp : TF_Op<"Mean", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_MergeOp : TF_Op<"Merge", [Pure]> {
@@ -952,7 +871,7 @@ def TF_MfccOp : TF_Op<"Mfcc", [Pure]> {
   }];
 }
 
-def TF_MinOp : TF_Op<"Min", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MinOp : TF_Op<"Min", [Pure]> {
   let summary = "Min";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
@@ -964,26 +883,9 @@ def TF_MinOp : TF_Op<"Min", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
-def TF_MinimumOp : TF_Op<"Minimum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
   let summary = "Minimum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
@@ -995,28 +897,15 @@ def TF_MinimumOp : TF_Op<"Minimum", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMinimumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldMinimumOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1073,7 +962,7 @@ def TF_MlirPassthroughOpOp : TF_Op<"MlirPassthroughOp", [Pure]> {
   TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_ModOp : TF_Op<"Mod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_ModOp : TF_Op<"Mod", [Pure]> {
   let summary = "Mod";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$x,
@@ -1084,24 +973,11 @@ def TF_ModOp : TF_Op<"Mod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1121,7 +997,7 @@ def TF_ModelDatasetOp : TF_Op<"ModelDataset", [Pure]> {
   );
 }
 
-def TF_MulOp : TF_Op<"Mul", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
   let summary = "Mul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
@@ -1133,13 +1009,9 @@ def TF_MulOp : TF_Op<"Mul", [Pure, Commutative, DeclareOpInterfaceMethods<InferT
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMulOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -1147,19 +1019,10 @@ def TF_MulOp : TF_Op<"Mul", [Pure, Commutative, DeclareOpInterfaceMethods<InferT
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldMulOp(*this, adaptor.getOperands());
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure]> {
   let summary = "MulNoNan";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x,
@@ -1170,24 +1033,11 @@ def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure, DeclareOpInterfaceMethods<InferType
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

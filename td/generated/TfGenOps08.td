@@ -111,7 +111,7 @@ def TF_NoneOp : TF_Op<"None", [Pure]> {
   );
 }
 
-def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative]> {
   let summary = "NotEqual";
   let arguments = (ins
     AnyTensor:$x,
@@ -124,30 +124,15 @@ def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative, DeclareOpInterfaceMeth
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferBroadcastPredicateOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldComparisonOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastPredicateOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -620,7 +605,7 @@ def TF_OutfeedEnqueueTupleOp : TF_Op<"OutfeedEnqueueTuple", []> {
   TF_DerivedOperandGroupTypeListAttr dtypes = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_PackOp : TF_Op<"Pack", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_PackOp : TF_Op<"Pack", [Pure]> {
   let summary = "Pack";
   let arguments = (ins
     Variadic<AnyTensor>:$values,
@@ -633,30 +618,15 @@ def TF_PackOp : TF_Op<"Pack", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyPackOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldPackOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferPackOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyPackOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldPackOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferPackOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1345,7 +1315,7 @@ def TF_PopulationCountOp : TF_Op<"PopulationCount", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_PowOp : TF_Op<"Pow", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_PowOp : TF_Op<"Pow", [Pure]> {
   let summary = "Pow";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc436e", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128">:$x,
@@ -1356,24 +1326,11 @@ def TF_PowOp : TF_Op<"Pow", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -1546,7 +1503,7 @@ def TF_PrivateThreadPoolDatasetOp : TF_Op<"PrivateThreadPoolDataset", [Pure]> {
   }];
 }
 
-def TF_ProdOp : TF_Op<"Prod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_ProdOp : TF_Op<"Prod", [Pure]> {
   let summary = "Prod";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
@@ -1558,23 +1515,6 @@ def TF_ProdOp : TF_Op<"Prod", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_PyFuncOp : TF_Op<"PyFunc", []> {

@@ -629,7 +629,7 @@ def TF_ReservedInputOp : TF_Op<"ReservedInput", [Pure]> {
   );
 }
 
-def TF_ReshapeOp : TF_Op<"Reshape", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_ReshapeOp : TF_Op<"Reshape", [Pure]> {
   let summary = "Reshape";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -643,14 +643,10 @@ def TF_ReshapeOp : TF_Op<"Reshape", [Pure, DeclareOpInterfaceMethods<InferTypeOp
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyReshapeOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 void populateReshapePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
-::llvm::LogicalResult inferReshapeOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyReshapeOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -660,15 +656,6 @@ void populateReshapePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRCon
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
   populateReshapePatterns(results, context);
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReshapeOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

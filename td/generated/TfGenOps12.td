@@ -499,7 +499,7 @@ def TF_SegmentSumV2Op : TF_Op<"SegmentSumV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SelectOp : TF_Op<"Select", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_SelectOp : TF_Op<"Select", [Pure]> {
   let summary = "Select";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$condition,
@@ -512,13 +512,9 @@ def TF_SelectOp : TF_Op<"Select", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySelectOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferSelectOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySelectOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -526,19 +522,10 @@ def TF_SelectOp : TF_Op<"Select", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldSelectOp(*this, adaptor.getOperands());
 }
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSelectOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
   }];
 }
 
-def TF_SelectV2Op : TF_Op<"SelectV2", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_SelectV2Op : TF_Op<"SelectV2", [Pure]> {
   let summary = "SelectV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$condition,
@@ -551,28 +538,15 @@ def TF_SelectV2Op : TF_Op<"SelectV2", [Pure, DeclareOpInterfaceMethods<InferType
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
   let hasFolder = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySelectV2Op(::mlir::Operation *op);
 ::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult inferSelectV2Op(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySelectV2Op(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldSelectOp(*this, adaptor.getOperands());
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSelectV2Op(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
 }
   }];
 }

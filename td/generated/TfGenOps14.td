@@ -225,7 +225,7 @@ def TF_StochasticCastToIntOp : TF_Op<"StochasticCastToInt", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StopGradientOp : TF_Op<"StopGradient", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_StopGradientOp : TF_Op<"StopGradient", [Pure]> {
   let summary = "StopGradient";
   let arguments = (ins
     AnyTensor:$input
@@ -234,21 +234,6 @@ def TF_StopGradientOp : TF_Op<"StopGradient", [Pure, DeclareOpInterfaceMethods<I
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_StoreMinibatchStatisticsInFdoOp : TF_Op<"StoreMinibatchStatisticsInFdo", [Pure]> {
@@ -597,7 +582,7 @@ def TF_StubResourceHandleOpOp : TF_Op<"StubResourceHandleOp", []> {
   }];
 }
 
-def TF_SubOp : TF_Op<"Sub", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_SubOp : TF_Op<"Sub", [Pure]> {
   let summary = "Sub";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, uint64">:$x,
@@ -610,14 +595,10 @@ def TF_SubOp : TF_Op<"Sub", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldSubOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 void populateSubPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
-::llvm::LogicalResult inferBroadcastBinaryOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -627,15 +608,6 @@ void populateSubPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
   populateSubPatterns(results, context);
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferBroadcastBinaryOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areElementCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
@@ -660,7 +632,7 @@ def TF_SubstrOp : TF_Op<"Substr", [Pure]> {
   }];
 }
 
-def TF_SumOp : TF_Op<"Sum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_SumOp : TF_Op<"Sum", [Pure]> {
   let summary = "Sum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
@@ -672,23 +644,6 @@ def TF_SumOp : TF_Op<"Sum", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferReductionOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferReductionOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areAnyReturnTypes(inferred, actual);
-}
-  }];
 }
 
 def TF_SummaryWriterOp : TF_Op<"SummaryWriter", []> {

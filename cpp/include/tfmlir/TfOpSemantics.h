@@ -83,26 +83,9 @@ mlir::Attribute foldShapeOf(mlir::Type type, mlir::Type resultType);
                            std::optional<mlir::Location> location,             \
                            mlir::ValueRange operands, AttrGetter getAttr,      \
                            llvm::SmallVectorImpl<mlir::Type> &inferred);
-TFMLIR_INFERENCE(inferBatchMatMulOp)
-TFMLIR_INFERENCE(inferBatchMatMulV2Op)
-TFMLIR_INFERENCE(inferBroadcastBinaryOp)
-TFMLIR_INFERENCE(inferBroadcastPredicateOp)
-TFMLIR_INFERENCE(inferConcatV2Op)
 TFMLIR_INFERENCE(inferConv2DOp)
-TFMLIR_INFERENCE(inferExpandDimsOp)
-TFMLIR_INFERENCE(inferFillOp)
-TFMLIR_INFERENCE(inferMatMulOp)
-TFMLIR_INFERENCE(inferPackOp)
-TFMLIR_INFERENCE(inferPoolOp)
-TFMLIR_INFERENCE(inferRankOp)
-TFMLIR_INFERENCE(inferReductionOp)
-TFMLIR_INFERENCE(inferReshapeOp)
 TFMLIR_INFERENCE(inferSameTypeAsFirstOperand)
-TFMLIR_INFERENCE(inferSelectOp)
-TFMLIR_INFERENCE(inferSelectV2Op)
-TFMLIR_INFERENCE(inferSqueezeOp)
 TFMLIR_INFERENCE(inferToBoolOp)
-TFMLIR_INFERENCE(inferTransposeOp)
 #undef TFMLIR_INFERENCE
 
 // Canonicalization patterns (td/TfCanonicalize.td, cpp/lib/TfCanonicalize.cpp).

@@ -89,13 +89,14 @@ def from_signature(sig):
 
 
 class OdsInfo:
-    __slots__ = ("derived", "stored", "attr_sized_operands", "attr_sized_results")
+    __slots__ = ("derived", "stored", "attr_sized_operands", "attr_sized_results", "commutative")
 
-    def __init__(self, derived, stored, seg_operands, seg_results):
+    def __init__(self, derived, stored, seg_operands, seg_results, commutative=False):
         self.derived = frozenset(derived)
         self.stored = frozenset(stored)
         self.attr_sized_operands = seg_operands
         self.attr_sized_results = seg_results
+        self.commutative = commutative  # MLIR's Commutative trait: constant operands move right when folded
 
 
 @functools.lru_cache(maxsize=None)

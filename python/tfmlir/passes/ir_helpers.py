@@ -57,7 +57,7 @@ def _ops_of(scope):
     raise TypeError(f"expected a region, a block or a list of ops, not {type(scope).__name__}")
 
 
-def _post_order(scope):
+def post_order(scope):
     """Every op in `scope` (nested ones included), in post-order."""
     ops = []
     collect = ops.append
@@ -101,7 +101,7 @@ def ops_named(root, names):
 def captured_values(scope):
     """``(values, uses)``: values `scope` uses but defines nowhere inside, in first-use order of a
     post-order walk, and every use ``(op, operand index, value)`` of them inside `scope`."""
-    ops = _post_order(scope)
+    ops = post_order(scope)
     if isinstance(scope, ir.Region):
         defined = {arg for block in scope.blocks for arg in block.arguments}
     elif isinstance(scope, ir.Block):
