@@ -333,10 +333,14 @@ class _Evaluator(ValueEvaluator):
         self.consts = {k: v for k, v in self.consts.items() if v is not None}
 
     def constant_value(self, v):
+        v = _through_executor(v)
         found = self.known.get(v)
         if found is not None:
             return found
         return super().constant_value(v)
+
+    def constant_partial_shape(self, v):
+        return super().constant_partial_shape(_through_executor(v))
 
     def _v_op(self, v):
         if isinstance(v, ir.BlockArgument):
@@ -359,7 +363,7 @@ class _Evaluator(ValueEvaluator):
         return len(v.owner.operands)
 
     def _v_operand(self, v, i):
-        return v.owner.operands[i]
+        return _through_executor(v.owner.operands[i])
 
     def _v_input_shape(self, v, i):
         return self.pass_.types.info(v.owner.operands[i].type).shape
@@ -1120,7 +1124,8 @@ class _ShapeInference:
                 continue
             elem = info.elem
             handle = c.output_handles[i]
-            if handle is not None and info.handle_kind is not None:
+            if handle is not None and info.handle_kind is not None and \
+                    all(dt is not None for dt, _ in handle):
                 subs = [self.types.tensor(s, self.types.element_type(dt)) for dt, s in handle]
                 elem = self.types.with_subtypes(info.handle_kind, subs)
             inferred = self.types.tensor(c.outputs[i], elem)
@@ -1281,6 +1286,21 @@ class _ShapeInference:
             resource.set_type(refined)
             changed = True
         return changed
+
+
+def _through_executor(v):
+    """The value an island or graph result forwards (TF's ValuePort looks through them)."""
+    while not isinstance(v, ir.BlockArgument):
+        owner = v.owner
+        name = owner.name
+        if name != ISLAND and name != GRAPH:
+            return v
+        term = _terminator(owner.regions[0])
+        index = v.result_number
+        if index >= len(term.operands) or index >= len(owner.results) - (1 if name == ISLAND else 0):
+            return v
+        v = term.operands[index]
+    return v
 
 
 def _implements_infer_type(op):

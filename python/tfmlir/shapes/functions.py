@@ -1366,3 +1366,49 @@ def _split_v(c):
 
 
 # --- constant evaluation ----------------------------------------------------------------------------
+
+
+# TPU and XLA bridge ops.
+
+@shape_fn("TPUCompilationResult", "XlaReplicaId", "GlobalIterId", "TPURoundRobin")
+def _tpu_scalar(c):
+    c.set_output(0, [])
+
+
+@shape_fn("TPUOrdinalSelector")
+def _tpu_ordinal_selector(c):
+    c.set_output(0, [-1])
+
+
+@shape_fn("_TPUCompileMlir", "TPUCompile")
+def _tpu_compile(c):
+    # compilation status (scalar string), one program key (a 3-vector of strings) per core,
+    # and for TPUCompile one may-modify-variables scalar per computation.
+    c.set_output(0, [])
+    keys = c.attr("num_computations", c.num_outputs - 1)
+    for i in range(1, c.num_outputs):
+        c.set_output(i, [3] if i <= keys else [])
+
+
+@shape_fn("TPUReplicatedInput")
+def _tpu_replicated_input(c):
+    out = c.inputs[-1] if c.inputs else None
+    for s in c.inputs:
+        out = merge_shape(out, s)
+    c.set_output(0, out)
+    handles = [h for h in c.input_handles if h is not None]
+    if handles and len(handles) == len(c.inputs) and all(h == handles[0] for h in handles):
+        c.output_handles[0] = handles[0]
+
+
+@shape_fn("TPUReplicatedOutput")
+def _tpu_replicated_output(c):
+    for i in range(c.num_outputs):
+        c.set_output(i, c.inputs[0])
+        if c.input_handles and c.input_handles[0] is not None:
+            c.output_handles[i] = c.input_handles[0]
+
+
+for _op in ("CrossReplicaSum", "XlaAllReduce", "CollectivePermute", "TPUAnnotateTensorsWithDynamicShape_unused"):
+    if not _op.endswith("_unused"):
+        SHAPE_FNS.setdefault(_op, unchanged)
