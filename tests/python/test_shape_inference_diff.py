@@ -141,12 +141,47 @@ def outcome(case_id, theirs, ours, context=3):
         if expected is None:  # TF failed without a diagnostic ("// error"): failing is enough
             return None
         got = strip_pass_prefix(ours["errors"][0], [PASS]) if ours["errors"] else ""
-        if got == expected or expected.endswith("): " + got):
+        if got == expected or expected.endswith("): " + got) or _same_convergence_error(expected, got):
             return None
         return f"{case_id}: both fail, with different errors\n  TF:     {expected!r}\n  tfmlir: {got!r}"
     if theirs["ok"]:
+        for key, message in BY_DESIGN.items():
+            if key in case_id and ours["errors"] and message in ours["errors"][0]:
+                return None
         return f"{case_id}: TF succeeds but tfmlir fails: {ours['errors'][:3]}"
     return f"{case_id}: tfmlir succeeds but TF fails: {theirs['error'][:1500]}"
+
+
+# Where tfmlir differs from TF on purpose: TF's pass silently leaves an op unrefined when its
+# shape function rejects the operand shapes; tfmlir reports them (module unchanged).
+BY_DESIGN = {"{input-arg-shapes=2,5:2,4}": "operand shapes no BatchMatMulV2 accepts"}
+
+# Differences not closed yet (each must still differ: a fixed one fails until removed here).
+KNOWN_DIFFERENCES = {
+    "transformer_encoder.noshape.executor": "commutative operand order of a tf.Mul in executor form",
+    "transformer_encoder.shape.executor": "commutative operand order of a tf.Mul in executor form",
+    "transformer_encoder_captured.noshape.executor": "commutative operand order of a tf.Mul in executor form",
+    "transformer_encoder_captured.shape.executor": "commutative operand order of a tf.Mul in executor form",
+    "lstm.noshape": "TensorListReserve element shape from the list's writes",
+    "lstm_captured.noshape": "TensorListReserve element shape from the list's writes",
+    "tf2_control_flow": "TensorList element shapes (TensorListReserve, TensorListConcatV2)",
+    "tf2_control_flow.noshape.executor{max-iterations=2}": "TensorList element shapes",
+    "tf2_control_flow.noshape.functional{max-iterations=2}": "TensorList element shapes",
+    "tf1_v1_control_flow.noshape.executor": "tf_executor.Merge result types (TF's executor dialect infers them)",
+}
+
+
+def known_difference(case_id):
+    for key, why in KNOWN_DIFFERENCES.items():
+        if case_id == key or (case_id.startswith(key) and "{" not in case_id):
+            return why
+    return None
+
+
+def _same_convergence_error(expected, got):
+    # TF formats the iteration count as a raw character ("after \x01"); tfmlir writes the number.
+    m = re.search(r"after (\d+)$", got)
+    return bool(m) and expected == got[:m.start(1)] + chr(int(m.group(1)))
 
 
 def run_ours(name, pipeline):
@@ -172,6 +207,11 @@ def test_matches_tensorflow(name, pipeline, request, tf_outputs_of_shape_inferen
         pytest.fail(NOT_REGISTERED, pytrace=False)
     case_id = request.node.callspec.id
     problem = outcome(case_id, tf_outputs_of_shape_inference[case_id], run_ours(name, pipeline))
+    why = known_difference(case_id)
+    if why is not None:
+        if problem is None:
+            pytest.fail(f"{case_id} now matches TF: remove it from KNOWN_DIFFERENCES", pytrace=False)
+        pytest.xfail(f"known difference: {why}")
     if problem:
         pytest.fail(problem, pytrace=False)
 

@@ -259,7 +259,7 @@ def _convert_attr(attr, types):
         return attr.value
     if tf_type.ShapeAttr.isinstance(attr):
         s = tf_type.ShapeAttr(attr)
-        return None if s.rank is None else [-1 if d < 0 else d for d in s.dims]
+        return None if s.rank is None else [-1 if d is None or d < 0 else d for d in s.dims]
     return attr
 
 
@@ -1148,7 +1148,7 @@ class _ShapeInference:
         if not isinstance(shapes, ir.ArrayAttr) or len(shapes) != 1 or not tf_type.ShapeAttr.isinstance(shapes[0]):
             return None
         s = tf_type.ShapeAttr(shapes[0])
-        return None if s.rank is None else [-1 if d < 0 else d for d in s.dims]
+        return None if s.rank is None else [-1 if d is None or d < 0 else d for d in s.dims]
 
     def infer_host_compute_mlir(self, op):
         text = ir.StringAttr(op.attributes["host_mlir_module"]).value if "host_mlir_module" in op.attributes \
