@@ -530,7 +530,7 @@ class _ShapeInference:
         if how is None:
             how = self._derived[key] = self._derivation(op_type, name)
         if not how:
-            return None
+            return self._subtype_dtype(op) if name == "element_dtype" else None
         kind, side, arg_name, arg_index = how
         values = op.operands if side == "in" else op.results
         d = opdb.get(op_type)
@@ -547,6 +547,16 @@ class _ShapeInference:
         if kind == "type":
             return dtypes[0] if dtypes else None
         return dtypes
+
+    def _subtype_dtype(self, op):
+        """A TensorList op's element_dtype that no argument carries: TF's dialect derives it from
+        the list's variant subtype (results first, then operands)."""
+        for values in (op.results, op.operands):
+            for v in values:
+                info = self.types.info(v.type)
+                if info.handle_kind == "variant" and info.subtypes:
+                    return self.types.info(info.subtypes[0]).dtype
+        return None
 
     def _derivation(self, op_type, name):
         d = opdb.get(op_type)
@@ -979,7 +989,8 @@ class _ShapeInference:
 
     def _move_constants_right(self, op, op_type):
         """MLIR folds a commutative op by first moving its constant operands after the others
-        (IsCommutative's foldTrait); TF's pass folds every op it visits, so it does too."""
+        (IsCommutative's foldTrait, given the constant operand values the folder is called with);
+        TF's pass folds every op it visits, so it does too."""
         commutative = self._commutative.get(op_type)
         if commutative is None:
             info = opdb.ods(op_type)
@@ -989,7 +1000,9 @@ class _ShapeInference:
         operands = list(op.operands)
         if len(operands) < 2:
             return
-        const = [not isinstance(v, ir.BlockArgument) and v.owner.name == "tf.Const" for v in operands]
+        # "Constant" as the fold hook sees it: operands whose value TF's pass knows (constants,
+        # values computed from them, seen through islands), not only tf.Const results.
+        const = [self.evaluator.constant_value(v) is not None for v in operands]
         if not any(c and not d for c, d in zip(const, const[1:])):
             return
         order = [v for v, c in zip(operands, const) if not c] + [v for v, c in zip(operands, const) if c]
