@@ -913,15 +913,14 @@ class _ShapeInference:
             return self.infer_non_tf(op, name)
         if self.try_to_fold(op, name) and not any(self.types.info(r.type).refinable for r in op.results):
             return False
-        if not self.propagate_into_attached_functions(op, name, max_iterations):
-            return False
+        # Best effort, as TF: attached functions/regions that do not converge do not stop the op.
+        self.propagate_into_attached_functions(op, name, max_iterations)
         if name == "tf.WhileRegion":
             types = [v.type for v in op.operands]
             if _shape_invariant(op):
                 types = self.while_compatible_types(types, [r.type for r in op.results],
                                                     [a.type for a in op.regions[1].blocks[0].arguments])
-            if not self.propagate_to_regions(types, [op.regions[0], op.regions[1]], max_iterations):
-                return False
+            self.propagate_to_regions(types, [op.regions[0], op.regions[1]], max_iterations)
         return self.infer_single(op, name)
 
     def refine_with_interface(self, op):
