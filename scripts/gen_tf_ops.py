@@ -478,6 +478,12 @@ class OpGen:
                 for k, (n, c, _) in enumerate(results)) + "\n  );")
         lines.extend(derived_lines)
         declarations, definitions = [], []
+        traits_facts = (self.facts or {}).get("traits", {})
+        if traits_facts.get("same_element_type") and not traits_facts.get("infers_types"):
+            # TF's SameOperandsAndResultElementTypeResolveRef (inferring ops check it through
+            # their inferred types).
+            checks.append("  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this)))"
+                          " return ::mlir::failure();")
         if name in VERIFIERS:
             fn = VERIFIERS[name]
             declarations.append(f"::mlir::LogicalResult {fn}(::mlir::Operation *op);")

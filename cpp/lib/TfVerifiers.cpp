@@ -684,3 +684,26 @@ LogicalResult tfmlir::TF::verifySqueezeOp(Operation *op) {
                                << rank << ")";
   return success();
 }
+
+LogicalResult tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(Operation *op) {
+  // TF's SameOperandsAndResultElementTypeResolveRef: every operand and result
+  // has the first result's (else the first operand's) element type, refs
+  // resolved.
+  auto elementOf = [](Type t) {
+    return tfmlir::tf_type::dropRefType(tfmlir::tf_type::getElementTypeOrSelf(t));
+  };
+  Type element;
+  if (op->getNumResults() > 0)
+    element = elementOf(op->getResult(0).getType());
+  else if (op->getNumOperands() > 0)
+    element = elementOf(op->getOperand(0).getType());
+  else
+    return success();
+  for (Type t : op->getResultTypes())
+    if (elementOf(t) != element)
+      return op->emitOpError("requires compatible element types for all operands and results");
+  for (Type t : op->getOperandTypes())
+    if (elementOf(t) != element)
+      return op->emitOpError("requires compatible element types for all operands and results");
+  return success();
+}

@@ -186,6 +186,7 @@ def TF_AddOp : TF_Op<"Add", [Pure]> {
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldAddOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -267,6 +268,7 @@ def TF_AddV2Op : TF_Op<"AddV2", [Pure, Commutative]> {
 ::mlir::OpFoldResult foldAddOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 void populateAddV2Patterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -1274,6 +1276,7 @@ def TF_Atan2Op : TF_Op<"Atan2", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

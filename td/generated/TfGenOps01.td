@@ -274,6 +274,7 @@ def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBatchMatMulOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBatchMatMulOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -298,6 +299,7 @@ def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBatchMatMulV2Op(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBatchMatMulV2Op(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

@@ -322,6 +322,13 @@ def TF_ClipByValueOp : TF_Op<"ClipByValue", [Pure]> {
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_CloseSummaryWriterOp : TF_Op<"CloseSummaryWriter", []> {

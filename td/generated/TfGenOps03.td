@@ -1369,6 +1369,13 @@ def TF_DiagOp : TF_Op<"Diag", [Pure]> {
     TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_DiagPartOp : TF_Op<"DiagPart", [Pure]> {
@@ -1533,6 +1540,7 @@ def TF_DivOp : TF_Op<"Div", [Pure]> {
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -1556,6 +1564,7 @@ def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

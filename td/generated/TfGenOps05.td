@@ -223,6 +223,7 @@ def TF_FloorModOp : TF_Op<"FloorMod", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -1319,6 +1320,13 @@ def TF_IgammaOp : TF_Op<"Igamma", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_IgammaGradAOp : TF_Op<"IgammaGradA", [Pure]> {
@@ -1331,6 +1339,13 @@ def TF_IgammaGradAOp : TF_Op<"IgammaGradA", [Pure]> {
     TF_TensorOfDTypes<"0x6", "float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_IgammacOp : TF_Op<"Igammac", [Pure]> {
@@ -1343,6 +1358,13 @@ def TF_IgammacOp : TF_Op<"Igammac", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_IgnoreErrorsDatasetOp : TF_Op<"IgnoreErrorsDataset", [Pure]> {

@@ -244,6 +244,13 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
     TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_MatchingFilesOp : TF_Op<"MatchingFiles", [Pure]> {
@@ -772,6 +779,7 @@ def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMaximumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -901,6 +909,7 @@ def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMinimumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -976,6 +985,7 @@ def TF_ModOp : TF_Op<"Mod", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -1013,6 +1023,7 @@ def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMulOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

@@ -1329,6 +1329,7 @@ def TF_PowOp : TF_Op<"Pow", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

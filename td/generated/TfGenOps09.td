@@ -1674,6 +1674,13 @@ def TF_RangeOp : TF_Op<"Range", [Pure]> {
     TF_TensorOfDTypes<"0xca426e", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_RangeDatasetOp : TF_Op<"RangeDataset", [Pure]> {

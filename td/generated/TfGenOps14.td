@@ -600,6 +600,7 @@ def TF_SubOp : TF_Op<"Sub", [Pure]> {
 ::mlir::OpFoldResult foldSubOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 void populateSubPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

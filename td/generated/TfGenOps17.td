@@ -76,6 +76,13 @@ def TF_Xlog1pyOp : TF_Op<"Xlog1py", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF_XlogyOp : TF_Op<"Xlogy", [Pure]> {
@@ -92,6 +99,7 @@ def TF_XlogyOp : TF_Op<"Xlogy", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -500,6 +508,13 @@ expected to create these operators.
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupSizeAttr num_args = TF_DerivedOperandGroupSizeAttr<2>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
 def TF__FusedQuantizedConv2DOp : TF_Op<"_FusedQuantizedConv2D", [Pure]> {

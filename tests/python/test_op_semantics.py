@@ -43,73 +43,55 @@ def ctx():
 
 
 def test_builders_infer_result_types(ctx):
-    f32 = ir.F32Type.get()
-    i1 = ir.IntegerType.get_signless(1)
-    types = [_tensor([2, 3]), _tensor([3]), _tensor([3, 4]), _tensor([8, 2, 3, 5]),
-             _tensor([1, 32, 32, 3]), _tensor([3, 3, 3, 16]), _tensor(None), _tensor([2, 1, 3])]
+    # Only the ops TensorFlow's own dialect infers (InferTypeOpInterface in its ODS: the
+    # same-type-as-operand ops, Conv2D, ToBool) build without result types; the shape
+    # functions of all other ops live in tfmlir.shapes (tf-shape-inference).
+    types = [_tensor(None), _tensor([1, 32, 32, 3]), _tensor([3, 3, 3, 16]), _tensor([2, 3])]
     seen = {}
 
     def body(a):
-        x, b, m, bm, img, flt, unranked, e = a
-        seen["add"] = tf.AddV2Op(x, b).result                      # broadcast
-        seen["less"] = tf.LessOp(x, b).result                      # predicate
-        seen["relu"] = tf.ReluOp(unranked).result                  # same type
-        seen["matmul"] = tf.MatMulOp(x, m, transpose_a=False, transpose_b=False).result
-        bm2 = tf.ConstOp(ir.DenseElementsAttr.get_splat(_tensor([5, 7]), ir.FloatAttr.get(f32, 1.0)))
-        seen["bmm"] = tf.BatchMatMulV2Op(bm, bm2.output, adj_x=False, adj_y=False).result
-        seen["reshape"] = tf.ReshapeOp(x, _const("[3, -1]", [2])).result
-        seen["transpose"] = tf.TransposeOp(bm, _const("[3, 0, 2, 1]", [4])).result
+        unranked, img, flt, x = a
+        seen["relu"] = tf.ReluOp(unranked).result
+        seen["tanh"] = tf.TanhOp(x).result
         seen["conv"] = tf.Conv2DOp(img, flt, strides=[1, 2, 2, 1], padding="SAME",
                                    dilations=[1, 1, 1, 1], data_format="NHWC",
                                    explicit_paddings=[], use_cudnn_on_gpu=True).result
         seen["conv_valid"] = tf.Conv2DOp(img, flt, strides=[1, 1, 1, 1], padding="VALID",
                                          dilations=[1, 2, 2, 1], data_format="NHWC",
                                          explicit_paddings=[], use_cudnn_on_gpu=True).result
-        seen["pool"] = tf.MaxPoolOp(img, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
-                                    padding="VALID", data_format="NHWC",
-                                    explicit_paddings=[]).result
-        seen["mean"] = tf.MeanOp(bm, _const("[1, -1]", [2]), keep_dims=True).result
-        seen["sum"] = tf.SumOp(bm, _const("[0]", [1]), keep_dims=False).result
-        seen["concat"] = tf.ConcatV2Op([x, x], _const("1", [])).result
-        seen["pack"] = tf.PackOp([b, b], axis=1).result
-        seen["expand"] = tf.ExpandDimsOp(x, _const("-1", [])).result
-        seen["squeeze"] = tf.SqueezeOp(e, squeeze_dims=[]).result
-        cond = tf.ConstOp(ir.DenseElementsAttr.get_splat(_tensor([3], i1), ir.BoolAttr.get(True)))
-        seen["select"] = tf.SelectV2Op(cond.output, x, b).result
-        seen["fill"] = tf.FillOp(_const("[4, 2]", [2]), tf.ConstOp(
-            ir.DenseElementsAttr.get_splat(_tensor([]), ir.FloatAttr.get(f32, 0.5))).output).result
-        seen["rank"] = tf.RankOp(unranked).result
+        seen["to_bool"] = tf.ToBoolOp(x).result
         return list(seen.values())
 
     module = _build(types, body)
     got = {k: str(v.type) for k, v in seen.items()}
-    assert got == {
-        "add": "tensor<2x3xf32>", "less": "tensor<2x3xi1>", "relu": "tensor<*xf32>",
-        "matmul": "tensor<2x4xf32>", "bmm": "tensor<8x2x3x7xf32>", "reshape": "tensor<3x2xf32>",
-        "transpose": "tensor<5x8x3x2xf32>", "conv": "tensor<1x16x16x16xf32>",
-        "conv_valid": "tensor<1x28x28x16xf32>", "pool": "tensor<1x15x15x3xf32>",
-        "mean": "tensor<8x1x3x1xf32>", "sum": "tensor<2x3x5xf32>", "concat": "tensor<2x6xf32>",
-        "pack": "tensor<3x2xf32>", "expand": "tensor<2x3x1xf32>", "squeeze": "tensor<2x3xf32>",
-        "select": "tensor<2x3xf32>", "fill": "tensor<4x2xf32>", "rank": "tensor<i32>",
-    }
+    assert got == {"relu": "tensor<*xf32>", "tanh": "tensor<2x3xf32>", "conv": "tensor<1x16x16x16xf32>",
+                   "conv_valid": "tensor<1x28x28x16xf32>", "to_bool": "tensor<i1>"}
     # What the builders inferred is what TF prints back.
     assert "tensor<1x16x16x16xf32>" in str(module)
+
+
+def test_ops_tensorflow_does_not_infer_need_result_types(ctx):
+    with pytest.raises(TypeError):
+        _build([_tensor([2, 3])], lambda a: [tf.MatMulOp(a[0], a[0], transpose_a=False,
+                                                          transpose_b=True).result])
+    with pytest.raises(ValueError):
+        ir.InferTypeOpInterface(tf.MatMulOp)
 
 
 def test_inference_leaves_unknowns_dynamic(ctx):
     seen = {}
 
     def body(a):
-        x, s, u = a
-        seen["reshape"] = tf.ReshapeOp(x, s).result          # shape not constant: rank known
-        seen["matmul"] = tf.MatMulOp(u, u, transpose_a=False, transpose_b=False).result
-        seen["add"] = tf.AddV2Op(x, u).result
+        img, flt, u = a
+        seen["conv"] = tf.Conv2DOp(img, flt, strides=[1, 1, 1, 1], padding="VALID",
+                                   dilations=[1, 1, 1, 1], data_format="NHWC",
+                                   explicit_paddings=[], use_cudnn_on_gpu=True).result
+        seen["relu"] = tf.ReluOp(u).result
         return list(seen.values())
 
-    module = _build([_tensor([2, 3]), _tensor([3], ir.IntegerType.get_signless(32)), _tensor(None)], body)
+    module = _build([_tensor([ir.ShapedType.get_dynamic_size(), 8, 8, 3]), _tensor([3, 3, 3, 4]), _tensor(None)], body)
     assert module.operation.verify()
-    assert {k: str(v.type) for k, v in seen.items()} == {
-        "reshape": "tensor<?x?x?xf32>", "matmul": "tensor<?x?xf32>", "add": "tensor<*xf32>"}
+    assert {k: str(v.type) for k, v in seen.items()} == {"conv": "tensor<?x6x6x4xf32>", "relu": "tensor<*xf32>"}
 
 
 def test_declared_types_may_refine_the_inferred_ones(ctx):
@@ -130,7 +112,7 @@ def test_declared_types_may_refine_the_inferred_ones(ctx):
 
 
 def test_inference_failure_is_a_python_error(ctx):
-    iface = ir.InferTypeOpInterface(tf.MatMulOp)
+    iface = ir.InferTypeOpInterface(tf.Conv2DOp)
     with pytest.raises(ValueError):
         iface.inferReturnTypes(operands=[], attributes=ir.DictAttr.get({}), context=ctx,
                                loc=ir.Location.unknown())

@@ -328,16 +328,29 @@ class _Evaluator(ValueEvaluator):
         super().__init__()
         self.pass_ = pass_
         self.known = {}  # values whose constant TF records across calls (callee args, call results)
+        self.never = set()  # values no later refinement can make constant (producer not evaluable)
 
     def forget_unknown(self):
         self.consts = {k: v for k, v in self.consts.items() if v is not None}
 
     def constant_value(self, v):
-        v = _through_executor(v)
         found = self.known.get(v)
         if found is not None:
             return found
-        return super().constant_value(v)
+        if v in self.never:
+            return None
+        resolved = _through_executor(v)
+        if resolved is not v:
+            found = self.known.get(resolved)
+            if found is not None:
+                return found
+        if isinstance(resolved, ir.BlockArgument):
+            return None  # an argument's value is only ever known through `known`
+        op_type = _tf_op_type(resolved.owner.name)
+        if op_type is None or not (op_type in _ALWAYS_EVALUATED or can_evaluate(op_type)):
+            self.never.add(v)
+            return None
+        return super().constant_value(resolved)
 
     def constant_partial_shape(self, v):
         return super().constant_partial_shape(_through_executor(v))
@@ -1298,6 +1311,13 @@ class _ShapeInference:
             resource.set_type(refined)
             changed = True
         return changed
+
+
+_ALWAYS_EVALUATED = frozenset({"Const", "HostConst", "Shape", "Size", "Rank"})
+
+
+def _tf_op_type(name):
+    return name[3:] if name.startswith("tf.") else None
 
 
 def _through_executor(v):
