@@ -1085,18 +1085,33 @@ def _while(c):
 
 # Tensor lists (variant handle data: element shape and dtype).
 
-def _list_element(c, shape, dtype):
-    c.output_handles[0] = [(dtype, shape)]
+def _list_element(c, shape, dtype, i=0):
+    c.output_handles[i] = [(dtype, shape)]
 
 
-@shape_fn("EmptyTensorList")
+def _list_handle(c, i):
+    """The (dtype, element shape) of list input `i` when its handle data is valid (one entry)."""
+    h = c.input_handles[i]
+    if h and len(h) == 1:
+        return h[0]
+    return None
+
+
+def _check_list_handle(c, i):
+    """The list's (dtype, element shape), or None; more than one entry is an error."""
+    h = c.input_handles[i]
+    if h is not None and len(h) > 1:
+        raise ShapeError("invalid variant data for a tensor list")
+    return _list_handle(c, i)
+
+
+def _check_list_dtype(h, dtype):
+    if h[0] != dtype:
+        raise ShapeError(f"expected list with element dtype {dtype} but got list with element dtype {h[0]}")
+
+
+@shape_fn("EmptyTensorList", "TensorListReserve")
 def _empty_tensor_list(c):
-    c.set_output(0, [])
-    _list_element(c, c.shape_from_shape_tensor(0, treat_scalar_as_unknown=True), c.attr("element_dtype"))
-
-
-@shape_fn("TensorListReserve")
-def _tensor_list_reserve(c):
     c.set_output(0, [])
     _list_element(c, c.shape_from_shape_tensor(0, treat_scalar_as_unknown=True), c.attr("element_dtype"))
 
@@ -1104,77 +1119,144 @@ def _tensor_list_reserve(c):
 @shape_fn("TensorListFromTensor")
 def _tensor_list_from_tensor(c):
     c.set_output(0, [])
-    t = c.inputs[0]
-    t = with_rank_at_least(t, 1)
-    element = t[1:] if t is not None else None
-    declared = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
-    element = merge_shape(element, declared) if element is not None and declared is not None else \
-        (element if declared is None else declared)
+    element = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
+    # The tensor's rows must agree with the declared element shape, which is what the list records.
+    merge_shape(subshape(c.inputs[0], 1), element)
     _list_element(c, element, c.attr("element_dtype"))
 
 
-def _list_handle(c, i):
-    h = c.input_handles[i]
-    if h and len(h) == 1:
-        return h[0]
-    return None
+@shape_fn("TensorListSplit")
+def _tensor_list_split(c):
+    c.set_output(0, [])
+    tensor = with_rank_at_least(c.inputs[0], 1)
+    with_rank(c.inputs[2], 1)
+    element = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
+    merge_shape(concatenate([-1], subshape(tensor, 1)), element)
+    _list_element(c, element, c.attr("element_dtype"))
+
+
+@shape_fn("TensorListScatter", "TensorListScatterV2")
+def _tensor_list_scatter(c):
+    _list_element(c, c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True), c.attr("element_dtype"))
+    c.set_output(0, [])
 
 
 @shape_fn("TensorListSetItem")
 def _tensor_list_set_item(c):
-    c.set_output(0, [])
     dtype = c.attr("element_dtype")
-    h = c.input_handles[0]
-    if h is None:
+    c.set_output(0, [])
+    h = _list_handle(c, 0)
+    if h is not None:
+        merge_shape(c.inputs[2], h[1])
+        c.output_handles[0] = c.input_handles[0]
+    else:
         _list_element(c, None, dtype)
-        return
-    c.output_handles[0] = h
 
 
 @shape_fn("TensorListPushBack")
 def _tensor_list_push_back(c):
     c.set_output(0, [])
     dtype = c.attr("element_dtype")
+    h = _check_list_handle(c, 0)
+    element = None
+    if h is not None:
+        if h[0] != dtype:
+            raise ShapeError(f"trying to push to list with wrong element dtype. List has type {h[0]} but "
+                             f"trying to push element with type {dtype}")
+        element = h[1]
+    _list_element(c, element, dtype)
+
+
+@shape_fn("TensorListPopBack")
+def _tensor_list_pop_back(c):
+    dtype = c.attr("element_dtype")
+    h = _check_list_handle(c, 0)
+    element = None
+    if h is not None:
+        _check_list_dtype(h, dtype)
+        c.output_handles[0] = c.input_handles[0]
+        element = h[1]
+    c.set_output(1, element)
+    c.set_output(0, [])
+
+
+@shape_fn("TensorListScatterIntoExistingList")
+def _tensor_list_scatter_into_existing(c):
+    with_rank_at_least(c.inputs[1], 1)
+    with_rank(c.inputs[2], 1)
+    dtype = c.attr("element_dtype")
     h = _list_handle(c, 0)
-    item = c.inputs[1]
-    if h is None:
-        _list_element(c, item, dtype)
-        return
-    merged = merge_shape(h[1], item)
-    _list_element(c, merged, dtype)
+    element = None
+    if h is not None:
+        _check_list_dtype(h, dtype)
+        element = h[1]
+    _list_element(c, element, dtype)
+    c.set_output(0, [])
+
+
+@shape_fn("TensorListResize")
+def _tensor_list_resize(c):
+    with_rank(c.inputs[1], 0)
+    c.set_output(0, [])
+    if _list_handle(c, 0) is not None:
+        c.output_handles[0] = c.input_handles[0]
 
 
 @shape_fn("TensorListGetItem")
 def _tensor_list_get_item(c):
-    with_rank(c.inputs[1], 0)
     dtype = c.attr("element_dtype")
     h = _list_handle(c, 0)
-    element = c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True)
+    element = None
     if h is not None:
-        if h[0] != dtype:
-            raise ShapeError("TensorListGetItem: element dtype mismatch")
-        if h[1] is not None:
-            element = merge_shape(element, h[1]) if element is not None else h[1]
+        element = h[1]
+        _check_list_dtype(h, dtype)
+    element = merge_shape(element, c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True))
     c.set_output(0, element)
+
+
+@shape_fn("TensorListGather")
+def _tensor_list_gather(c):
+    dtype = c.attr("element_dtype")
+    h = _list_handle(c, 0)
+    element = None
+    if h is not None:
+        element = h[1]
+        _check_list_dtype(h, dtype)
+    element = merge_shape(element, c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True))
+    c.set_output(0, concatenate(c.inputs[1], element))
 
 
 @shape_fn("TensorListStack")
 def _tensor_list_stack(c):
     dtype = c.attr("element_dtype")
-    h = _list_handle(c, 0)
+    h = _check_list_handle(c, 0)
     element = None
     if h is not None:
-        if h[0] != dtype:
-            raise ShapeError("TensorListStack: element dtype mismatch")
+        _check_list_dtype(h, dtype)
         element = h[1]
-    declared = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
-    element = merge_shape(element, declared) if element is not None and declared is not None else \
-        (element if declared is None else declared)
-    if element is None:
-        c.set_output(0, None)
-        return
+    element = merge_shape(element, c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True))
     num = c.attr("num_elements", -1)
-    c.set_output(0, [num if num >= 0 else -1] + list(element))
+    c.set_output(0, concatenate([num if num >= 0 else -1], element))
+
+
+def _tensor_list_concat(c, element):
+    dtype = c.attr("element_dtype")
+    h = _check_list_handle(c, 0)
+    if h is not None:
+        _check_list_dtype(h, dtype)
+        element = merge_shape(element, h[1])
+    c.set_output(0, None if element is None else concatenate([-1], subshape(element, 1)))
+    c.set_output(1, [-1])
+
+
+@shape_fn("TensorListConcat")
+def _tensor_list_concat_v1(c):
+    _tensor_list_concat(c, c.attr("element_shape"))
+
+
+@shape_fn("TensorListConcatV2")
+def _tensor_list_concat_v2(c):
+    _tensor_list_concat(c, c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True))
 
 
 @shape_fn("TensorListLength")
@@ -1184,11 +1266,25 @@ def _tensor_list_length(c):
 
 @shape_fn("TensorListElementShape")
 def _tensor_list_element_shape(c):
+    # A vector of the element's rank; TensorFlow gives the scalar -1 for an unknown rank.
     h = _list_handle(c, 0)
-    if h is None or h[1] is None:
-        c.set_output(0, [-1])
-    else:
-        c.set_output(0, [len(h[1])])
+    c.set_output(0, None if h is None or h[1] is None else [len(h[1])])
+
+
+@shape_fn("TensorListConcatLists")
+def _tensor_list_concat_lists(c):
+    c.set_output(0, merge_shape(c.inputs[0], c.inputs[1]))
+    dtype = c.attr("element_dtype")
+    ha, hb = c.input_handles[0], c.input_handles[1]
+    if not ha and not hb:
+        _list_element(c, None, dtype)
+        return
+    a = ha[0] if ha else hb[0]
+    b = hb[0] if hb else ha[0]
+    for h, name in ((a, "input_a"), (b, "input_b")):
+        if h[0] != dtype:
+            raise ShapeError(f"{name}.type != element_dtype: {h[0]} vs. {dtype}")
+    _list_element(c, merge_shape(a[1], b[1]), dtype)
 
 
 @shape_fn("Unique")
