@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .algebra import (NOT_EVALUATED, ShapeError, broadcast_shapes, concatenate, fully_defined_attr,
+from .algebra import (NOT_EVALUATED, ShapeError, broadcast_shapes, concatenate,
                       merge_dim, merge_shape, num_elements, replace_dim, shape_from_tensor,
                       subshape, with_rank, with_rank_at_least, with_rank_at_most, with_value)
 from .strided_slice import strided_slice_shape
@@ -47,6 +47,16 @@ class Context:
         """The attribute `name` as a Python value (int, float, bool, str, dtype number, shape,
         or a list of those), `default` when absent."""
         raise NotImplementedError
+
+    def attr_bytes(self, name):
+        """A string attribute's bytes (serialized protos), b"" when absent. Adapters whose
+        :meth:`attr` cannot give binary strings exactly override this."""
+        v = self.attr(name)
+        if v is None:
+            return b""
+        if isinstance(v, (bytes, bytearray)):
+            return bytes(v)
+        return str(v).encode("utf-8", "surrogateescape")
 
     def input_tensor(self, i):
         """The value (numpy array) of input `i` if it is a known constant, else None."""
@@ -1703,3 +1713,6 @@ for _op in ("CrossReplicaSum", "XlaAllReduce", "CollectivePermute", "TPUAnnotate
     if not _op.endswith("_unused"):
         SHAPE_FNS.setdefault(_op, unchanged)
 
+
+# The XLA, TPU and collective ops (they register themselves).
+from . import xla_tpu  # noqa: E402,F401
