@@ -49,9 +49,13 @@ class Context:
         raise NotImplementedError
 
     def attr_bytes(self, name):
-        """A string attribute's bytes (serialized protos), b"" when absent. Adapters whose
+        """A string attribute's bytes (serialized protos), b"" when absent, None when the adapter
+        cannot give them (a binary string its :meth:`attr` cannot read as text). Adapters whose
         :meth:`attr` cannot give binary strings exactly override this."""
-        v = self.attr(name)
+        try:
+            v = self.attr(name)
+        except (RuntimeError, UnicodeDecodeError):
+            return None
         if v is None:
             return b""
         if isinstance(v, (bytes, bytearray)):

@@ -37,8 +37,12 @@ def _explicit_shape(c):
 
 
 def _proto(parse, c, name):
+    """The parsed proto attribute `name`; None when the adapter cannot give its bytes."""
+    data = c.attr_bytes(name)
+    if data is None:
+        return None
     try:
-        return parse(c.attr_bytes(name))
+        return parse(data)
     except xla_protos.ProtoError as exc:
         raise ShapeError(f"failed to parse {name}: {exc}") from None
 
@@ -64,9 +68,12 @@ def _xla_dot(c):
     if lhs is None or rhs is None:
         unknown_shape(c)
         return
+    data = c.attr_bytes("dimension_numbers")
+    if data is None:
+        unknown_shape(c)
+        return
     try:
-        lhs_contract, rhs_contract, lhs_batch, rhs_batch = xla_protos.dot_dimension_numbers(
-            c.attr_bytes("dimension_numbers"))
+        lhs_contract, rhs_contract, lhs_batch, rhs_batch = xla_protos.dot_dimension_numbers(data)
     except xla_protos.ProtoError:
         # TensorFlow ignores a failed parse (the numbers stay empty).
         lhs_contract, rhs_contract, lhs_batch, rhs_batch = [], [], [], []
@@ -243,8 +250,12 @@ def _xla_spmd_full_to_shard_shape(c):
         unknown_shape(c)
         return
     single_dim = c.attr("dim", -1)
+    data = c.attr_bytes("manual_sharding")
+    if data is None:
+        unknown_shape(c)
+        return
     try:
-        kind, tiles = xla_protos.op_sharding(c.attr_bytes("manual_sharding"))
+        kind, tiles = xla_protos.op_sharding(data)
     except xla_protos.ProtoError:
         kind, tiles = 0, []  # TensorFlow ignores a failed parse
     if kind != xla_protos.SHARDING_OTHER:
@@ -271,7 +282,7 @@ def _xla_spmd_shard_to_full_shape(c):
 def _xla_gather(c):
     dn = _proto(xla_protos.GatherDimensionNumbers, c, "dimension_numbers")
     operand, indices, sizes_shape = c.inputs[0], c.inputs[1], c.inputs[2]
-    if operand is None or any(d < 0 for d in operand) or indices is None or sizes_shape is None:
+    if dn is None or operand is None or any(d < 0 for d in operand) or indices is None or sizes_shape is None:
         unknown_shape(c)
         return
     sizes_t = c.input_tensor(2)
