@@ -61,6 +61,13 @@ class Ctx(Context):
     def attr(self, name, default=None):
         return _attr_value(self.node, name, default)
 
+    def attr_bytes(self, name):
+        v = self.node.attrs.get(name)
+        if v is None or v.which("value") != "s":
+            return b""
+        s = v.s
+        return bytes(s) if isinstance(s, (bytes, bytearray)) else str(s).encode("utf-8", "surrogateescape")
+
     def input_tensor(self, i):
         e = self.in_edges[i] if i < len(self.in_edges) else None
         if e is None:

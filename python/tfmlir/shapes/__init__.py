@@ -7,6 +7,8 @@
 - :mod:`.values`: constant values and partial shapes of shape tensors (what shape functions
   read from their inputs), over primitives adapters supply.
 - :mod:`.strided_slice`: StridedSlice's slicing rules (shapes and values).
+- :mod:`.xla_tpu`: the XLA, TPU and collective ops' shape functions (registered into
+  ``SHAPE_FNS``); :mod:`.xla_protos` decodes the XLA protos they read from string attributes.
 
 The importer (``tfmlir.importers.shape_inference``) and the ``tf-shape-inference`` pass adapt
 their ops to this library; nothing else implements shape functions.

@@ -77,19 +77,97 @@ def _dim_index(s, i):
 
 
 def subshape(s, start, end=None):
-    """InferenceContext::Subshape (unknown rank stays unknown)."""
+    """InferenceContext::Subshape with stride 1: dimensions [start, end) (`end` None = to the
+    end); negative indices count from the end, indices past the end are clamped, indices before
+    the start or an end before the start are errors. Unknown rank stays unknown."""
+    if start == 0 and (end is None or (s is not None and end >= len(s))):
+        return s
     if s is None:
         return None
     n = len(s)
-    if end is None:
+    start_in, end_in = start, end
+    if end is None or end > n:
         end = n
+    start = min(start, n)
     if start < 0:
         start += n
+        if start < 0:
+            raise ShapeError(f"subshape start out of bounds: {start_in}, for shape with rank {n}")
     if end < 0:
         end += n
-    start = max(0, min(start, n))
-    end = max(0, min(end, n))
-    return s[start:end]
+        if end < 0:
+            raise ShapeError(f"subshape end out of bounds: {end_in}, for shape with rank {n}")
+    if start > end:
+        raise ShapeError(f"subshape must have computed start <= end, but is {start} and {end} "
+                         f"(computed from start {start_in} and end {end_in} over shape with rank {n})")
+    return list(s[start:end])
+
+
+def concatenate(a, b):
+    """InferenceContext::Concatenate: unknown when either rank is."""
+    if a is None or b is None:
+        return None
+    return list(a) + list(b)
+
+
+def replace_dim(s, i, d):
+    """InferenceContext::ReplaceDim (negative `i` counts from the end)."""
+    if s is None:
+        return None
+    j = i + len(s) if i < 0 else i
+    if not 0 <= j < len(s):
+        raise ShapeError(f"out of range dim_index {i} for shape with {len(s)} dimensions")
+    out = list(s)
+    out[j] = d
+    return out
+
+
+def unknown_of_rank_like(s):
+    """UnknownShapeOfRank(Rank(s)), or unknown when `s` has unknown rank."""
+    return None if s is None else [-1] * len(s)
+
+
+def multiply_dim(a, b):
+    """InferenceContext::Multiply: a zero wins over an unknown, one is the identity."""
+    if a == 0 or b == 0:
+        return 0
+    if a == 1:
+        return b
+    if b == 1:
+        return a
+    if a < 0 or b < 0:
+        return -1
+    return a * b
+
+
+def divide_dim(a, divisor, evenly_divisible=True, divisor_is_dim=False):
+    """InferenceContext::Divide; `divisor_is_dim`: the divisor is a dimension (-1 = unknown), not
+    a constant."""
+    if divisor == 1:
+        return a
+    if a < 0 or (divisor_is_dim and divisor < 0):
+        return -1
+    if divisor <= 0:
+        raise ShapeError(f"divisor must be positive but is {divisor}")
+    if evenly_divisible and a % divisor:
+        raise ShapeError(f"dimension size must be evenly divisible by {divisor} but is {a}")
+    return a // divisor
+
+
+def with_value(d, v):
+    """InferenceContext::WithValue: an unknown dimension becomes `v`, a known one must equal it."""
+    if d < 0:
+        return v
+    if d != v:
+        raise ShapeError(f"dimension must be {v} but is {d}")
+    return d
+
+
+def fully_defined_attr(s, what="shape"):
+    """A shape attribute read as a TensorShape (GetAttr): every dimension must be known."""
+    if s is None or any(d < 0 for d in s):
+        raise ShapeError(f"{what} must be fully defined, got {'unknown rank' if s is None else s}")
+    return list(s)
 
 
 # --- the inference context ---------------------------------------------------------------------------

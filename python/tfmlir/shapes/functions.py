@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from .algebra import (NOT_EVALUATED, ShapeError, broadcast_shapes, merge_dim,
-                      merge_shape, num_elements, shape_from_tensor, with_rank,
-                      with_rank_at_least, with_rank_at_most)
+from .algebra import (NOT_EVALUATED, ShapeError, broadcast_shapes, concatenate,
+                      merge_dim, merge_shape, num_elements, replace_dim, shape_from_tensor,
+                      subshape, with_rank, with_rank_at_least, with_rank_at_most, with_value)
 from .strided_slice import strided_slice_shape
 
 
@@ -47,6 +47,20 @@ class Context:
         """The attribute `name` as a Python value (int, float, bool, str, dtype number, shape,
         or a list of those), `default` when absent."""
         raise NotImplementedError
+
+    def attr_bytes(self, name):
+        """A string attribute's bytes (serialized protos), b"" when absent, None when the adapter
+        cannot give them (a binary string its :meth:`attr` cannot read as text). Adapters whose
+        :meth:`attr` cannot give binary strings exactly override this."""
+        try:
+            v = self.attr(name)
+        except (RuntimeError, UnicodeDecodeError):
+            return None
+        if v is None:
+            return b""
+        if isinstance(v, (bytes, bytearray)):
+            return bytes(v)
+        return str(v).encode("utf-8", "surrogateescape")
 
     def input_tensor(self, i):
         """The value (numpy array) of input `i` if it is a known constant, else None."""
@@ -831,17 +845,51 @@ def _slice(c):
 def _gather_v2(c):
     params = with_rank_at_least(c.inputs[0], 1)
     indices = c.inputs[1]
+    with_rank(c.inputs[2], 0)
     t = c.input_tensor(2)
-    if t is None or params is None or indices is None:
-        c.set_output(0, None)
+    batch = c.attr("batch_dims", 0)
+    if t is None:
+        # Unknown axis: only the rank is known.
+        if params is not None and indices is not None:
+            c.set_output(0, [-1] * (len(params) + len(indices) - 1 - batch))
+        else:
+            c.set_output(0, None)
         return
     axis = int(np.asarray(t).reshape(-1)[0])
-    batch = c.attr("batch_dims", 0)
-    if axis < 0:
-        axis += len(params)
+    with_rank_at_least(params, -axis if axis < 0 else axis + 1)
+    with_rank_at_least(indices, abs(batch))
     if batch < 0:
-        batch += len(indices)
-    c.set_output(0, params[:axis] + indices[batch:] + params[axis + 1:])
+        # An unknown rank counts as -1 here, as in TensorFlow.
+        batch += len(indices) if indices is not None else -1
+    with_rank_at_least(params, batch + 1)
+    out = concatenate(subshape(params, 0, axis), subshape(indices, batch))
+    if axis != -1:
+        out = concatenate(out, subshape(params, axis + 1))
+    c.set_output(0, out)
+
+
+@shape_fn("GatherNd", "ResourceGatherNd")
+def _gather_nd(c):
+    h = c.input_handles[0] if c.input_handles else None
+    if h is not None:
+        # A resource variable's value (ValidateVariableResourceHandle).
+        if not h:
+            params = None
+        else:
+            if h[0][0] != c.attr("dtype"):
+                raise ShapeError("trying to read variable with wrong dtype")
+            params = h[0][1]
+    else:
+        params = c.inputs[0]
+    indices = with_rank_at_least(c.inputs[1], 1)
+    r = indices[-1] if indices is not None else -1
+    if params is None or r < 0:
+        c.set_output(0, None)
+        return
+    if r > len(params):
+        raise ShapeError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: {indices} "
+                         f"and params shape: {params}")
+    c.set_output(0, concatenate(subshape(indices, 0, -1), subshape(params, r)))
 
 
 @shape_fn("Gather", "ResourceGather")
@@ -857,34 +905,80 @@ def _gather(c):
     c.set_output(0, indices + params[1:])
 
 
+def _einsum_ellipsis(subscript):
+    """True when `subscript` has an ellipsis (at most one, written '...')."""
+    periods = subscript.count(".")
+    if periods not in (0, 3):
+        raise ShapeError(f"expected at most one ellipsis (...), but found {periods} periods (.) in the "
+                         f"subscript: {subscript}")
+    if periods == 3 and "..." not in subscript:
+        raise ShapeError(f"periods found outside of ellipsis in subscript: {subscript}")
+    return periods > 0
+
+
+def einsum_shape(c):
+    """TensorFlow's EinsumShape (one or two inputs, at most one ellipsis per subscript)."""
+    eq = c.attr("equation")
+    parts = eq.split("->")
+    if len(parts) != 2:
+        raise ShapeError(f"expecting exactly one '->' in einsum equation: {eq}")
+    input_labels = parts[0].split(",")
+    output_labels = parts[1]
+    if len(input_labels) not in (1, 2):
+        raise ShapeError(f"expecting 1 or 2 input subscripts in equation '{eq}' but got: {len(input_labels)}")
+    if c.num_inputs not in (1, 2):
+        raise ShapeError(f"expected either 1 or 2 inputs but got: {c.num_inputs}")
+    if c.num_inputs != len(input_labels):
+        raise ShapeError(f"expected {len(input_labels)} inputs for equation {eq} but got: {c.num_inputs}")
+    label_dim = {}
+    bcast = []
+    for labels, shape in zip(input_labels, c.inputs):
+        ellipsis = _einsum_ellipsis(labels)
+        if shape is not None:
+            shape = with_rank_at_least(shape, len(labels) - 3) if ellipsis else with_rank(shape, len(labels))
+        bshape = []
+        seen_ellipsis = False
+        i = 0
+        while i < len(labels):
+            label = labels[i]
+            after = i + len(shape) - len(labels) if shape is not None else -1
+            if label == ".":
+                bshape = None if shape is None else subshape(shape, i, after + 3)
+                i += 3
+                seen_ellipsis = True
+                continue
+            axis = after if seen_ellipsis else i
+            d = shape[axis] if shape is not None else -1
+            label_dim[label] = merge_dim(label_dim[label], d) if label in label_dim else d
+            i += 1
+        bcast.append(bshape)
+    out_bcast = bcast[0] if len(bcast) == 1 else broadcast_shapes(bcast[0], bcast[1])
+    if _einsum_ellipsis(output_labels):
+        if out_bcast is None:
+            c.set_output(0, None)
+            return
+    else:
+        with_rank_at_most(out_bcast, 0)
+        out_bcast = []
+    out = []
+    i = 0
+    while i < len(output_labels):
+        label = output_labels[i]
+        if label == ".":
+            out += out_bcast
+            i += 3
+            continue
+        if label not in label_dim:
+            raise ShapeError(f"einsum output subscripts for equation '{eq}' has label '{label}' which is not "
+                             "present in the input subscripts")
+        out.append(label_dim[label])
+        i += 1
+    c.set_output(0, out)
+
+
 @shape_fn("Einsum")
 def _einsum(c):
-    eq = c.attr("equation")
-    try:
-        lhs, out = eq.replace(" ", "").split("->")
-    except ValueError:
-        c.set_output(0, None)
-        return
-    ins = lhs.split(",")
-    if len(ins) != len(c.inputs) or "." in eq:
-        c.set_output(0, None)
-        return
-    label_dim = {}
-    for labels, s in zip(ins, c.inputs):
-        if s is None:
-            s = [-1] * len(labels)
-        if len(labels) != len(s):
-            raise ShapeError("einsum: rank mismatch")
-        for lab, d in zip(labels, s):
-            prev = label_dim.get(lab)
-            if prev is None or prev < 0:
-                label_dim[lab] = d if prev is None or d >= 0 else prev
-            elif d >= 0 and d != prev:
-                if d == 1 or prev == 1:
-                    label_dim[lab] = max(d, prev)
-                else:
-                    raise ShapeError("einsum: dimension mismatch")
-    c.set_output(0, [label_dim.get(lab, -1) for lab in out])
+    einsum_shape(c)
 
 
 @shape_fn("OneHot")
@@ -1005,18 +1099,33 @@ def _while(c):
 
 # Tensor lists (variant handle data: element shape and dtype).
 
-def _list_element(c, shape, dtype):
-    c.output_handles[0] = [(dtype, shape)]
+def _list_element(c, shape, dtype, i=0):
+    c.output_handles[i] = [(dtype, shape)]
 
 
-@shape_fn("EmptyTensorList")
+def _list_handle(c, i):
+    """The (dtype, element shape) of list input `i` when its handle data is valid (one entry)."""
+    h = c.input_handles[i]
+    if h and len(h) == 1:
+        return h[0]
+    return None
+
+
+def _check_list_handle(c, i):
+    """The list's (dtype, element shape), or None; more than one entry is an error."""
+    h = c.input_handles[i]
+    if h is not None and len(h) > 1:
+        raise ShapeError("invalid variant data for a tensor list")
+    return _list_handle(c, i)
+
+
+def _check_list_dtype(h, dtype):
+    if h[0] != dtype:
+        raise ShapeError(f"expected list with element dtype {dtype} but got list with element dtype {h[0]}")
+
+
+@shape_fn("EmptyTensorList", "TensorListReserve")
 def _empty_tensor_list(c):
-    c.set_output(0, [])
-    _list_element(c, c.shape_from_shape_tensor(0, treat_scalar_as_unknown=True), c.attr("element_dtype"))
-
-
-@shape_fn("TensorListReserve")
-def _tensor_list_reserve(c):
     c.set_output(0, [])
     _list_element(c, c.shape_from_shape_tensor(0, treat_scalar_as_unknown=True), c.attr("element_dtype"))
 
@@ -1024,77 +1133,144 @@ def _tensor_list_reserve(c):
 @shape_fn("TensorListFromTensor")
 def _tensor_list_from_tensor(c):
     c.set_output(0, [])
-    t = c.inputs[0]
-    t = with_rank_at_least(t, 1)
-    element = t[1:] if t is not None else None
-    declared = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
-    element = merge_shape(element, declared) if element is not None and declared is not None else \
-        (element if declared is None else declared)
+    element = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
+    # The tensor's rows must agree with the declared element shape, which is what the list records.
+    merge_shape(subshape(c.inputs[0], 1), element)
     _list_element(c, element, c.attr("element_dtype"))
 
 
-def _list_handle(c, i):
-    h = c.input_handles[i]
-    if h and len(h) == 1:
-        return h[0]
-    return None
+@shape_fn("TensorListSplit")
+def _tensor_list_split(c):
+    c.set_output(0, [])
+    tensor = with_rank_at_least(c.inputs[0], 1)
+    with_rank(c.inputs[2], 1)
+    element = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
+    merge_shape(concatenate([-1], subshape(tensor, 1)), element)
+    _list_element(c, element, c.attr("element_dtype"))
+
+
+@shape_fn("TensorListScatter", "TensorListScatterV2")
+def _tensor_list_scatter(c):
+    _list_element(c, c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True), c.attr("element_dtype"))
+    c.set_output(0, [])
 
 
 @shape_fn("TensorListSetItem")
 def _tensor_list_set_item(c):
-    c.set_output(0, [])
     dtype = c.attr("element_dtype")
-    h = c.input_handles[0]
-    if h is None:
+    c.set_output(0, [])
+    h = _list_handle(c, 0)
+    if h is not None:
+        merge_shape(c.inputs[2], h[1])
+        c.output_handles[0] = c.input_handles[0]
+    else:
         _list_element(c, None, dtype)
-        return
-    c.output_handles[0] = h
 
 
 @shape_fn("TensorListPushBack")
 def _tensor_list_push_back(c):
     c.set_output(0, [])
     dtype = c.attr("element_dtype")
+    h = _check_list_handle(c, 0)
+    element = None
+    if h is not None:
+        if h[0] != dtype:
+            raise ShapeError(f"trying to push to list with wrong element dtype. List has type {h[0]} but "
+                             f"trying to push element with type {dtype}")
+        element = h[1]
+    _list_element(c, element, dtype)
+
+
+@shape_fn("TensorListPopBack")
+def _tensor_list_pop_back(c):
+    dtype = c.attr("element_dtype")
+    h = _check_list_handle(c, 0)
+    element = None
+    if h is not None:
+        _check_list_dtype(h, dtype)
+        c.output_handles[0] = c.input_handles[0]
+        element = h[1]
+    c.set_output(1, element)
+    c.set_output(0, [])
+
+
+@shape_fn("TensorListScatterIntoExistingList")
+def _tensor_list_scatter_into_existing(c):
+    with_rank_at_least(c.inputs[1], 1)
+    with_rank(c.inputs[2], 1)
+    dtype = c.attr("element_dtype")
     h = _list_handle(c, 0)
-    item = c.inputs[1]
-    if h is None:
-        _list_element(c, item, dtype)
-        return
-    merged = merge_shape(h[1], item)
-    _list_element(c, merged, dtype)
+    element = None
+    if h is not None:
+        _check_list_dtype(h, dtype)
+        element = h[1]
+    _list_element(c, element, dtype)
+    c.set_output(0, [])
+
+
+@shape_fn("TensorListResize")
+def _tensor_list_resize(c):
+    with_rank(c.inputs[1], 0)
+    c.set_output(0, [])
+    if _list_handle(c, 0) is not None:
+        c.output_handles[0] = c.input_handles[0]
 
 
 @shape_fn("TensorListGetItem")
 def _tensor_list_get_item(c):
-    with_rank(c.inputs[1], 0)
     dtype = c.attr("element_dtype")
     h = _list_handle(c, 0)
-    element = c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True)
+    element = None
     if h is not None:
-        if h[0] != dtype:
-            raise ShapeError("TensorListGetItem: element dtype mismatch")
-        if h[1] is not None:
-            element = merge_shape(element, h[1]) if element is not None else h[1]
+        element = h[1]
+        _check_list_dtype(h, dtype)
+    element = merge_shape(element, c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True))
     c.set_output(0, element)
+
+
+@shape_fn("TensorListGather")
+def _tensor_list_gather(c):
+    dtype = c.attr("element_dtype")
+    h = _list_handle(c, 0)
+    element = None
+    if h is not None:
+        element = h[1]
+        _check_list_dtype(h, dtype)
+    element = merge_shape(element, c.shape_from_shape_tensor(2, treat_scalar_as_unknown=True))
+    c.set_output(0, concatenate(c.inputs[1], element))
 
 
 @shape_fn("TensorListStack")
 def _tensor_list_stack(c):
     dtype = c.attr("element_dtype")
-    h = _list_handle(c, 0)
+    h = _check_list_handle(c, 0)
     element = None
     if h is not None:
-        if h[0] != dtype:
-            raise ShapeError("TensorListStack: element dtype mismatch")
+        _check_list_dtype(h, dtype)
         element = h[1]
-    declared = c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True)
-    element = merge_shape(element, declared) if element is not None and declared is not None else \
-        (element if declared is None else declared)
-    if element is None:
-        c.set_output(0, None)
-        return
+    element = merge_shape(element, c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True))
     num = c.attr("num_elements", -1)
-    c.set_output(0, [num if num >= 0 else -1] + list(element))
+    c.set_output(0, concatenate([num if num >= 0 else -1], element))
+
+
+def _tensor_list_concat(c, element):
+    dtype = c.attr("element_dtype")
+    h = _check_list_handle(c, 0)
+    if h is not None:
+        _check_list_dtype(h, dtype)
+        element = merge_shape(element, h[1])
+    c.set_output(0, None if element is None else concatenate([-1], subshape(element, 1)))
+    c.set_output(1, [-1])
+
+
+@shape_fn("TensorListConcat")
+def _tensor_list_concat_v1(c):
+    _tensor_list_concat(c, c.attr("element_shape"))
+
+
+@shape_fn("TensorListConcatV2")
+def _tensor_list_concat_v2(c):
+    _tensor_list_concat(c, c.shape_from_shape_tensor(1, treat_scalar_as_unknown=True))
 
 
 @shape_fn("TensorListLength")
@@ -1104,11 +1280,25 @@ def _tensor_list_length(c):
 
 @shape_fn("TensorListElementShape")
 def _tensor_list_element_shape(c):
+    # A vector of the element's rank; TensorFlow gives the scalar -1 for an unknown rank.
     h = _list_handle(c, 0)
-    if h is None or h[1] is None:
-        c.set_output(0, [-1])
-    else:
-        c.set_output(0, [len(h[1])])
+    c.set_output(0, None if h is None or h[1] is None else [len(h[1])])
+
+
+@shape_fn("TensorListConcatLists")
+def _tensor_list_concat_lists(c):
+    c.set_output(0, merge_shape(c.inputs[0], c.inputs[1]))
+    dtype = c.attr("element_dtype")
+    ha, hb = c.input_handles[0], c.input_handles[1]
+    if not ha and not hb:
+        _list_element(c, None, dtype)
+        return
+    a = ha[0] if ha else hb[0]
+    b = hb[0] if hb else ha[0]
+    for h, name in ((a, "input_a"), (b, "input_b")):
+        if h[0] != dtype:
+            raise ShapeError(f"{name}.type != element_dtype: {h[0]} vs. {dtype}")
+    _list_element(c, merge_shape(a[1], b[1]), dtype)
 
 
 @shape_fn("Unique")
@@ -1146,7 +1336,7 @@ def _noop2(c):
 
 # Strings and more elementwise ops.
 for _op in ("AsString", "StringUpper", "StringLower", "RegexReplace", "StaticRegexReplace", "StringLength",
-            "StringToNumber", "StringStrip", "ReverseV2", "Bucketize", "InvertPermutation",
+            "StringToNumber", "StringStrip", "ReverseV2", "Bucketize",
             "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
             "TensorScatterMin", "StringToHashBucketFast", "StringToHashBucketStrong", "StringToHashBucket",
             "UnicodeScript", "Cumsum", "Cumprod", "CumulativeLogsumexp", "LRN", "Relu6Grad", "ReluGrad",
@@ -1266,7 +1456,30 @@ def _broadcast_gradient_args(c):
 
 @shape_fn("Conv2DBackpropInput")
 def _conv2d_backprop_input(c):
-    c.set_output(0, with_rank(c.shape_from_shape_tensor(0), 4))
+    fmt = c.attr("data_format", "NHWC")
+    if fmt not in ("NHWC", "NCHW"):
+        raise ShapeError(f"invalid data format string: {fmt}")
+    b, (h, w), ch = _conv_dims(fmt, 4)
+    out_grad = with_rank(c.inputs[2], 4)
+    filt = with_rank(c.inputs[1], 4)
+    batch = out_grad[b]
+    merge_dim(out_grad[ch], filt[3])
+    sizes = c.shape_from_shape_tensor(0)
+    if sizes is None:
+        sizes = with_rank(sizes, 4)
+    if len(sizes) == 4:
+        spatial = [sizes[h], sizes[w]]
+        depth = sizes[ch]
+        merge_dim(sizes[b], batch)  # checked only: the batch comes from out_backprop
+    elif len(sizes) == 2:
+        spatial = list(sizes)
+        depth = filt[2]
+    else:
+        raise ShapeError("Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, "
+                         f"but got: {len(sizes)}")
+    out = [0] * 4
+    out[b], out[h], out[w], out[ch] = batch, spatial[0], spatial[1], depth
+    c.set_output(0, out)
 
 
 @shape_fn("MirrorPadGrad_unused")
@@ -1332,6 +1545,97 @@ def _matrix_diag_part(c):
         length = min(m + min(k1, 0), n - max(k0, 0))
     batch = inp[:-2]
     c.set_output(0, batch + ([length] if k0 == k1 else [k1 - k0 + 1, length]))
+
+
+@shape_fn("InvertPermutation")
+def _invert_permutation(c):
+    c.set_output(0, with_rank(c.inputs[0], 1))
+
+
+def _diag_index(t):
+    """ReadDiagIndex: (lower, upper) from a scalar or a 1- or 2-element vector."""
+    arr = np.asarray(t)
+    if arr.ndim == 0:
+        k = int(arr)
+        return k, k
+    vals = [int(v) for v in arr.reshape(-1)]
+    if len(vals) == 1:
+        return vals[0], vals[0]
+    if len(vals) == 2:
+        return vals[0], vals[1]
+    raise ShapeError(f"diag_index must be a vector with one or two elements. It has {len(vals)} elements.")
+
+
+def _dim_or_unknown(v):
+    return v if v >= 0 else -1
+
+
+@shape_fn("MatrixDiagV2", "MatrixDiagV3")
+def _matrix_diag_v2(c):
+    inp = with_rank_at_least(c.inputs[0], 1)
+    k_shape = with_rank_at_most(c.inputs[1], 1)
+    for i in (2, 3, 4):
+        with_rank(c.inputs[i], 0)
+    k = c.input_tensor(1)
+    if inp is None or k_shape is None or any(d < 0 for d in k_shape) or k is None:
+        c.set_output(0, None)
+        return
+    lower, upper = _diag_index(k)
+    if lower > upper:
+        raise ShapeError("lower_diag_index is greater than upper_diag_index")
+    rank = len(inp)
+    if lower < upper:
+        num_diags = inp[rank - 2] if rank >= 2 else -1
+        if num_diags != upper - lower + 1:
+            raise ShapeError("the number of rows of `diagonal` doesn't match the number of diagonals "
+                             f"implied from `d_lower` and `d_upper` (num_diags = {num_diags}, "
+                             f"d_lower = {lower}, d_upper = {upper})")
+    rows_t, cols_t = c.input_tensor(2), c.input_tensor(3)
+    num_rows = int(np.asarray(rows_t).reshape(-1)[0]) if rows_t is not None else -1
+    num_cols = int(np.asarray(cols_t).reshape(-1)[0]) if cols_t is not None else -1
+    # An unknown diagonal length counts as -1 in these sums, as in TensorFlow.
+    max_diag_len = inp[rank - 1]
+    min_rows = max_diag_len - min(upper, 0)
+    min_cols = max_diag_len + max(lower, 0)
+    if num_rows == -1 and num_cols == -1:
+        num_rows = num_cols = max(min_rows, min_cols)
+    if num_rows == -1:
+        num_rows = min_rows
+    elif num_rows < min_rows:
+        raise ShapeError("num_rows is too small")
+    if num_cols == -1:
+        num_cols = min_cols
+    elif num_cols < min_cols:
+        raise ShapeError("num_cols is too small")
+    if num_rows != min_rows and num_cols != min_cols:
+        raise ShapeError("num_rows and num_cols are not consistent with lower_diag_index, "
+                         "upper_diag_index, and the length of the given diagonals")
+    rows, cols = _dim_or_unknown(num_rows), _dim_or_unknown(num_cols)
+    if lower == upper:
+        out = replace_dim(inp, rank - 1, rows) + [cols]
+    else:
+        out = replace_dim(replace_dim(inp, rank - 2, rows), rank - 1, cols)
+    c.set_output(0, out)
+
+
+# Philox's key and counter sizes in 64-bit words (RNG_KEY_SIZE, RNG_MAX_COUNTER_SIZE).
+_RNG_KEY_SIZE = 1
+_RNG_MAX_COUNTER_SIZE = 2
+
+
+@shape_fn("StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg")
+def _stateless_random_get_key_counter(c):
+    seed = with_rank(c.inputs[0], 1)
+    with_value(seed[0], 2)
+    c.set_output(0, [_RNG_KEY_SIZE])
+    c.set_output(1, [_RNG_MAX_COUNTER_SIZE])
+    if c.num_outputs > 2:
+        c.set_output(2, [])
+
+
+@shape_fn("StatelessRandomGetAlg")
+def _stateless_random_get_alg(c):
+    c.set_output(0, [])
 
 
 @shape_fn("SplitV")
@@ -1412,3 +1716,7 @@ def _tpu_replicated_output(c):
 for _op in ("CrossReplicaSum", "XlaAllReduce", "CollectivePermute", "TPUAnnotateTensorsWithDynamicShape_unused"):
     if not _op.endswith("_unused"):
         SHAPE_FNS.setdefault(_op, unchanged)
+
+
+# The XLA, TPU and collective ops (they register themselves).
+from . import xla_tpu  # noqa: E402,F401
