@@ -482,8 +482,9 @@ class OpGen:
         if traits_facts.get("same_element_type") and not traits_facts.get("infers_types"):
             # TF's SameOperandsAndResultElementTypeResolveRef (inferring ops check it through
             # their inferred types).
-            checks.append("  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this)))"
-                          " return ::mlir::failure();")
+            fn = "verifySameOperandsAndResultElementTypeResolveRef"
+            declarations.append(f"::mlir::LogicalResult {fn}(::mlir::Operation *op);")
+            checks.append(f"  if (::mlir::failed({fn}(*this))) return ::mlir::failure();")
         if name in VERIFIERS:
             fn = VERIFIERS[name]
             declarations.append(f"::mlir::LogicalResult {fn}(::mlir::Operation *op);")

@@ -183,10 +183,11 @@ def TF_AddOp : TF_Op<"Add", [Pure]> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldAddOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -264,11 +265,12 @@ def TF_AddV2Op : TF_Op<"AddV2", [Pure, Commutative]> {
   let hasFolder = 1;
   let hasCanonicalizer = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldAddOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 void populateAddV2Patterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -1274,9 +1276,10 @@ def TF_Atan2Op : TF_Op<"Atan2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

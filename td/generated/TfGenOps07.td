@@ -246,8 +246,9 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
@@ -776,10 +777,11 @@ def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMaximumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -906,10 +908,11 @@ def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMinimumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -983,9 +986,10 @@ def TF_ModOp : TF_Op<"Mod", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
@@ -1020,10 +1024,11 @@ def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldMulOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }

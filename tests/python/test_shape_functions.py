@@ -195,16 +195,12 @@ def _describe(case, variant):
 # Part (a): XlaHostCompute's GraphDef carries an empty `shape_inference_graph` function, which the
 # importer drops as TF's does; the op then does not verify.
 IMPORTER_GAPS = frozenset({"XlaHostCompute"})
-# Part (b): differences of the pass, not of the shape library: TensorList element dtypes are not
-# derived from the variant subtypes (so list handles stay unrefined: TensorList*, While,
-# StatelessWhile); TF's pass evaluates zero-element operands as constants (Max); TF's pass runs
-# XLA's shape inference where the pass here does not (XlaGather, XlaSelectAndScatter,
-# XlaCallModule) and makes XlaSetDynamicDimensionSize's dimensions unknown where the pass here
-# keeps the operand's type; XlaHostCompute as in part (a).
+# Part (b): TF's pass evaluates zero-element operands as constants (Max with an empty axis
+# list); TF's pass runs XLA's shape inference for XlaSelectAndScatter where the registered shape
+# function (this library) gives the rank only; TF's pass makes XlaSetDynamicDimensionSize's
+# dimensions unknown; XlaHostCompute as in part (a).
 PASS_GAPS = frozenset({
-    "Max", "StatelessWhile", "TensorListElementShape", "TensorListGetItem", "TensorListPopBack",
-    "TensorListPushBack", "TensorListReserve", "TensorListSetItem", "TensorListStack", "While",
-    "XlaCallModule", "XlaGather", "XlaHostCompute", "XlaSelectAndScatter", "XlaSetDynamicDimensionSize",
+    "Max", "XlaHostCompute", "XlaSelectAndScatter", "XlaSetDynamicDimensionSize",
 })
 
 

@@ -158,9 +158,6 @@ BY_DESIGN = {"{input-arg-shapes=2,5:2,4}": "operand shapes no BatchMatMulV2 acce
 
 # Differences not closed yet (each must still differ: a fixed one fails until removed here).
 KNOWN_DIFFERENCES = {
-    "tf2_control_flow": "TensorListConcatV2 has no shape function in tfmlir.shapes yet",
-    "tf2_control_flow.noshape.executor{max-iterations=2}": "TensorListConcatV2 has no shape function yet",
-    "tf2_control_flow.noshape.functional{max-iterations=2}": "TensorListConcatV2 has no shape function yet",
     "tf1_v1_control_flow.noshape.executor": ("not shape inference: TF prints tf_executor.Merge in short form "
                                              "whatever its value_index type, which then reads back as "
                                              "tensor<i32>; tfmlir prints the type the op has"),

@@ -78,7 +78,7 @@ _XLA_REDUCERS = {"tf.XlaReduceWindow": ("computation",), "tf.XlaSelectAndScatter
 _NO_INFERENCE = frozenset({
     # TensorFlow infers these with XLA's or tf.data's own machinery, which this pass does not
     # run: their result types stay as they are.
-    "tf.XlaCallModule", "tf.XlaReduceWindow", "tf.XlaSelectAndScatter", "tf.XlaConvV2", "tf.XlaGather",
+    "tf.XlaReduceWindow", "tf.XlaSelectAndScatter", "tf.XlaConvV2",
     "tf.MapDataset", "tf.TakeWhileDataset", "tf.ReduceDataset"})
 
 
@@ -298,6 +298,13 @@ class _OpContext(Context):
             return _convert_attr(attrs[name], self.pass_.types)
         value = self.pass_.derived_attr(self.mlir_op, self.op, name)
         return default if value is None else value
+
+    def attr_bytes(self, name):
+        attrs = self.mlir_op.attributes
+        if name not in attrs:
+            return b""
+        attr = attrs[name]
+        return attr.value_bytes if isinstance(attr, ir.StringAttr) else None
 
     def input_tensor(self, i):
         return self.pass_.evaluator.constant_value(self.operand_values[i])
@@ -637,7 +644,9 @@ class _ShapeInference:
                 enqueue_callers = True
             elif self.needs_cast_back(name, owner):
                 if cast_result is None:
-                    cast_result = self._insert_cast_after(result.owner, old, result)
+                    producer = result.owner.operation
+                    cast_result = self._insert_cast(old, result, producer.location,
+                                                    ir.InsertionPoint.after(producer))
                     if cast_result is None:
                         return False
                 owner.operands[index] = cast_result
@@ -648,8 +657,9 @@ class _ShapeInference:
                 self.enqueue_callers(func)
         return True
 
-    def _insert_cast_after(self, op, dst_type, value):
-        op = op.operation
+    def _insert_cast(self, dst_type, value, loc, ip):
+        """TF's InsertCast: tensor.cast for index elements, tf.Cast for builtin ones, None for
+        TensorFlow's own element types (no cast exists; the refinement is dropped)."""
         elem = self.types.info(dst_type).elem
         if elem is None:
             return None
@@ -659,8 +669,7 @@ class _ShapeInference:
             name, attrs = CAST, {"Truncate": ir.BoolAttr.get(False)}
         else:
             return None
-        cast = ir.Operation.create(name, results=[dst_type], operands=[value], attributes=attrs,
-                                   loc=op.location, ip=ir.InsertionPoint.after(op))
+        cast = ir.Operation.create(name, results=[dst_type], operands=[value], attributes=attrs, loc=loc, ip=ip)
         return cast.results[0]
 
     def refine(self, result, potential):
@@ -740,7 +749,7 @@ class _ShapeInference:
             if meet == src.type and _compatible_elements(self.types, src.type, operand.type):
                 ret.operands[index] = src
             else:
-                new = self._insert_cast_before(ret, meet, src)
+                new = self._insert_cast(meet, src, ret.location, ir.InsertionPoint(ret))
                 if new is None:
                     continue
                 ret.operands[index] = new
@@ -753,20 +762,6 @@ class _ShapeInference:
             func.attributes["function_type"] = ir.TypeAttr.get(new)
         if changed:
             self.enqueue_callers(func)
-
-    def _insert_cast_before(self, op, dst_type, value):
-        elem = self.types.info(dst_type).elem
-        if elem is None:
-            return None
-        if isinstance(elem, ir.IndexType):
-            name, attrs = "tensor.cast", {}
-        elif _is_builtin_element(elem):
-            name, attrs = CAST, {"Truncate": ir.BoolAttr.get(False)}
-        else:
-            return None
-        cast = ir.Operation.create(name, results=[dst_type], operands=[value], attributes=attrs,
-                                   loc=op.location, ip=ir.InsertionPoint(op))
-        return cast.results[0]
 
     def until_fix_point(self, region, max_iterations):
         changed = True
@@ -1274,10 +1269,11 @@ class _ShapeInference:
                     if self.types.info(result.type).elem == self.types.info(initial_element_shape.type).elem:
                         result.replace_all_uses_with(initial_element_shape)
                     else:
-                        cast = ir.Operation.create(CAST, results=[result.type], operands=[initial_element_shape],
-                                                   attributes={"Truncate": ir.BoolAttr.get(False)},
-                                                   loc=owner.location, ip=ir.InsertionPoint(owner))
-                        result.replace_all_uses_with(cast.results[0])
+                        cast = self._insert_cast(result.type, initial_element_shape, owner.location,
+                                                 ir.InsertionPoint(owner))
+                        if cast is None:
+                            return False, None
+                        result.replace_all_uses_with(cast)
                 elif uname in ("tf.TensorListStack", "tf.TensorListGather", "tf.TensorListConcatV2",
                                "tf.TensorListLength", "tf.TensorListGetItem"):
                     continue
