@@ -50,7 +50,7 @@ from ..importers import opdb
 from ..importers import tf_types as T
 from ..shapes.algebra import NOT_EVALUATED, ShapeError
 from ..shapes.functions import SHAPE_FNS, Context
-from ..shapes.values import NUMPY_DTYPES, ValueEvaluator, can_evaluate
+from ..shapes.values import EVALUABLE_OPS, NUMPY_DTYPES, ValueEvaluator, can_evaluate
 from .analysis.names import (CAST, CLUSTER, CLUSTER_FUNC, FUNC, GRAPH, ISLAND, LAUNCH, MODULE,
                              NEXT_ITERATION_SINK, RETURN)
 from .analysis.symbols import flat_symbol_refs, module_body, symbol_name
@@ -353,11 +353,20 @@ class _Evaluator(ValueEvaluator):
                 return found
         if isinstance(resolved, ir.BlockArgument):
             return None  # an argument's value is only ever known through `known`
-        op_type = _tf_op_type(resolved.owner.name)
+        owner = resolved.owner
+        op_type = _tf_op_type(owner.name)
         if op_type is None or not (op_type in _ALWAYS_EVALUATED or can_evaluate(op_type)):
             self.never.add(v)
             return None
-        return super().constant_value(resolved)
+        value = super().constant_value(resolved)
+        if value is None and op_type not in _ALWAYS_EVALUATED:
+            # Computed from a value that can never be constant: neither can this one.
+            never = self.never
+            for operand in owner.operands:
+                if operand in never:
+                    never.add(v)
+                    break
+        return value
 
     def constant_partial_shape(self, v):
         return super().constant_partial_shape(_through_executor(v))
@@ -534,6 +543,14 @@ class _ShapeInference:
         self._needs_cast = {}
         self._symbol_ops = None
         self._commutative = {}
+        # Revisiting only what can change: every value whose type (or known value) changes gets a
+        # stamp from a clock; an op visited since all its operands' last stamps gives the same
+        # answer again and is skipped (TF recomputes it; the result is identical).
+        self.clock = 0
+        self.stamps = {}
+        self._terminators = {}
+        self.visited_at = {}
+        self._skippable = {}
 
     # --- op facts --------------------------------------------------------------------------------
     def is_stateless(self, name):
@@ -602,6 +619,35 @@ class _ShapeInference:
             self._needs_cast[owner_name] = found
         return found
 
+    def terminator_of(self, op):
+        """The terminator of `op`'s single-block region (cached: this pass never replaces one)."""
+        term = self._terminators.get(op)
+        if term is None:
+            term = self._terminators[op] = _terminator(op.regions[0])
+        return term
+
+    def touch(self, value):
+        self.clock += 1
+        self.stamps[value] = self.clock
+
+    def _can_skip(self, op, key):
+        last = self.visited_at.get(key) if key is not None else None
+        if last is None:
+            return False
+        name = op.name
+        skippable = self._skippable.get(name)
+        if skippable is None:
+            skippable = self._skippable[name] = not (
+                len(op.regions) or name in _VISIT_ALWAYS or name in _TF_CALLS or name in _OTHER_CALLS
+                or name in _XLA_REDUCERS or name in _TENSOR_LIST_INIT)
+        if not skippable:
+            return False
+        stamps = self.stamps
+        for v in op.operands:
+            if stamps.get(v, 0) > last:
+                return False
+        return True
+
     # --- the work queue ---------------------------------------------------------------------------
     def enqueue(self, func):
         if func not in self.queued:
@@ -651,6 +697,7 @@ class _ShapeInference:
                         return False
                 owner.operands[index] = cast_result
         result.set_type(new_type)
+        self.touch(result)
         if enqueue_callers:
             func = _parent_func(result.owner)
             if func is not None:
@@ -670,6 +717,7 @@ class _ShapeInference:
         else:
             return None
         cast = ir.Operation.create(name, results=[dst_type], operands=[value], attributes=attrs, loc=loc, ip=ip)
+        self.touch(cast.results[0])
         return cast.results[0]
 
     def refine(self, result, potential):
@@ -718,6 +766,7 @@ class _ShapeInference:
             new = self.types.tensor(shape, info.elem)
             if new != t:
                 block.arguments[i].set_type(new)
+                self.touch(block.arguments[i])
                 needs = True
             new_inputs.append(new)
         if not needs:
@@ -770,8 +819,31 @@ class _ShapeInference:
             changed = False
             self.evaluator.forget_unknown()
             for op in post_order(region):
+                if op.name in _TERMINATORS:
+                    continue  # terminators infer nothing; their parents read them
+                # An op is known by its first result (Python's Operation objects are not stable
+                # dictionary keys across walks); ops without results are always visited.
+                results = op.results
+                key = results[0] if len(results) else None
+                if self._can_skip(op, key):
+                    continue
+                last = self.visited_at.get(key) if key is not None else None
+                self.clock += 1
+                if key is not None:
+                    self.visited_at[key] = self.clock
                 if self.infer_op(op, max_iterations):
                     changed = True
+                name = op.name
+                if name in _VALUE_PRODUCERS:
+                    # Its value (not its type) may have become known: consumers look again.
+                    for r in op.results:
+                        self.touch(r)
+                elif name == ISLAND or name == GRAPH:
+                    # What it forwards may have changed inside (values seen through islands).
+                    stamps = self.stamps
+                    if last is None or any(stamps.get(v, 0) > last for v in self.terminator_of(op).operands):
+                        for r in op.results:
+                            self.touch(r)
             iteration += 1
         return not changed
 
@@ -795,6 +867,7 @@ class _ShapeInference:
             for arg, t in zip(block.arguments, input_types):
                 if arg.type != t:
                     arg.set_type(t)
+                    self.touch(arg)
             if not self.until_fix_point(func.regions[0], max_iterations):
                 converged = False
             self.infer_return_type(func)
@@ -807,6 +880,7 @@ class _ShapeInference:
             for arg, t in zip(block.arguments, input_types):
                 if arg.type != t:
                     arg.set_type(t)
+                    self.touch(arg)
             if not self.until_fix_point(region, max_iterations):
                 converged = False
         return converged
@@ -875,10 +949,12 @@ class _ShapeInference:
                     first = block.operations[0]
                     clone = operand.owner.clone(ir.InsertionPoint(first))
                     arg.replace_all_uses_with(clone.results[0])
+                    self.touch(clone.results[0])
                 continue
             value = self.evaluator.constant_value(operand)
-            if value is not None:
+            if value is not None and arg not in self.evaluator.known:
                 self.evaluator.known[arg] = value
+                self.touch(arg)
 
     def propagate_constant_from_callee(self, op, func):
         block = func.regions[0].blocks[0]
@@ -890,10 +966,13 @@ class _ShapeInference:
                 if not isinstance(value, ir.BlockArgument) and value.owner.name == "tf.Const":
                     clone = value.owner.clone(ir.InsertionPoint.after(op))
                     op.results[index].replace_all_uses_with(clone.results[0])
+                    self.touch(clone.results[0])
                 continue
             known = self.evaluator.constant_value(value)
-            if known is not None:
-                self.evaluator.known[op.results[index]] = known
+            result = op.results[index]
+            if known is not None and result not in self.evaluator.known:
+                self.evaluator.known[result] = known
+                self.touch(result)
 
     def while_compatible_types(self, operand_types, result_types, region_types):
         out = []
@@ -952,12 +1031,8 @@ class _ShapeInference:
         return changed
 
     def infer_non_tf(self, op, name):
-        if name == GRAPH:
-            fetch = _terminator(op.regions[0])
-            return self.force_pass_through(list(fetch.operands), list(op.results))
-        if name == ISLAND:
-            yield_ = _terminator(op.regions[0])
-            return self.force_pass_through(list(yield_.operands), list(op.results))
+        if name == GRAPH or name == ISLAND:
+            return self.force_pass_through(list(self.terminator_of(op).operands), list(op.results))
         if name == NEXT_ITERATION_SINK:
             source = op.operands[0].owner
             return self.refine_pass_through(list(op.operands)[1:2], list(source.results))
@@ -1268,6 +1343,7 @@ class _ShapeInference:
                     result = owner.results[0]
                     if self.types.info(result.type).elem == self.types.info(initial_element_shape.type).elem:
                         result.replace_all_uses_with(initial_element_shape)
+                        self.touch(initial_element_shape)
                     else:
                         cast = self._insert_cast(result.type, initial_element_shape, owner.location,
                                                  ir.InsertionPoint(owner))
@@ -1305,11 +1381,18 @@ class _ShapeInference:
             if refined == resource.type:
                 continue
             resource.set_type(refined)
+            self.touch(resource)
             changed = True
         return changed
 
 
 _ALWAYS_EVALUATED = frozenset({"Const", "HostConst", "Shape", "Size", "Rank"})
+# Ops whose constant value consumers read: revisiting one may make its value known.
+_VALUE_PRODUCERS = frozenset("tf." + n for n in _ALWAYS_EVALUATED | EVALUABLE_OPS)
+_TERMINATORS = frozenset({"tf_executor.yield", "tf_executor.fetch", RETURN, "tf_device.return", "tf.Yield"})
+# Ops whose inference reads more than their operands (uses, attached modules).
+_VISIT_ALWAYS = frozenset({"tf.VarHandleOp", "tf._XlaHostComputeMlir", "tf.XlaHostCompute", "tf.If",
+                           "tf.Case", "tf.While", NEXT_ITERATION_SINK})
 
 
 def _tf_op_type(name):

@@ -128,6 +128,10 @@ EVALUATORS = {
 }
 
 
+# The op types this module evaluates on constant inputs.
+EVALUABLE_OPS = frozenset(EVALUATORS) | frozenset(_FOLDABLE_BINARY)
+
+
 def evaluate(op, attr, vals):
     """The value of `op` (a foldable op type) on constant inputs `vals`; `attr(name, default)`
     reads its attributes. None when this module cannot evaluate it."""
