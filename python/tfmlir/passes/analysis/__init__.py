@@ -8,6 +8,8 @@
   predecessors between side-effecting ops of a block).
 * :mod:`.symbols`: symbol tables and references; :mod:`.names`: the op names
   passes look for, defined once.
+* :mod:`.devices`: TF's device name parser (``ParseFullName``,
+  ``IsTPUReplicatedCore``) and its checks of a module's ``tf.devices``.
 
 The framework skips this package when it auto-imports pass modules. Import
 the submodules themselves (``from tfmlir.passes.analysis import executor``);
