@@ -37,7 +37,7 @@ from ..importers import opdb
 from ..importers import protobuf as pb
 from ..importers import tensor_proto as TP
 from ..importers import tf_types as T
-from ..importers.core import canonical_device
+from ..device_names import canonical_device
 from ..importers.errors import TFExportError
 
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')

@@ -24,6 +24,7 @@ from . import opdb
 from . import protobuf as pb
 from . import tensor_proto as TP
 from . import tf_types as T
+from ..device_names import canonical_device  # noqa: F401  (re-exported for the exporter)
 from .errors import TFImportError
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")  # \Z: no trailing newline
@@ -216,89 +217,7 @@ def _loc_name(s):
 
 
 # ------------------------------------------------------------------------------------------------
-# Device names (DeviceNameUtils::ParseFullName + ParsedNameToString).
-
-_DEV_JOB = re.compile(r"[a-z][a-z0-9_]*")
-_DEV_NUM = re.compile(r"[0-9]+")
-_DEV_TYPE = re.compile(r"[a-zA-Z][_a-zA-Z0-9]*")
-
-
-def canonical_device(name):
-    """The device string TensorFlow's importer writes, or None if `name` does not parse."""
-    if not name:
-        return ""
-    if name == "/":
-        return ""
-    p = {}
-    s = name
-    while s:
-        progress = False
-        for prefix, key, rx in (("/job:", "job", _DEV_JOB), ("/replica:", "replica", _DEV_NUM),
-                                ("/task:", "task", _DEV_NUM)):
-            if s.startswith(prefix):
-                s = s[len(prefix):]
-                if s.startswith("*"):
-                    s = s[1:]
-                    p.pop(key, None)
-                else:
-                    m = rx.match(s)
-                    if not m:
-                        return None
-                    p[key] = m.group(0) if key == "job" else int(m.group(0))
-                    s = s[m.end():]
-                progress = True
-        if s.startswith("/device:"):
-            s = s[len("/device:"):]
-            if s.startswith("*"):
-                s = s[1:]
-                p.pop("type", None)
-            else:
-                m = _DEV_TYPE.match(s)
-                if not m:
-                    return None
-                p["type"] = m.group(0)
-                s = s[m.end():]
-            if s.startswith(":"):
-                s = s[1:]
-                if s.startswith("*"):
-                    s = s[1:]
-                    p.pop("id", None)
-                else:
-                    m = _DEV_NUM.match(s)
-                    if not m:
-                        return None
-                    p["id"] = int(m.group(0))
-                    s = s[m.end():]
-            else:
-                p.pop("id", None)
-            progress = True
-        for prefix, typ in (("/cpu:", "CPU"), ("/CPU:", "CPU"), ("/gpu:", "GPU"), ("/GPU:", "GPU")):
-            if s.startswith(prefix):
-                s = s[len(prefix):]
-                p["type"] = typ
-                if s.startswith("*"):
-                    s = s[1:]
-                    p.pop("id", None)
-                else:
-                    m = _DEV_NUM.match(s)
-                    if not m:
-                        return None
-                    p["id"] = int(m.group(0))
-                    s = s[m.end():]
-                progress = True
-        if not progress:
-            return None
-    p.setdefault("type", "CPU")
-    p.setdefault("id", 0)
-    out = ""
-    if "job" in p:
-        out += f"/job:{p['job']}"
-    if "replica" in p:
-        out += f"/replica:{p['replica']}"
-    if "task" in p:
-        out += f"/task:{p['task']}"
-    out += f"/device:{p['type']}:{p['id']}"
-    return out
+# Device names: tfmlir.device_names (canonical_device is re-exported for the exporter).
 
 
 # ------------------------------------------------------------------------------------------------
