@@ -1,0 +1,331 @@
+"""Wraps each op with the _xla_outside_compilation attribute in a tf_device.launch on its host.
+
+Outside-compiled ops of a TPU computation run on the host; this pass makes the
+placement explicit, as TF's -tf-outside-compiled-to-host-launch (removed in TF
+2.21) did. Every op carrying a string ``_xla_outside_compilation`` that is
+nested (at any depth: inside ``tf.IfRegion`` / ``tf.WhileRegion`` bodies too)
+in a ``tf_device.cluster``, or in a function reachable from one through calls
+(``func.call``, ``tf.PartitionedCall``, ``tf.StatefulPartitionedCall``,
+``tf.LegacyCall``, ``tf.TPUPartitionedCall``, ``tf.RemoteCall``,
+``tf_device.cluster_func``; not ``tf.If`` / ``tf.While`` / ``tf.Case`` branch
+attributes), is moved alone into a new ``tf_device.launch`` put where it was:
+one launch per op, even for ops sharing an ``_xla_outside_compilation`` value.
+The launch returns the op's results through ``tf_device.return`` and takes
+over their uses; the op loses ``_xla_outside_compilation`` and ``device``.
+An op belongs to its innermost cluster.
+
+The launch's ``device`` is the cluster's host for outside compilation (TF's
+``GetHostDeviceOutsideComputation``, from the module's ``tf.devices``):
+
+* a cluster inside a ``tf_device.replicate``: ``TPU_REPLICATED_HOST_0`` (the
+  host of logical core 0; TF before 2.12 wrote ``TPU_REPLICATED_HOST``);
+* otherwise, when ``tf.devices`` lists a ``TPU`` device: the CPU:0 of the task
+  of the first TPU device of the first ``TPU_SYSTEM:0`` task (TF's full-mesh
+  assignment: the cluster needs a string ``topology`` and an array
+  ``device_assignment``, both empty, and ``num_cores_per_replica`` 1);
+* otherwise: the ``CPU:0`` device of ``tf.devices`` (a ``chief`` job's one
+  wins when there are several).
+
+Ops outside clusters, and clusters without outside-compiled ops, are left
+alone (TF determined a host for every cluster, failing on ones that needed
+none).
+
+Failures, before anything changes:
+
+* the module's ``tf.devices`` is not a list of device names or a dictionary
+  keyed by them (TF's messages, at the module);
+* no host device can be determined for a cluster holding outside-compiled
+  ops (at the cluster), including a non-empty ``topology`` (TopologyProto
+  device assignment is not implemented here);
+* a function holding outside-compiled ops is reachable from several clusters
+  (TF's message, at the function): it would need one host per cluster;
+* a reached call whose callee cannot be walked: not found, not a
+  ``func.func``, a declaration, a ``func.call_indirect`` (TF crashes);
+* an outside-compiled ``tf_device.cluster`` or block terminator, which cannot
+  be wrapped in a launch.
+"""
+from dataclasses import replace
+
+from mlir import ir
+
+from ..device_names import parse_full_name
+from .analysis.devices import DEVICES_ATTR, module_devices_error
+from .analysis.executor import op_key
+from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE, REPLICATE
+from .framework import Pass, PassFailure, register_pass
+from .tf_tpu_cleanup_cluster_attributes import CALL_INDIRECT, CALLEE_ATTRS, _callee, _nearest_module
+
+OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
+DEVICE_ATTR = "device"
+NUM_CORES_PER_REPLICA_ATTR = "num_cores_per_replica"
+TOPOLOGY_ATTR = "topology"
+DEVICE_ASSIGNMENT_ATTR = "device_assignment"
+REPLICATED_HOST = "TPU_REPLICATED_HOST_0"
+
+_PRE_ORDER = ir.WalkOrder.PRE_ORDER
+_ADVANCE = ir.WalkResult.ADVANCE
+_SKIP = ir.WalkResult.SKIP
+_SHARED = "shared"  # state of a function reached from several clusters
+
+
+@register_pass
+class OutsideCompiledToHostLaunchPass(Pass):
+    argument = "tf-outside-compiled-to-host-launch"
+    anchor = MODULE
+    dependent_dialects = ("tf", "tf_device")
+    rollback_on_failure = False  # every failure is found before the first change
+
+    def run_on_operation(self, module):
+        module = module.operation
+        error = module_devices_error(module)
+        if error is not None:
+            self.fail(f"'{MODULE}' op {error}", module)
+        clusters = []  # [cluster op, its outside-compiled ops, its calls]
+
+        def outermost(op):
+            op = op.operation
+            if op.name == CLUSTER:
+                _scan_cluster(op, clusters)
+                return _SKIP  # nested clusters are registered by the scan
+            return _ADVANCE
+
+        module.walk(outermost, _PRE_ORDER)
+        if not clusters:
+            return
+
+        # Functions reached through calls: each one's state is the cluster reaching it, or
+        # _SHARED once a second cluster reaches it (then its callees are reached again as
+        # shared); a function changes state at most twice.
+        functions = {}  # op_key -> [func op, outside-compiled ops, calls, state]
+        tables, modules = {}, {}
+        pending = [(call, index) for index, entry in enumerate(clusters) for call in entry[2]]
+        while pending:
+            call, owner = pending.pop()
+            callee = _callee(call, _nearest_module(call, modules), tables)
+            key = op_key(callee)
+            info = functions.get(key)
+            if info is None:
+                oc_ops, calls = [], []
+                _scan_ops(_body_ops(callee), oc_ops, calls, None)
+                info = functions[key] = [callee, oc_ops, calls, None]
+            state = info[3]
+            if state == owner or state == _SHARED:
+                continue
+            info[3] = owner if state is None else _SHARED
+            pending.extend((nested, info[3]) for nested in info[2])
+
+        per_cluster = [list(entry[1]) for entry in clusters]
+        for callee, oc_ops, _, state in functions.values():
+            if not oc_ops:
+                continue
+            if state == _SHARED:
+                self.fail(f"'{FUNC}' op The same function is reachable from multiple TPU "
+                          f"Clusters.", callee)
+            per_cluster[state].extend(oc_ops)
+
+        devices = _device_names(module)
+        plan = []
+        for (cluster, _, _), oc_ops in zip(clusters, per_cluster):
+            if not oc_ops:
+                continue
+            for op in oc_ops:
+                _check_wrappable(op)
+            plan.append((_host_device(cluster, devices), oc_ops))
+        for host, oc_ops in plan:
+            device = ir.StringAttr.get(host, module.context)
+            for op in oc_ops:
+                _wrap_in_launch(op, device)
+
+
+def is_outside_compiled(op):
+    """True if `op` has a string ``_xla_outside_compilation`` (TF's test)."""
+    attributes = op.attributes
+    return (OUTSIDE_COMPILATION_ATTR in attributes
+            and isinstance(attributes[OUTSIDE_COMPILATION_ATTR], ir.StringAttr))
+
+
+def _body_ops(op):
+    return [nested.operation for region in op.regions for block in region.blocks
+            for nested in block.operations]
+
+
+def _scan_cluster(cluster, clusters):
+    """Registers `cluster` (and the clusters nested in it) in `clusters`, collecting the
+    outside-compiled ops and calls each one owns."""
+    if is_outside_compiled(cluster):
+        raise PassFailure(f"cannot wrap a '{CLUSTER}' carrying '{OUTSIDE_COMPILATION_ATTR}' in a "
+                          f"'{LAUNCH}'", cluster)
+    entry = [cluster, [], []]
+    clusters.append(entry)
+    _scan_ops(_body_ops(cluster), entry[1], entry[2], clusters)
+
+
+def _scan_ops(roots, oc_ops, calls, clusters):
+    """Collects the outside-compiled ops and calls among `roots` and the ops nested in them into
+    `oc_ops` / `calls`. A nested cluster owns its own ops: it is registered in `clusters`, or
+    skipped when `clusters` is None (a function's clusters are found by the module walk).
+    Iterative: the depth of nesting costs no Python stack."""
+    stack = list(reversed(roots))
+    while stack:
+        op = stack.pop()
+        name = op.name
+        if name == CLUSTER:
+            if clusters is not None:
+                _scan_cluster(op, clusters)
+            continue
+        if is_outside_compiled(op):
+            oc_ops.append(op)
+        if name in CALLEE_ATTRS or name == CALL_INDIRECT:
+            calls.append(op)
+        if len(op.regions):
+            stack.extend(reversed(_body_ops(op)))
+
+
+def _check_wrappable(op):
+    ops = op.block.operations
+    if op_key(ops[len(ops) - 1].operation) == op_key(op):
+        raise PassFailure(f"cannot wrap the block terminator '{op.name}' carrying "
+                          f"'{OUTSIDE_COMPILATION_ATTR}' in a '{LAUNCH}'", op)
+
+
+def _wrap_in_launch(op, device):
+    results = list(op.results)
+    launch = ir.Operation.create(LAUNCH, results=[value.type for value in results],
+                                 attributes={DEVICE_ATTR: device}, regions=1, loc=op.location,
+                                 ip=ir.InsertionPoint(op))
+    for old, new in zip(results, launch.results):
+        old.replace_all_uses_with(new)
+    block = launch.regions[0].blocks.append()
+    terminator = ir.Operation.create(DEVICE_RETURN, operands=results, loc=op.location,
+                                     ip=ir.InsertionPoint(block))
+    op.move_before(terminator)
+    attributes = op.attributes
+    for attr in (OUTSIDE_COMPILATION_ATTR, DEVICE_ATTR):
+        if attr in attributes:
+            del attributes[attr]
+
+
+def _device_names(module):
+    """The parsed names of the module's ``tf.devices`` (already validated), in order."""
+    attributes = module.attributes
+    if DEVICES_ATTR not in attributes:
+        return []
+    attr = attributes[DEVICES_ATTR]
+    if isinstance(attr, ir.ArrayAttr):
+        names = [ir.StringAttr(element).value for element in ir.ArrayAttr(attr)]
+    else:
+        attr = ir.DictAttr(attr)
+        names = [attr[index].name for index in range(len(attr))]
+    return [parse_full_name(name) for name in names]
+
+
+def _name_to_string(p):
+    """TF's ``DeviceNameUtils::ParsedNameToString``."""
+    out = ""
+    if p.has_job:
+        out += f"/job:{p.job}"
+    if p.has_replica:
+        out += f"/replica:{p.replica}"
+    if p.has_task:
+        out += f"/task:{p.task}"
+    if p.has_type:
+        out += f"/device:{p.type}:{p.id if p.has_id else '*'}"
+    return out
+
+
+def _matches(spec, device):
+    """TF's ``DeviceNameUtils::IsCompleteSpecification(spec, device)``."""
+    for part in ("job", "replica", "task", "type", "id"):
+        if getattr(spec, "has_" + part) and (not getattr(device, "has_" + part)
+                                             or getattr(spec, part) != getattr(device, part)):
+            return False
+    return True
+
+
+def _has_replicate_ancestor(op):
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation
+        if parent.name == REPLICATE:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _host_device(cluster, devices):
+    """TF's ``GetHostDeviceOutsideComputation`` for `cluster`, or PassFailure at the cluster."""
+    if _has_replicate_ancestor(cluster):
+        return REPLICATED_HOST
+    if any(device.has_type and device.type == "TPU" for device in devices):
+        return _full_mesh_host(cluster, devices)
+    host = None
+    for device in devices:
+        if device.has_type and device.type == "CPU" and device.id == 0:
+            if host is None or device.job == "chief":
+                host = _name_to_string(device)
+    if host is None:
+        raise PassFailure(f"'{CLUSTER}' op cannot determine the host device for outside "
+                          f"compilation: no CPU:0 device in the module's '{DEVICES_ATTR}'", cluster)
+    return host
+
+
+def _full_mesh_host(cluster, devices):
+    """The host of core 0 of a non-replicated cluster when ``tf.devices`` has TPUs (TF's
+    ``GetTPUCompilationAndExecutionDevices`` with one replica, full-mesh case only)."""
+    def fail(message):
+        raise PassFailure(f"'{CLUSTER}' op {message}", cluster)
+
+    attributes = cluster.attributes
+    if TOPOLOGY_ATTR not in attributes or not isinstance(attributes[TOPOLOGY_ATTR], ir.StringAttr):
+        fail(f"requires attribute '{TOPOLOGY_ATTR}'")
+    if (DEVICE_ASSIGNMENT_ATTR not in attributes
+            or not isinstance(attributes[DEVICE_ASSIGNMENT_ATTR], ir.ArrayAttr)):
+        fail(f"requires attribute '{DEVICE_ASSIGNMENT_ATTR}'")
+    assignment = ir.ArrayAttr(attributes[DEVICE_ASSIGNMENT_ATTR])
+    for index, element in enumerate(assignment):
+        if not isinstance(element, ir.IntegerAttr):
+            fail(f"error in fetching tpu device coordinates: bad '{DEVICE_ASSIGNMENT_ATTR}' "
+                 f"attribute at index {index}, not an int")
+    prefix = "error in fetching TPU compilation/execution devices: "
+    systems = [d for d in devices if d.has_type and d.type == "TPU_SYSTEM" and d.has_id and d.id == 0]
+    if not systems:
+        fail(prefix + "no TPU_SYSTEM devices found")
+    for device in systems[1:]:
+        if device.job != systems[0].job:
+            fail(prefix + f"found TPU_SYSTEM devices with conflicting jobs '{systems[0].job}' and "
+                 f"'{device.job}'")
+        if device.replica != systems[0].replica:
+            fail(prefix + f"found TPU_SYSTEM devices with conflicting replicas "
+                 f"'{systems[0].replica}' and '{device.replica}'")
+    systems.sort(key=lambda d: d.task)  # stable, as TF's std::sort on equal tasks is not
+    counts = []
+    first = None
+    for system in systems:
+        spec = replace(system, type="TPU", has_id=False)
+        tpus = sorted((d for d in devices if _matches(spec, d)), key=lambda d: d.id)
+        if first is None:
+            first = tpus
+        counts.append(len(tpus))
+        if len(tpus) != counts[0]:
+            fail(prefix + f"expected the number of TPU devices per host to be {counts[0]}, got "
+                 f"{len(tpus)}")
+    topology = ir.StringAttr(attributes[TOPOLOGY_ATTR]).value
+    if topology:
+        fail(f"cannot determine the host device for outside compilation: a non-empty "
+             f"'{TOPOLOGY_ATTR}' is not supported")
+    if len(assignment):
+        fail(prefix + f"'{DEVICE_ASSIGNMENT_ATTR}' must not be set when '{TOPOLOGY_ATTR}' is not set")
+    cores = 1
+    if NUM_CORES_PER_REPLICA_ATTR in attributes and isinstance(
+            attributes[NUM_CORES_PER_REPLICA_ATTR], ir.IntegerAttr):
+        cores = ir.IntegerAttr(attributes[NUM_CORES_PER_REPLICA_ATTR]).value
+    if cores != 1:
+        fail(prefix + f"'{NUM_CORES_PER_REPLICA_ATTR}' must be equal to 1, got {cores}")
+    if not first:
+        fail("cannot determine the host device for outside compilation: no TPU device on the "
+             "first TPU_SYSTEM task")
+    host = replace(first[0], type="CPU", id=0)
+    if not any(_matches(host, d) for d in devices):
+        fail(f"cannot determine the host device for outside compilation: Can't find device: "
+             f"{_name_to_string(host)} in the devices list.")
+    return _name_to_string(host)
