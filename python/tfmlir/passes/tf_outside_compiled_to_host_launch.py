@@ -80,16 +80,19 @@ class OutsideCompiledToHostLaunchPass(Pass):
         error = module_devices_error(module)
         if error is not None:
             self.fail(f"'{MODULE}' op {error}", module)
-        clusters = []  # [cluster op, its outside-compiled ops, its calls]
+        outermost_clusters = []
 
         def outermost(op):
             op = op.operation
             if op.name == CLUSTER:
-                _scan_cluster(op, clusters)
+                outermost_clusters.append(op)
                 return _SKIP  # nested clusters are registered by the scan
             return _ADVANCE
 
         module.walk(outermost, _PRE_ORDER)
+        clusters = []  # [cluster op, its outside-compiled ops, its calls]
+        for cluster in outermost_clusters:
+            _scan_cluster(cluster, clusters)
         if not clusters:
             return
 
