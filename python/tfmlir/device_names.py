@@ -6,6 +6,8 @@
 * :func:`canonical_device`: the device string TensorFlow's GraphDef importer writes for a name
   (``ParsedNameToString`` with TF's CPU:0 defaults), or None if it does not parse.
 * :func:`is_tpu_replicated_core`: TF's ``IsTPUReplicatedCore``.
+* :func:`name_to_string` / :func:`is_complete_specification`: ``ParsedNameToString`` and
+  ``IsCompleteSpecification``.
 
 One parser for the importer, the exporter and the passes.
 """
@@ -141,13 +143,8 @@ def is_tpu_replicated_core(name):
     return parsed is not None and parsed.has_type and parsed.type == TPU_REPLICATED_CORE
 
 
-def canonical_device(name):
-    """The device string TensorFlow's importer writes, or None if `name` does not parse."""
-    if not name or name == "/":
-        return ""
-    p = parse_full_name(name)
-    if p is None:
-        return None
+def name_to_string(p):
+    """TF's ``DeviceNameUtils::ParsedNameToString`` (an unknown id is ``*``)."""
     out = ""
     if p.has_job:
         out += f"/job:{p.job}"
@@ -155,5 +152,31 @@ def canonical_device(name):
         out += f"/replica:{p.replica}"
     if p.has_task:
         out += f"/task:{p.task}"
-    out += f"/device:{p.type if p.has_type else 'CPU'}:{p.id if p.has_id else 0}"
+    if p.has_type:
+        out += f"/device:{p.type}:{p.id if p.has_id else '*'}"
     return out
+
+
+def is_complete_specification(spec, device):
+    """TF's ``DeviceNameUtils::IsCompleteSpecification(spec, device)``: every part `spec` has,
+    `device` has with the same value."""
+    for part in ("job", "replica", "task", "type", "id"):
+        if getattr(spec, "has_" + part) and (not getattr(device, "has_" + part)
+                                             or getattr(spec, part) != getattr(device, part)):
+            return False
+    return True
+
+
+def canonical_device(name):
+    """The device string TensorFlow's importer writes (TF's defaults: device CPU:0 where the
+    name has no device type or id), or None if `name` does not parse."""
+    if not name or name == "/":
+        return ""
+    p = parse_full_name(name)
+    if p is None:
+        return None
+    if not p.has_type:
+        p.has_type, p.type = True, "CPU"
+    if not p.has_id:
+        p.has_id, p.id = True, 0
+    return name_to_string(p)

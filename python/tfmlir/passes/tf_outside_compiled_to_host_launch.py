@@ -48,12 +48,12 @@ from dataclasses import replace
 
 from mlir import ir
 
-from ..device_names import parse_full_name
+from ..device_names import is_complete_specification, name_to_string, parse_full_name
+from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
 from .analysis.devices import DEVICES_ATTR, module_devices_error
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
-from .tf_tpu_cleanup_cluster_attributes import CALL_INDIRECT, CALLEE_ATTRS, _callee, _nearest_module
 
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 DEVICE_ATTR = "device"
@@ -104,7 +104,7 @@ class OutsideCompiledToHostLaunchPass(Pass):
         pending = [(call, index) for index, entry in enumerate(clusters) for call in entry[2]]
         while pending:
             call, owner = pending.pop()
-            callee = _callee(call, _nearest_module(call, modules), tables)
+            callee = resolve_callee(call, nearest_module(call, modules), tables)
             key = op_key(callee)
             info = functions.get(key)
             if info is None:
@@ -222,29 +222,6 @@ def _device_names(module):
     return [parse_full_name(name) for name in names]
 
 
-def _name_to_string(p):
-    """TF's ``DeviceNameUtils::ParsedNameToString``."""
-    out = ""
-    if p.has_job:
-        out += f"/job:{p.job}"
-    if p.has_replica:
-        out += f"/replica:{p.replica}"
-    if p.has_task:
-        out += f"/task:{p.task}"
-    if p.has_type:
-        out += f"/device:{p.type}:{p.id if p.has_id else '*'}"
-    return out
-
-
-def _matches(spec, device):
-    """TF's ``DeviceNameUtils::IsCompleteSpecification(spec, device)``."""
-    for part in ("job", "replica", "task", "type", "id"):
-        if getattr(spec, "has_" + part) and (not getattr(device, "has_" + part)
-                                             or getattr(spec, part) != getattr(device, part)):
-            return False
-    return True
-
-
 def _has_replicate_ancestor(op):
     parent = op.parent
     while parent is not None:
@@ -265,7 +242,7 @@ def _host_device(cluster, devices):
     for device in devices:
         if device.has_type and device.type == "CPU" and device.id == 0:
             if host is None or device.job == "chief":
-                host = _name_to_string(device)
+                host = name_to_string(device)
     if host is None:
         raise PassFailure(f"'{CLUSTER}' op cannot determine the host device for outside "
                           f"compilation: no CPU:0 device in the module's '{DEVICES_ATTR}'", cluster)
@@ -305,7 +282,7 @@ def _full_mesh_host(cluster, devices):
     first = None
     for system in systems:
         spec = replace(system, type="TPU", has_id=False)
-        tpus = sorted((d for d in devices if _matches(spec, d)), key=lambda d: d.id)
+        tpus = sorted((d for d in devices if is_complete_specification(spec, d)), key=lambda d: d.id)
         if first is None:
             first = tpus
         counts.append(len(tpus))
@@ -328,7 +305,7 @@ def _full_mesh_host(cluster, devices):
         fail("cannot determine the host device for outside compilation: no TPU device on the "
              "first TPU_SYSTEM task")
     host = replace(first[0], type="CPU", id=0)
-    if not any(_matches(host, d) for d in devices):
+    if not any(is_complete_specification(host, d) for d in devices):
         fail(f"cannot determine the host device for outside compilation: Can't find device: "
-             f"{_name_to_string(host)} in the devices list.")
-    return _name_to_string(host)
+             f"{name_to_string(host)} in the devices list.")
+    return name_to_string(host)

@@ -36,11 +36,11 @@ Failures, before anything changes:
 """
 from mlir import ir
 
+from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
 from .analysis.devices import is_tpu_replicated_core, module_devices_error
 from .analysis.executor import op_key
-from .analysis.names import CALL, CLUSTER, CLUSTER_FUNC, FUNC, LAUNCH, LAUNCH_FUNC, MODULE
-from .analysis.symbols import symbol_ops
-from .framework import Pass, PassFailure, register_pass
+from .analysis.names import CLUSTER, LAUNCH, LAUNCH_FUNC, MODULE
+from .framework import Pass, register_pass
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -48,11 +48,6 @@ CLASS_ATTR = "_class"
 DEVICE_ATTR = "device"
 _REMOVED = (REPLICATION_INFO_ATTR, COMPILE_DEVICE_TYPE_ATTR, CLASS_ATTR)
 
-# Ops of TF's CallOpInterface (and func.call) -> the attribute naming the callee.
-CALLEE_ATTRS = {CALL: "callee", CLUSTER_FUNC: "func", "tf.PartitionedCall": "f",
-                "tf.StatefulPartitionedCall": "f", "tf.LegacyCall": "f", "tf.TPUPartitionedCall": "f",
-                "tf.RemoteCall": "f"}
-CALL_INDIRECT = "func.call_indirect"
 
 _POST_ORDER = ir.WalkOrder.POST_ORDER
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
@@ -130,7 +125,7 @@ def reachable_from_clusters(module):
     walked = set()  # op_key of the callees walked already
     while calls:
         call = calls.pop()
-        callee = _callee(call, _nearest_module(call, modules), tables)
+        callee = resolve_callee(call, nearest_module(call, modules), tables)
         key = op_key(callee)
         if key in walked:
             continue
@@ -139,69 +134,3 @@ def reachable_from_clusters(module):
             for op in block.operations:
                 op.operation.walk(collect, _POST_ORDER)
     return ops
-
-
-def _callee(call, table, tables):
-    """The ``func.func`` `call` calls (MLIR's call graph resolution: the callee is looked up from
-    `table`, the call's closest module), or PassFailure."""
-    name = call.name
-    if name == CALL_INDIRECT:
-        raise PassFailure(f"cannot follow '{name}' from a tf_device.cluster: its callee is a value, "
-                          f"not a symbol", call)
-    attr = call.attributes[CALLEE_ATTRS[name]]
-    if isinstance(attr, ir.FlatSymbolRefAttr):
-        path = [ir.FlatSymbolRefAttr(attr).value]
-    elif isinstance(attr, ir.SymbolRefAttr):
-        path = list(ir.SymbolRefAttr(attr).value)
-    else:
-        raise PassFailure(f"cannot follow '{name}' from a tf_device.cluster: its callee is not a "
-                          f"symbol reference", call)
-    reference = "::".join("@" + part for part in path)
-    found = None
-    if table is not None:
-        found = _lookup(table, path[0], tables)
-        for part in path[1:]:
-            if found is None or found.name != MODULE:
-                found = None
-                break
-            found = _lookup(found, part, tables)
-    if found is None:
-        problem = "no such symbol"
-    elif found.name != FUNC:
-        problem = f"'{found.name}' is not a func.func"
-    elif not len(found.regions[0].blocks):
-        problem = "a function declaration without a body"
-    else:
-        return found
-    raise PassFailure(f"cannot follow '{name}' from a tf_device.cluster into {reference}: {problem}",
-                      call)
-
-
-def _nearest_module(op, modules):
-    """The closest module around `op`; `modules` (op_key -> module) remembers the answer for
-    every ancestor passed, so that all lookups together visit each op once."""
-    chain = []
-    found = None
-    parent = op.parent
-    while parent is not None:
-        parent = parent.operation
-        key = op_key(parent)
-        if key in modules:
-            found = modules[key]
-            break
-        if parent.name == MODULE:
-            found = parent
-            break
-        chain.append(key)
-        parent = parent.parent
-    for key in chain:
-        modules[key] = found
-    return found
-
-
-def _lookup(table, name, tables):
-    key = op_key(table)
-    symbols = tables.get(key)
-    if symbols is None:
-        symbols = tables[key] = symbol_ops(table)
-    return symbols.get(name)
