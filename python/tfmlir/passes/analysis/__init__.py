@@ -6,10 +6,12 @@
 * :mod:`.side_effects`: which ops TensorFlow considers side-effecting, which
   resources they touch, and a port of TF's side-effect analysis (control
   predecessors between side-effecting ops of a block).
-* :mod:`.symbols`: symbol tables and references; :mod:`.names`: the op names
-  passes look for, defined once.
+* :mod:`.symbols`: symbol tables and references; :mod:`.symbol_uses`: symbol
+  uses as MLIR finds and replaces them; :mod:`.names`: the op names passes
+  look for, defined once.
 * :mod:`.devices`: TF's device name parser (``ParseFullName``,
-  ``IsTPUReplicatedCore``) and its checks of a module's ``tf.devices``.
+  ``IsTPUReplicatedCore``) and its checks of a module's ``tf.devices``;
+  :mod:`.calls`: callee resolution from device clusters.
 
 The framework skips this package when it auto-imports pass modules. Import
 the submodules themselves (``from tfmlir.passes.analysis import executor``);
