@@ -54,6 +54,11 @@ def _roots(attr, name, cache):
     found = cache.get(attr)
     if found is not None:
         return found
+    if "@" not in str(attr):
+        # No reference can hide in it (the printed form is produced without recursion in
+        # Python, so deeply nested attributes cost no stack here).
+        cache[attr] = _NONE
+        return _NONE
     if kind is ir.ArrayAttr:
         names = []
         for element in attr:
@@ -108,6 +113,8 @@ def _flat_names(attr, found):
     kind = type(attr)
     if kind is ir.FlatSymbolRefAttr:
         found.append(attr.value)
+    elif kind in (ir.ArrayAttr, ir.DictAttr) and "@" not in str(attr):
+        return
     elif kind is ir.ArrayAttr:
         for element in attr:
             _flat_names(element, found)
@@ -140,6 +147,8 @@ def _replaced(attr, old, new):
     if kind is ir.SymbolRefAttr:
         path = attr.value
         return ir.SymbolRefAttr.get([new] + path[1:]) if path[0] == old else None
+    if old not in str(attr):
+        return None  # nothing to rewrite (and no Python recursion into deep nesting)
     if kind is ir.ArrayAttr:
         elements = list(attr)
         changed = False
