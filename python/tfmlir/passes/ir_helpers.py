@@ -29,9 +29,10 @@ conventions where TF's C++ passes have one:
   as TF's passes carry them over when they rebuild an op;
   :func:`copy_device_and_underscored_attributes` is TF's
   ``CopyDeviceAndUnderscoredAttributes``.
-* :func:`users` / :func:`ancestor_in_block` / :func:`is_proper_ancestor` --
+* :func:`users` / :func:`ancestor_in_block` / :func:`is_proper_ancestor` /
+  :func:`enclosing_op` --
   the ops using an op's results (MLIR's ``getUsers``), the ancestor of an op
-  in a given block, and MLIR's ``isProperAncestor``.
+  in a given block, MLIR's ``isProperAncestor``, and the closest enclosing op of a name.
 
 The passes' own GC pause, rollback and UTF-8 checks are the framework's job;
 these helpers only build IR.
@@ -366,6 +367,17 @@ def ancestor_in_block(op, block):
             return op
         parent = op.parent
         op = parent.operation if parent is not None else None
+    return None
+
+
+def enclosing_op(op, name):
+    """The closest op named `name` that `op` is nested in (not `op` itself), or None."""
+    parent = op.operation.parent
+    while parent is not None:
+        parent = parent.operation
+        if parent.name == name:
+            return parent
+        parent = parent.parent
     return None
 
 

@@ -20,7 +20,7 @@ from mlir import ir
 from .analysis.executor import op_key
 from .analysis.names import FUNC, LAUNCH_FUNC, MODULE, PARTITIONED_CALL
 from .analysis.symbols import module_body, symbol_name
-from .ir_helpers import ops_named
+from .ir_helpers import enclosing_op, ops_named
 from .framework import Pass, PassFailure, erase_op, register_pass
 
 _TENSOR_TYPES = (ir.RankedTensorType, ir.UnrankedTensorType)
@@ -58,15 +58,6 @@ class ConvertLaunchFuncToTFCallPass(Pass):
                 erase_op(launch)
 
 
-def _symbol_table_of(op):
-    """The closest op around `op` that is a module (its symbol table)."""
-    parent = op.parent
-    while parent is not None:
-        parent = parent.operation
-        if parent.name == MODULE:
-            return parent
-        parent = parent.parent
-    return None
 
 
 def _symbols(table, tables):
@@ -87,7 +78,7 @@ def _symbols(table, tables):
 def _check(launch, tables):
     """The callee's name; PassFailure where the call would not verify."""
     name = ir.FlatSymbolRefAttr(launch.attributes["func"]).value
-    table = _symbol_table_of(launch)
+    table = enclosing_op(launch, MODULE)
     callee = _symbols(table, tables).get(name) if table is not None else None
     if callee is None:
         raise PassFailure(f"'func' attribute refers to an undefined function: @{name}", launch)

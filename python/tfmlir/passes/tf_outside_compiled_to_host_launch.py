@@ -48,12 +48,13 @@ from dataclasses import replace
 
 from mlir import ir
 
-from ..device_names import is_complete_specification, name_to_string, parse_full_name
+from ..device_names import is_complete_specification, name_to_string
 from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
-from .analysis.devices import DEVICES_ATTR, module_devices_error
+from .analysis.devices import DEVICES_ATTR, module_devices, module_devices_error
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
+from .ir_helpers import enclosing_op
 
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 DEVICE_ATTR = "device"
@@ -210,31 +211,14 @@ def _wrap_in_launch(op, device):
 
 def _device_names(module):
     """The parsed names of the module's ``tf.devices`` (already validated), in order."""
-    attributes = module.attributes
-    if DEVICES_ATTR not in attributes:
-        return []
-    attr = attributes[DEVICES_ATTR]
-    if isinstance(attr, ir.ArrayAttr):
-        names = [ir.StringAttr(element).value for element in ir.ArrayAttr(attr)]
-    else:
-        attr = ir.DictAttr(attr)
-        names = [attr[index].name for index in range(len(attr))]
-    return [parse_full_name(name) for name in names]
+    return [parsed for _name, parsed in module_devices(module)[0]]
 
 
-def _has_replicate_ancestor(op):
-    parent = op.parent
-    while parent is not None:
-        parent = parent.operation
-        if parent.name == REPLICATE:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _host_device(cluster, devices):
     """TF's ``GetHostDeviceOutsideComputation`` for `cluster`, or PassFailure at the cluster."""
-    if _has_replicate_ancestor(cluster):
+    if enclosing_op(cluster, REPLICATE) is not None:
         return REPLICATED_HOST
     if any(device.has_type and device.type == "TPU" for device in devices):
         return _full_mesh_host(cluster, devices)

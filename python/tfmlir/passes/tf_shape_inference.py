@@ -55,7 +55,7 @@ from .analysis.names import (CAST, CLUSTER, CLUSTER_FUNC, FUNC, GRAPH, ISLAND, L
                              NEXT_ITERATION_SINK, RETURN)
 from .analysis.symbols import flat_symbol_refs, module_body, symbol_name
 from .framework import Option, Pass, register_pass
-from .ir_helpers import post_order
+from .ir_helpers import enclosing_op, post_order
 
 _DYN = ir.ShapedType.get_dynamic_size()
 
@@ -415,7 +415,7 @@ class _Evaluator(ValueEvaluator):
         if size > (1 << 20):
             return None
         if attr.is_splat:
-            value = _splat_value(attr.get_splat_value())
+            value = _splat_value(attr.get_splat_value(), self.pass_.types)
             if value is None:
                 return None
             return np.full(info.shape, value, dtype=dt)
@@ -434,14 +434,9 @@ class _Evaluator(ValueEvaluator):
         return self.pass_.is_stateless(op.name)
 
 
-def _splat_value(attr):
-    if isinstance(attr, ir.BoolAttr):
-        return bool(attr.value)
-    if isinstance(attr, ir.IntegerAttr):
-        return int(attr.value)
-    if isinstance(attr, ir.FloatAttr):
-        return float(attr.value)
-    return None
+def _splat_value(attr, types):
+    value = _convert_attr(attr, types)
+    return value if isinstance(value, (bool, int, float)) else None
 
 
 def _parse_arg_shapes(text):
@@ -671,7 +666,7 @@ class _ShapeInference:
 
     def enqueue_callers(self, func):
         for caller in self.callers(symbol_name(func)):
-            parent = _parent_func(caller)
+            parent = enclosing_op(caller, FUNC)
             if parent is not None:
                 self.enqueue(parent)
 
@@ -699,7 +694,7 @@ class _ShapeInference:
         result.set_type(new_type)
         self.touch(result)
         if enqueue_callers:
-            func = _parent_func(result.owner)
+            func = enclosing_op(result.owner, FUNC)
             if func is not None:
                 self.enqueue_callers(func)
         return True
@@ -1428,11 +1423,6 @@ def _terminator(region):
     return block.operations[len(block.operations) - 1].operation
 
 
-def _parent_func(op):
-    parent = op.parent
-    while parent is not None and parent.name != FUNC:
-        parent = parent.parent
-    return parent
 
 
 def _is_call(op):
