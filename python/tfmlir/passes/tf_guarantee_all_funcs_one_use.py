@@ -52,19 +52,13 @@ from itertools import islice
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import (CALL, CLUSTER_FUNC, FUNC, LEGACY_CALL, MODULE, PARTITIONED_CALL,
-                             REMOTE_CALL, STATEFUL_PARTITIONED_CALL, TPU_PARTITIONED_CALL)
+from .analysis.names import CALLEE_ATTRS, FUNC, MODULE
 from .analysis.symbol_uses import (UnreadableAttribute, flat_references, referenced_roots,
                                    replace_root)
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, register_pass
 from .ir_helpers import SymbolNamer
 
-# Ops with MLIR's CallOpInterface that call a symbol, and the attribute naming the callee
-# (func.call_indirect calls a value: MLIR's call graph gives it no edge to a function).
-CALLEE_ATTRIBUTES = {CALL: "callee", PARTITIONED_CALL: "f", STATEFUL_PARTITIONED_CALL: "f",
-                     LEGACY_CALL: "f", TPU_PARTITIONED_CALL: "f", REMOTE_CALL: "f",
-                     CLUSTER_FUNC: "func"}
 # Dialects whose calls, functions and symbol tables are all known here.
 KNOWN_DIALECTS = frozenset({"builtin", "func", "tf", "tf_executor", "tf_device", "tf_saved_model"})
 
@@ -187,7 +181,7 @@ class _OneUse:
         else:
             dialect = name.split(".", 1)[0]
             if dialect in KNOWN_DIALECTS:
-                kind = _Kind(False, False, name == MODULE, CALLEE_ATTRIBUTES.get(name), name == FUNC)
+                kind = _Kind(False, False, name == MODULE, CALLEE_ATTRS.get(name), name == FUNC)
             else:
                 table = False
                 if len(op.regions):

@@ -51,7 +51,7 @@ from ..importers import tf_types as T
 from ..shapes.algebra import NOT_EVALUATED, ShapeError
 from ..shapes.functions import SHAPE_FNS, Context
 from ..shapes.values import EVALUABLE_OPS, NUMPY_DTYPES, ValueEvaluator, can_evaluate
-from .analysis.names import (CAST, CLUSTER, CLUSTER_FUNC, FUNC, GRAPH, ISLAND, LAUNCH, MODULE,
+from .analysis.names import (CALLEE_ATTRS, CAST, CLUSTER, FUNC, GRAPH, ISLAND, LAUNCH, MODULE, TPU_PARTITIONED_CALL,
                              NEXT_ITERATION_SINK, RETURN)
 from .analysis.symbols import flat_symbol_refs, module_body, symbol_name
 from .framework import Option, Pass, register_pass
@@ -68,9 +68,9 @@ _SUPPORTED_NON_TF = frozenset({
 _PASS_THROUGH = frozenset({"tf.Identity", "tf.IdentityN", "tf.StopGradient", "tf.ZerosLike",
                            "tf.XlaSharding"})
 # tf call ops (CallOpInterface): callee attribute, number of trailing non-argument operands.
-_TF_CALLS = {"tf.PartitionedCall": ("f", 0), "tf.StatefulPartitionedCall": ("f", 0),
-             "tf.LegacyCall": ("f", 0), "tf.TPUPartitionedCall": ("f", 1)}
-_OTHER_CALLS = {"func.call": "callee", CLUSTER_FUNC: "func"}
+_TF_CALLS = {name: (attr, 1 if name == TPU_PARTITIONED_CALL else 0)
+             for name, attr in CALLEE_ATTRS.items() if name.startswith("tf.")}
+_OTHER_CALLS = {name: attr for name, attr in CALLEE_ATTRS.items() if not name.startswith("tf.")}
 _TENSOR_LIST_INIT = {"tf.TensorListReserve": 0, "tf.EmptyTensorList": 0, "tf.TensorListFromTensor": 1}
 # Functions attached to XLA ops, which TF gives scalar arguments.
 _XLA_REDUCERS = {"tf.XlaReduceWindow": ("computation",), "tf.XlaSelectAndScatter": ("select", "scatter"),

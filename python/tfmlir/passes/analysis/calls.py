@@ -1,7 +1,7 @@
 """Calls as TF's passes follow them from device clusters.
 
-* :data:`CALLEE_ATTRS`: the ops of TF's CallOpInterface (and ``func.call``, ``tf_device.cluster_func``)
-  and the attribute naming their callee; :data:`CALL_INDIRECT`.
+* :data:`CALLEE_ATTRS` / :data:`CALL_INDIRECT` (from :mod:`.names`): the call ops and their
+  callee attribute.
 * :func:`resolve_callee`: the ``func.func`` a call calls, looked up from the call's closest module
   (MLIR's call graph resolution, nested references included), or PassFailure naming the problem.
 * :func:`nearest_module`: the closest module around an op, memoized for all ancestors passed.
@@ -10,13 +10,8 @@ from mlir import ir
 
 from ..framework import PassFailure
 from .executor import op_key
-from .names import CALL, CLUSTER_FUNC, FUNC, MODULE
+from .names import CALL_INDIRECT, CALLEE_ATTRS, FUNC, MODULE  # noqa: F401  (re-exported)
 from .symbols import symbol_ops
-
-CALLEE_ATTRS = {CALL: "callee", CLUSTER_FUNC: "func", "tf.PartitionedCall": "f",
-                "tf.StatefulPartitionedCall": "f", "tf.LegacyCall": "f", "tf.TPUPartitionedCall": "f",
-                "tf.RemoteCall": "f"}
-CALL_INDIRECT = "func.call_indirect"
 
 
 def resolve_callee(call, table, tables):

@@ -50,3 +50,8 @@ VARIABLE_SHAPE = "tf.VariableShape"
 READ_VARIABLE = "tf.ReadVariableOp"
 ASSIGN_VARIABLE = "tf.AssignVariableOp"
 TPU_DEVICE_ORDINAL_PLACEHOLDER = "tf._TPUDeviceOrdinalPlaceholder"
+
+# Ops with MLIR's CallOpInterface that call a symbol (TF's call ops, func.call,
+# tf_device.cluster_func) and the attribute naming the callee; func.call_indirect calls a value.
+CALLEE_ATTRS = {CALL: "callee", PARTITIONED_CALL: "f", STATEFUL_PARTITIONED_CALL: "f",
+                LEGACY_CALL: "f", TPU_PARTITIONED_CALL: "f", REMOTE_CALL: "f", CLUSTER_FUNC: "func"}
