@@ -15,8 +15,28 @@ _TF_CRASHES_CANONICALIZE = {
     "@not_a_bool(": "'tf.Neg' op has a '_XlaMustCompile' attribute that is not a bool (1 : i32)",
 }
 
+
+
+
+
+def _no_tf_device_dialect(text):
+    # TF's pass creates tf_device.launch ops without declaring the dialect: in a context that has
+    # not loaded it (no tf_device op in the input) TF's process dies at the first launch.
+    if "tf_device." not in text:
+        return "TF crashes: tf_device dialect not loaded"
+    return None
+
+
 ROWS = [
     Row("tf-canonicalize-compile-and-replicate-attributes",
         "func.func(tf-canonicalize-compile-and-replicate-attributes)", (), _EXTRA,
         _TF_CRASHES_CANONICALIZE),
+    Row("tf-device-attribute-to-launch", "func.func(tf-device-attribute-to-launch)",
+        ("tf-device-attribute-to-launch", "tf-launch-to-device-attribute"), _EXTRA,
+        tf_cannot_run=_no_tf_device_dialect),
+    Row("tf-launch-to-device-attribute", "func.func(tf-launch-to-device-attribute)",
+        ("tf-device-attribute-to-launch", "tf-launch-to-device-attribute"), _EXTRA),
+    Row("tf-launch-to-device-attribute{legacy-graph-export=false}",
+        "func.func(tf-launch-to-device-attribute{legacy-graph-export=false})",
+        ("tf-launch-to-device-attribute",), _EXTRA),
 ]
