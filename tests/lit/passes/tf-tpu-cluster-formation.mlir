@@ -1,5 +1,11 @@
 // RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation 2>/dev/null | FileCheck %s
 // RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
+// RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation=strict-clusters=true 2>&1 >/dev/null | FileCheck %s --check-prefix=STRICT
+// RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation=strict-clusters=true 2>/dev/null | FileCheck %s
+
+// Warnings (TF's MLIR warnings) are Python warnings on stderr; with
+// strict-clusters a control-only cycle is an error diagnostic and the pass
+// still succeeds, as in TF.
 
 // Behaviour reference: TF 2.21's tpu_cluster_formation.cc (the pass is not
 // registered in TF's Python build, so these cases follow its source).
@@ -493,6 +499,10 @@ func.func @replicated_interleaved(%arg0: tensor<f32>, %arg1: tensor<f32>) -> (te
 // on the cluster only through control (side effects): TF warns and leaves it
 // before the cluster.
 
+// STRICT-NOT: warning: Op has cyclic
+// STRICT: error: Op has cyclic dependency with a compilation cluster:
+// STRICT-NEXT: The cluster depends on
+// STRICT-NEXT: tf.Unknown
 // WARN: warning: Op has cyclic dependency with a compilation cluster:
 // WARN-NEXT: The cluster depends on
 // WARN-NEXT: tf.Unknown
