@@ -58,8 +58,8 @@ from .. import _tfmlir as _native
 from .. import irsafe
 
 from .analysis.names import FUNC, MODULE
-from .pipeline import (PipelineError, PythonStage, UpstreamStage, parse_pipeline,
-                       schedule, split_list, split_options, unquote)
+from .pipeline import (PipelineError, PythonStage, UpstreamStage, expand_named_pipelines,
+                       parse_pipeline, schedule, split_list, split_options, unquote)
 
 _REGISTRY: Dict[str, type] = {}
 
@@ -261,6 +261,33 @@ def function_pass(argument, anchor=FUNC, options=(), dependent_dialects=(), desc
         return fn
 
     return wrap
+
+
+_PIPELINES = {}
+
+
+def register_pipeline(name, text, description, anchor="builtin.module"):
+    """Makes `name` stand for the pipeline `text` (elements running on `anchor`) in pipelines.
+
+    Named pipelines are expanded where they appear (``tfmlir-opt -name`` or
+    ``builtin.module(name)``); they take no options.
+    """
+    if name in _PIPELINES or name in _REGISTRY:
+        raise ValueError(f"'{name}' is already registered")
+    parse_pipeline(text)  # a malformed definition fails here, not at first use
+    _PIPELINES[name] = (text, anchor, description)
+
+
+def registered_pipelines():
+    """{name: (pipeline text, anchor op, description)} of the named pipelines."""
+    _load_builtin_passes()
+    return dict(_PIPELINES)
+
+
+def get_pipeline(name):
+    """(pipeline text, anchor op, description) of the named pipeline `name`, or None."""
+    _load_builtin_passes()
+    return _PIPELINES.get(name)
 
 
 def registered_passes():
@@ -640,7 +667,8 @@ class PassPipeline:
         _load_builtin_passes()
         self.text = pipeline
         self.context = context or ir.Context.current
-        self.stages = schedule(parse_pipeline(pipeline), _REGISTRY)
+        named = {name: (text, anchor) for name, (text, anchor, _) in _PIPELINES.items()}
+        self.stages = schedule(expand_named_pipelines(parse_pipeline(pipeline), named), _REGISTRY)
         self.upstream_passes = [name for stage in self.stages if isinstance(stage, UpstreamStage)
                                 for name in stage.passes]
         for stage in self.stages:

@@ -248,6 +248,42 @@ def schedule(elements, registry, path=()):
     return stages
 
 
+def expand_named_pipelines(elements, pipelines, path=(), expanding=()):
+    """`elements` with every element naming a pipeline of `pipelines` replaced by its elements.
+
+    `pipelines` maps a name to ``(text, anchor)``: the pipeline's elements as
+    text and the op it runs on (``builtin.module``). A named pipeline takes no
+    options and runs where its anchor is: nested under another op it is an
+    error, as is a pipeline that names itself.
+    """
+    expanded = []
+    for element in elements:
+        if isinstance(element, NestedPipeline):
+            expanded.append(NestedPipeline(
+                element.op_name,
+                expand_named_pipelines(element.elements, pipelines, path + (element.op_name,),
+                                       expanding),
+                element.pos))
+            continue
+        named = pipelines.get(element.name)
+        if named is None:
+            expanded.append(element)
+            continue
+        text, anchor = named
+        where = path[-1] if path else "builtin.module"
+        if element.options:
+            raise PipelineError(f"pipeline '{element.name}' (at position {element.pos}) takes no "
+                                f"options")
+        if where != anchor:
+            raise PipelineError(f"pipeline '{element.name}' (at position {element.pos}) runs on "
+                                f"'{anchor}', not nested in '{where}'")
+        if element.name in expanding:
+            raise PipelineError(f"pipeline '{element.name}' contains itself")
+        expanded.extend(expand_named_pipelines(parse_pipeline(text), pipelines, path,
+                                               expanding + (element.name,)))
+    return expanded
+
+
 _NAME_TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
 
 

@@ -493,6 +493,11 @@ def _resolve_pass_flag(flag: PassFlag, context) -> Tuple[Optional[str], str]:
     from mlir.passmanager import PassManager
 
     element = _pass_element(flag)
+    get_pipeline = getattr(_pass_registry(), "get_pipeline", None)
+    if callable(get_pipeline) and get_pipeline(flag.name) is not None:
+        if _pass_options_text(flag):
+            raise UsageError(f"<unknown>:0: error: pipeline '{flag.name}' takes no options")
+        return None, element
     python_pass = _python_pass(flag.name)
     if python_pass is not None:
         # Python passes nest themselves (a func.func pass at module level runs per function).
