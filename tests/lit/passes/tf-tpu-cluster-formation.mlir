@@ -8,7 +8,10 @@
 // still succeeds, as in TF.
 
 // Behaviour reference: TF 2.21's tpu_cluster_formation.cc (the pass is not
-// registered in TF's Python build, so these cases follow its source).
+// registered in TF's Python build, so these cases follow its source). TF's
+// output is observed through its whole tf-replicated-clustering-bridge-v2 on
+// programs without outside compilation, where the other unregistered passes
+// are no-ops (sharding attributes aside): tests/python/test_tpu_cluster_formation.py.
 
 // The cluster ops lose _replication_info, _xla_compile_device_type and their
 // device (nested ops too) unless it is a TPU_REPLICATED_CORE device; the
