@@ -30,7 +30,6 @@ Each program gives three inputs (:data:`VARIANTS`):
   -tf-tpu-host-computation-expansion gets in the bridge.
 """
 import os
-import os
 import subprocess
 import sys
 
