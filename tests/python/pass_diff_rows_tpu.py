@@ -2,8 +2,9 @@
 
 Besides the common inputs, every row runs on TPU programs at the start of TF's
 clustering bridge with their clusters formed (``tpu_clusters``:
-tests/python/tpu_cluster_programs.py; the ``.expansion`` variants are TF's
-own input of the expansion pass), the bridge and replicate programs of the
+tests/python/tpu_cluster_programs.py, formed by tfmlir's -tf-tpu-cluster-formation;
+the ``.kept`` variants keep the cluster ops' attributes, the ``.expansion``
+variants are TF's own input of the expansion pass), the bridge and replicate programs of the
 device passes, the corpus models marked for TPU (``tpu``) and the chunks of
 the ``-invalid.mlir`` lit files (``invalid``).
 """

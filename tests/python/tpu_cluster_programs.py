@@ -8,20 +8,23 @@ explicit device placements, colocation) are imported with
 TF's first bridge passes (``tf-canonicalize-compile-and-replicate-attributes``,
 graph pruning, executor-to-functional conversion, one use per function, shape
 inference). TF's cluster formation pass is not registered in TensorFlow's
-Python build, so :func:`form_clusters` (tfmlir, in a child process) wraps the
-ops of each computation in a ``tf_device.cluster`` the way TF's does --
-placed at the last op, ops in between that use the computation moved after
-it, the ``tf.TPUReplicateMetadata`` attributes on the cluster -- but keeps
-the ops' ``_replication_info``, ``_xla_compile_device_type`` and ``device``
-(TF strips them from the cluster's own ops; here the cleanup pass has them
-to remove). Generated in one TensorFlow child process (``python
-tpu_cluster_programs.py OUTDIR``) and cached (:mod:`generated_inputs`).
+Python build, so :func:`form_clusters` runs tfmlir's -tf-tpu-cluster-formation
+(in a child process without TensorFlow) on that. Generated in one TensorFlow
+child process (``python tpu_cluster_programs.py OUTDIR``) and cached
+(:mod:`generated_inputs`).
 
-Each program gives two inputs (:data:`VARIANTS`):
+Each program gives three inputs (:data:`VARIANTS`):
 
-* ``<program>``: the formed clusters (the input of
-  -tf-tpu-cleanup-cluster-attributes);
-* ``<program>.expansion``: that after TF's own next bridge passes
+* ``<program>``: the formed clusters (``tf_device.cluster`` ops, in a
+  ``tf_device.replicate`` for ``tpu.replicate``), the input of
+  -tf-tpu-cleanup-cluster-attributes in TF's bridge: the cluster ops have lost
+  their ``_replication_info``, ``_xla_compile_device_type`` and
+  non-TPU_REPLICATED_CORE ``device``, the ops of functions they call and
+  ``_class`` attributes have not;
+* ``<program>.kept``: the same clusters with their ops' original
+  ``_replication_info``, ``_xla_compile_device_type`` and ``device`` put back
+  -- more for the cleanup pass to remove;
+* ``<program>.expansion``: ``<program>`` after TF's own next bridge passes
   (-tf-tpu-cleanup-cluster-attributes, -tf-device-attribute-to-launch,
   canonicalization, -tf-device-decompose-resource-ops-in-cluster): the input
   -tf-tpu-host-computation-expansion gets in the bridge.
@@ -32,7 +35,7 @@ import sys
 
 PROGRAMS = ("rewrite_head_casts", "replicate_head_casts", "rewrite_cond_calls", "rewrite_devices",
             "two_computations")
-VARIANTS = ("", ".expansion")
+VARIANTS = ("", ".kept", ".expansion")
 
 _DEVICES = (["/job:localhost/replica:0/task:0/device:CPU:0",
              "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0"]
@@ -161,123 +164,67 @@ def _generate(out_dir):
         if proc.returncode != 0:
             raise RuntimeError(f"forming the clusters failed:\n{proc.stderr[-4000:]}")
         for name in front:
-            with open(os.path.join(work, name + ".mlir")) as f:
-                formed = f.read()
-            expansion = tf.mlir.experimental.run_pass_pipeline(formed, _EXPANSION, show_debug_info=False)
-            generated_inputs.write(out_dir, {name: formed, name + ".expansion": expansion})
+            formed = {}
+            for variant in ("", ".kept"):
+                with open(os.path.join(work, name + variant + ".mlir")) as f:
+                    formed[name + variant] = f.read()
+            expansion = tf.mlir.experimental.run_pass_pipeline(formed[name], _EXPANSION,
+                                                               show_debug_info=False)
+            generated_inputs.write(out_dir, {**formed, name + ".expansion": expansion})
 
 
 # -- cluster formation (tfmlir, in a child without TensorFlow) ------------------------
 
-def form_clusters(text):
-    """`text` with the ops of each computation (a ``_replication_info`` value) of each function
-    wrapped in a ``tf_device.cluster`` (see the module docstring)."""
+_KEPT = ("_replication_info", "_xla_compile_device_type", "device")
+_STASH = "tfmlir_test.kept."
+
+
+def form_clusters(text, keep_attributes=False):
+    """`text` after tfmlir's -tf-tpu-cluster-formation; with `keep_attributes`, the ops in the
+    clusters get back the ``_replication_info``, ``_xla_compile_device_type`` and ``device``
+    they had before (see the module docstring)."""
     import tfmlir  # noqa: F401
     from mlir import ir
+    from tfmlir.passes import run
+
+    def each_op(module, visit):
+        def walk(op):
+            visit(op.operation)
+            return ir.WalkResult.ADVANCE
+        module.operation.walk(walk)
+
+    def stash(op):
+        for name in _KEPT:
+            if name in op.attributes:
+                op.attributes[_STASH + name] = op.attributes[name]
+
+    def restore(op):
+        in_cluster = _in_cluster(op)
+        for name in _KEPT:
+            if _STASH + name in op.attributes:
+                if in_cluster:
+                    op.attributes[name] = op.attributes[_STASH + name]
+                del op.attributes[_STASH + name]
 
     with ir.Context() as context, ir.Location.unknown(context):
         module = ir.Module.parse(text)
-        for func in module.body.operations:
-            if func.operation.name == "func.func" and len(func.regions[0].blocks) == 1:
-                _form_in_block(func.regions[0].blocks[0], ir)
+        if keep_attributes:
+            each_op(module, stash)
+        run(module, "builtin.module(tf-tpu-cluster-formation)")
+        if keep_attributes:
+            each_op(module, restore)
         module.operation.verify()
         return str(module)
 
 
-def _form_in_block(block, ir):
-    ops = [op.operation for op in block.operations]
-    groups, metadata = {}, {}
-    for op in ops:
-        if "_replication_info" not in op.attributes:
-            continue
-        info = ir.StringAttr(op.attributes["_replication_info"]).value
-        if op.name == "tf.TPUReplicateMetadata":
-            metadata[info] = op
-        else:
-            groups.setdefault(info, []).append(op)
-    for info, members in groups.items():
-        _form_cluster(block, members, metadata.get(info), ir)
-
-
-def _used_values(op, ir):
-    values = []
-
-    def visit(nested):
-        values.extend(nested.operands)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return values
-
-
-def _form_cluster(block, members, metadata, ir):
-    ops = [op.operation for op in block.operations]
-    position = {key: k for k, key in enumerate(_keys(ops))}
-    member_keys = set(_keys(members))
-    first, last = position[_key(members[0])], position[_key(members[-1])]
-    # Ops between the first and the last member that use the computation go after the cluster.
-    defined = {v for op in members for v in op.results}
-    moved_after, moved_values = [], set()
-    for op in ops[first:last + 1]:
-        used = _used_values(op, ir)
-        if _key(op) in member_keys:
-            if any(v in moved_values for v in used):
-                raise ValueError(f"'{op.name}' of the computation uses an op that must follow it")
-            continue
-        if any(v in defined for v in used):
-            moved_after.append(op)
-            defined.update(op.results)
-            moved_values.update(op.results)
-    results, outside_uses = [], []
-    for op in members:
-        for result in op.results:
-            uses = [(use.owner, use.operand_number) for use in result.uses
-                    if _top_level(use.owner, block) not in member_keys]
-            if uses:
-                outside_uses.append((len(results), uses))
-                results.append(result)
-    attributes = {}
-    if metadata is not None:
-        for k in range(len(metadata.attributes)):
-            named = metadata.attributes[k]
-            if named.name not in ("name", "num_replicas"):
-                attributes[named.name] = named.attr
-    for name in ("_replication_info", "_xla_compile_device_type"):
-        if name in members[0].attributes:
-            attributes[name] = members[0].attributes[name]
-    cluster = ir.Operation.create("tf_device.cluster", results=[r.type for r in results],
-                                  attributes=attributes, regions=1, loc=members[-1].location,
-                                  ip=ir.InsertionPoint(members[-1]))
-    body = cluster.regions[0].blocks.append()
-    anchor = cluster
-    for op in moved_after:
-        op.move_after(anchor)
-        anchor = op
-    for op in members:
-        op.detach_from_parent()
-        ir.InsertionPoint(body).insert(op)
-    ir.Operation.create("tf_device.return", operands=results, ip=ir.InsertionPoint(body))
-    for number, uses in outside_uses:
-        for owner, operand in uses:
-            owner.operands[operand] = cluster.results[number]
-    if metadata is not None:
-        metadata.erase()
-
-
-def _key(op):
-    from tfmlir.passes.analysis.executor import op_key
-    return op_key(op)
-
-
-def _keys(ops):
-    return [_key(op) for op in ops]
-
-
-def _top_level(op, block):
-    op = op.operation
-    while op.block != block:
-        op = op.parent.operation
-    return _key(op)
+def _in_cluster(op):
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation
+        if parent.name == "tf_device.cluster":
+            return True
+        parent = parent.parent
+    return False
 
 
 # -- use (in the test process) ---------------------------------------------------------
@@ -293,9 +240,10 @@ if __name__ == "__main__":
         for program in sys.argv[3:]:
             path = os.path.join(sys.argv[2], program + ".mlir")
             with open(path) as f:
-                formed = form_clusters(f.read())
-            with open(path, "w") as f:
-                f.write(formed)
+                text = f.read()
+            for variant, keep in (("", False), (".kept", True)):
+                with open(os.path.join(sys.argv[2], program + variant + ".mlir"), "w") as f:
+                    f.write(form_clusters(text, keep_attributes=keep))
     else:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         _generate(sys.argv[1])

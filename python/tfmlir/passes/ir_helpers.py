@@ -363,10 +363,12 @@ def ancestor_in_block(op, block):
     """`op` or its ancestor whose block is `block`, or None if `op` is not nested in `block`."""
     op = op.operation
     while op is not None:
+        parent = op.parent
+        if parent is None:  # a top-level or detached op has no block to ask for
+            return None
         if op.block == block:
             return op
-        parent = op.parent
-        op = parent.operation if parent is not None else None
+        op = parent.operation
     return None
 
 

@@ -1,0 +1,876 @@
+"""Forms tf_device.cluster ops (and tf_device.replicate ops) from TPU-annotated ops
+
+The first step of TF's TPU clustering bridge: ops that TensorFlow marked as
+one TPU computation (``_replication_info`` naming the computation, with
+``_xla_compile_device_type = "TPU"``, as -tf-canonicalize-compile-and-
+replicate-attributes writes them from the legacy ``_tpu_replicate``, which
+this pass does not read) are wrapped in a ``tf_device.cluster``, and a
+replicated computation in a ``tf_device.replicate``. As TF 2.21's
+-tf-tpu-cluster-formation (a module pass; option ``strict-clusters``, default
+false), on functional IR (after -tf-executor-to-functional-conversion):
+
+First, every ``tf.Const`` in the module loses all its attributes but
+``value`` (TF does not trust attributes on constants: CSE merges them). Then
+each function with a body (a top-level ``func.func`` of the module; one with
+more than one block fails: "Expecting a single block function") is processed
+from its block, recursively:
+
+1. The block's top-level ``tf.TPUReplicateMetadata`` ops are collected (by
+   their ``_replication_info``, which must be a non-empty string: "requires
+   '_replication_info' string attribute"; two for one computation fail) and
+   erased; their attributes but ``name`` are kept for the cluster. A block
+   without any is not clustered: the single block of every region of its
+   ops is processed in turn instead (a region without exactly one block
+   fails: "Expected single block region").
+2. The block's ops are checked: no two different non-empty
+   ``_xla_compile_device_type`` strings in one block; an op has both or
+   neither of ``_replication_info`` / ``_xla_compile_device_type`` (as
+   strings), a non-empty ``_replication_info`` and a device type among
+   ``CPU``, ``GPU``, ``TPU`` or empty (TF's messages). Ops with a
+   device type that is empty or not ``TPU`` are left alone (other passes
+   cluster CPU/GPU computations); the others with a ``_replication_info``
+   form one cluster per value, in block order.
+3. For each computation (in first-appearance order): if its metadata is
+   missing, a warning is given (TF: "TPUReplicateMetadata for associated
+   '_replication_info' attribute '...' is missing", at the function) and the
+   ops stay. Otherwise the ops between the first and the last op of the
+   cluster that depend on the cluster (data: an operand defined by a cluster
+   op or by such a dependent op; control: a direct control predecessor, in
+   TF's side-effect analysis of the original function, that is one) are
+   moved right after the cluster. An op that the cluster also depends on
+   (its result used by -- or it is a direct control predecessor of -- a
+   cluster op or of another op the cluster depends on, found walking
+   backwards) is a cycle: TF warns ("Op has cyclic dependency with a
+   compilation cluster: ..."; an error with ``strict-clusters``) and leaves
+   the op where it is. When the op uses a value of the cluster (a data
+   cycle), TF's output does not verify: tfmlir fails there with TF's
+   message; for a control-only cycle the pass goes on (with
+   ``strict-clusters`` the error is emitted and the pass still succeeds, as
+   TF's does).
+4. The cluster ops are moved, in order, into a new ``tf_device.cluster`` put
+   where the last of them was (its location), returning every result of a
+   cluster op used outside the cluster (in op and result order) through
+   ``tf_device.return``; outside uses take the cluster's results. Every op in
+   the cluster, nested ones included, loses ``_replication_info``,
+   ``_xla_compile_device_type`` and a string ``device`` unless the device
+   parses as a ``TPU_REPLICATED_CORE`` (a ``tf_device.launch`` or
+   ``launch_func`` whose ``device`` would go fails: TF's output would not
+   verify). ``_xla_outside_compilation`` ops are treated like the others.
+5. ``num_replicas`` (required; "requires 'num_replicas' int attribute")
+   decides replication (``num_cores_per_replica``, default 1):
+
+   * Partitioned outputs: a cluster result whose only user (through
+     single-use ``tf.Identity`` chains) is a ``tf.TPUReplicatedOutput``, and
+     whose per-replica results each reach (again through single-use
+     identities) one ``tf.TPUPartitionedOutputV2``, is partitioned; zero or
+     ``num_replicas`` of them are required per result ("expected zero or N
+     'TPUPartitionedOutput' op(s), instead got M", M being -- as in TF -- the
+     number of partitioned results).
+   * ``num_replicas`` 1: no replicate; the identities between
+     ``tf.TPUReplicatedOutput`` and ``tf.TPUPartitionedOutputV2`` are
+     bypassed and erased. Below 1 fails ("requires 'num_replicas' int
+     attribute to be at least 1", at the cluster).
+   * Otherwise a ``tf_device.replicate`` with ``n = num_replicas`` takes the
+     cluster's place. Its inputs are the ``tf.TPUReplicatedInput`` ops the
+     cluster uses from outside, directly or as an operand of a used
+     ``tf.TPUPartitionedInputV2`` (which must have ``num_cores_per_replica``
+     operands: "requires N operands but found M"), in first-use order of a
+     post-order walk of the cluster -- the ``index`` attribute is not looked
+     at -- with the packed ones (``is_packed``, one operand) after the
+     replicated ones (``num_replicas`` operands: "requires N operands");
+     ``_mirrored_variable_indices`` lists the positions of those with
+     ``is_mirrored_variable``. Inside the cluster the inputs become the
+     replicate's block arguments; used ``tf.TPUPartitionedInputV2`` ops take
+     them too and move into the replicate, before the cluster. Each cluster
+     result gives ``num_replicas`` replicate results: a
+     ``tf.TPUReplicatedOutput`` user (with ``num_replicas`` results, "requires
+     N results") hands its uses over to them; any other user takes the first
+     replica's. A partitioned result instead gives ``num_replicas`` results
+     per ``tf.TPUPartitionedOutputV2`` result (core-major: replica r of core c
+     is result ``c * num_replicas + r``; counted from the number of values
+     returned before it, as TF does, not from the results before it); a new
+     ``tf.TPUPartitionedOutputV2`` (``partition_dims`` and the sharding
+     attributes of the first one) inside the replicate splits the cluster's
+     result, and the old ones and the identities in front of them are
+     erased.
+
+6. The cluster gets the metadata's attributes (``name`` and ``num_replicas``
+   excepted).
+
+Finally every ``tf.TPUReplicatedInput`` / ``tf.TPUReplicatedOutput`` of the
+function (nested ones too) goes: one with a single operand and result is
+bypassed; one still used fails ("is expected to have no uses, but it is
+operand#N of <op>"). Errors have TF's wording; on failure the module is left
+unchanged.
+
+Differences from TF (documented on purpose):
+
+* warnings (missing metadata, control-only cycles) are Python warnings
+  (:class:`ClusterFormationWarning`, with the op's location), not MLIR
+  diagnostics: the MLIR Python API can only emit errors;
+* TF visits the computations of a block in the order of a hash map of their
+  names; tfmlir in order of first appearance (the results only differ when
+  the clusters of one block depend on each other);
+* where TF's output would not verify, tfmlir fails instead: a data cycle
+  (above), more than one partitioned result (TF puts the cluster after all
+  but the last new ``tf.TPUPartitionedOutputV2``), a partitioned output whose
+  ``tf.TPUPartitionedOutputV2`` ops do not have ``num_cores_per_replica``
+  results, a ``tf_device.launch`` losing its device, or any other output
+  that does not verify (the verifier's message);
+* a ``tf.TPUReplicatedInput`` used by several ``tf.TPUPartitionedInputV2``
+  ops: TF rewires them while iterating the use list it changes (in practice
+  only the first); tfmlir rewires all of them;
+* a non-string ``_replication_info`` with a non-string
+  ``_xla_compile_device_type`` crashes TF; tfmlir fails ("requires
+  '_replication_info' string attribute").
+"""
+import warnings
+
+from mlir import ir
+
+from .analysis.devices import is_tpu_replicated_core
+from .analysis.executor import op_key
+from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
+from .analysis.side_effects import SideEffectAnalysis
+from .framework import Option, Pass, PassFailure, erase_op, register_pass
+from .ir_helpers import ancestor_in_block, captured_values
+
+REPLICATION_INFO_ATTR = "_replication_info"
+COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
+DEVICE_ATTR = "device"
+NAME_ATTR = "name"
+NUM_REPLICAS_ATTR = "num_replicas"
+NUM_CORES_PER_REPLICA_ATTR = "num_cores_per_replica"
+MIRRORED_VARIABLE_INDICES_ATTR = "_mirrored_variable_indices"
+TPU_DEVICE = "TPU"
+VALID_DEVICE_TYPES = frozenset(("CPU", "GPU", "TPU", ""))
+
+METADATA = "tf.TPUReplicateMetadata"
+REPLICATED_INPUT = "tf.TPUReplicatedInput"
+REPLICATED_OUTPUT = "tf.TPUReplicatedOutput"
+PARTITIONED_INPUT_V2 = "tf.TPUPartitionedInputV2"
+PARTITIONED_OUTPUT_V2 = "tf.TPUPartitionedOutputV2"
+IDENTITY = "tf.Identity"
+
+_BAD_REPLICATE_INFO = f"requires '{REPLICATION_INFO_ATTR}' string attribute"
+
+_POST_ORDER = ir.WalkOrder.POST_ORDER
+_ADVANCE = ir.WalkResult.ADVANCE
+
+
+class ClusterFormationWarning(UserWarning):
+    """A warning TF's cluster formation gives as an MLIR diagnostic."""
+
+
+def _warn(op, message):
+    """Gives TF's warning `message` at `op` (a Python warning naming the op's location)."""
+    warnings.warn_explicit(f"warning: {message}", ClusterFormationWarning, str(op.location), 0,
+                           module="tfmlir")
+
+
+def _string_attr(op, name):
+    """The value of `op`'s string attribute `name`, or None (absent or not a string)."""
+    attributes = op.attributes
+    if name not in attributes:
+        return None
+    attr = attributes[name]
+    if not isinstance(attr, ir.StringAttr):
+        return None
+    return ir.StringAttr(attr).value
+
+
+def _bool_attr(op, name):
+    attributes = op.attributes
+    if name not in attributes:
+        return False
+    attr = attributes[name]
+    return isinstance(attr, ir.BoolAttr) and ir.BoolAttr(attr).value
+
+
+def _int_attr(op_attributes, name):
+    """The value of an integer attribute in a {name: attr} dict, or None."""
+    attr = op_attributes.get(name)
+    if attr is None or not isinstance(attr, ir.IntegerAttr):
+        return None
+    return ir.IntegerAttr(attr).value
+
+
+def _attribute_dict(op):
+    attributes = op.attributes
+    return {attributes[k].name: attributes[k].attr for k in range(len(attributes))}
+
+
+def diagnostic_asm(op):
+    """`op` printed as MLIR prints an op into an error diagnostic (generic form, local scope,
+    large elements elided); an op spanning several lines starts on a new line."""
+    text = op.operation.get_asm(print_generic_op_form=True, use_local_scope=True,
+                                large_elements_limit=16)
+    text = text.rstrip("\n")
+    return "\n" + text if "\n" in text else text
+
+
+def compilation_and_replication_error(op):
+    """TF's ``HasValidCompilationAndReplicationAttributes``: the message (after ``'<op>' op``)
+    of an op whose ``_replication_info`` / ``_xla_compile_device_type`` are inconsistent, or
+    None. Non-string values count as absent."""
+    replicate = _string_attr(op, REPLICATION_INFO_ATTR)
+    compile_type = _string_attr(op, COMPILE_DEVICE_TYPE_ATTR)
+    if replicate is None and compile_type is None:
+        return None
+    if replicate is None or compile_type is None:
+        return (f"is expected to have either both or none of '{REPLICATION_INFO_ATTR}' and "
+                f"'{COMPILE_DEVICE_TYPE_ATTR}' attributes.")
+    if not replicate:
+        return f"has an empty '{REPLICATION_INFO_ATTR}' attribute."
+    if compile_type not in VALID_DEVICE_TYPES:
+        return f"has invalid '{COMPILE_DEVICE_TYPE_ATTR}' value '{compile_type}'"
+    return None
+
+
+@register_pass
+class TPUClusterFormationPass(Pass):
+    argument = "tf-tpu-cluster-formation"
+    anchor = MODULE
+    options = (Option("strict-clusters", bool, False,
+                      "Fail on cyclic dependencies between a cluster and the ops around it "
+                      "(emit errors instead of warnings)"),)
+    dependent_dialects = ("tf", "tf_device")
+
+    def run_on_operation(self, module):
+        module = module.operation
+        _scrub_constants(module)
+        functions = [op.operation for op in module.regions[0].blocks[0].operations
+                     if op.operation.name == FUNC and len(op.operation.regions[0].blocks)]
+        # TF computes its side-effect analysis of every function before changing anything:
+        # the direct control predecessors of the ops of each block that will be clustered
+        # are taken now.
+        analysis = SideEffectAnalysis(module)
+        plans = {}
+        for func in functions:
+            if len(func.regions[0].blocks) != 1:
+                continue
+            for block in _blocks_to_cluster(func.regions[0].blocks[0]):
+                plans[op_key(block.owner)] = _BlockDependencies(block, analysis)
+        for func in functions:
+            if len(func.regions[0].blocks) != 1:
+                raise PassFailure(f"'{FUNC}' op Expecting a single block function", func)
+            _Former(self.strict_clusters, plans).form_in_block(func.regions[0].blocks[0])
+            _remove_replicated_inputs_outputs(func)
+        try:
+            module.verify()
+        except ir.MLIRError as err:
+            messages = "; ".join(d.message for d in err.error_diagnostics) or str(err)
+            raise PassFailure(f"the clustered module does not verify (TF's output would not "
+                              f"either): {messages}", module)
+
+
+def _scrub_constants(module):
+    """Every ``tf.Const`` keeps only its ``value`` attribute."""
+    consts = []
+
+    def visit(op):
+        if op.name == CONST:
+            consts.append(op.operation)
+        return _ADVANCE
+
+    module.walk(visit, _POST_ORDER)
+    for const in consts:
+        attributes = const.attributes
+        if len(attributes) == 1:
+            continue
+        for name in [attributes[k].name for k in range(len(attributes))]:
+            if name != "value":
+                del attributes[name]
+
+
+def _nested_blocks(block, quiet=False):
+    """The single blocks of the regions of `block`'s ops, in order, yielded lazily as TF's
+    recursion reaches them; a region without exactly one block fails there (or, when
+    `quiet`, ends the iteration)."""
+    for op in [op.operation for op in block.operations]:
+        for region in op.regions:
+            if len(region.blocks) != 1:
+                if quiet:
+                    return
+                raise PassFailure(f"'{op.name}' op Expected single block region", op)
+            yield region.blocks[0]
+
+
+def _has_metadata(block):
+    return any(op.operation.name == METADATA for op in block.operations)
+
+
+def _blocks_to_cluster(block):
+    """The blocks TF's recursion from `block` clusters: a block holding a
+    ``tf.TPUReplicateMetadata``, else the blocks of its ops' regions in turn (up to a region
+    without exactly one block, where the real traversal fails)."""
+    found = []
+    stack = [iter([block])]
+    while stack:
+        current = next(stack[-1], None)
+        if current is None:
+            stack.pop()
+            continue
+        if _has_metadata(current):
+            found.append(current)
+        else:
+            stack.append(_nested_blocks(current, quiet=True))
+    return found
+
+
+class _BlockDependencies:
+    """The direct control predecessors and successors of a block's ops, from TF's side-effect
+    analysis of the block as it was before the pass (by op_key; erased ops are forgotten)."""
+
+    def __init__(self, block, analysis):
+        ops = [op.operation for op in block.operations]
+        predecessors = analysis.control_predecessors(ops)
+        successors = [[] for _ in ops]
+        for k, preds in enumerate(predecessors):
+            for p in preds:
+                successors[p].append(k)
+        self.ops = ops
+        self.index = {op_key(op): k for k, op in enumerate(ops)}
+        self.predecessors = predecessors
+        self.successors = successors
+
+    def forget(self, op):
+        index = self.index.pop(op_key(op), None)
+        if index is not None:
+            self.ops[index] = None
+
+    def neighbours(self, op, incoming, keep):
+        """The live direct control predecessors (`incoming`) or successors of `op` whose op_key
+        is in `keep`, in the analysis's order (block order at the start)."""
+        index = self.index.get(op_key(op))
+        if index is None:
+            return []
+        found = []
+        for k in (self.predecessors if incoming else self.successors)[index]:
+            other = self.ops[k]
+            if other is not None and op_key(other) in keep:
+                found.append(other)
+        return found
+
+
+class _Cluster:
+    __slots__ = ("ops", "keys")
+
+    def __init__(self):
+        self.ops = []
+        self.keys = set()
+
+
+class _Former:
+    def __init__(self, strict, plans):
+        self.strict = strict
+        self.plans = plans
+
+    # -- FormClustersInBlock ---------------------------------------------------------------
+
+    def form_in_block(self, block):
+        stack = [iter([block])]
+        while stack:
+            current = next(stack[-1], None)
+            if current is None:
+                stack.pop()
+                continue
+            if not self._form_clusters(current):
+                stack.append(_nested_blocks(current))
+
+    def _form_clusters(self, block):
+        """Clusters `block` if it holds metadata (True); False when it holds none."""
+        plan = self.plans.get(op_key(block.owner))
+        metadata = self._collect_metadata(block, plan)
+        if not metadata:
+            return False
+        if plan is None:  # cannot happen: the plan covers every block with metadata
+            raise PassFailure("internal error: no side-effect analysis for a clustered block",
+                              block.owner)
+        clusters = self._collect_and_group(block)
+        for name, cluster in clusters.items():
+            attrs = metadata.get(name)
+            if attrs is None:
+                _warn(block.owner, f"TPUReplicateMetadata for associated '{REPLICATION_INFO_ATTR}' "
+                                   f"attribute '{name}' is missing")
+                continue
+            successors = self._successor_ops(block, cluster, plan)
+            results = _cluster_results(block, cluster)
+            cluster_op = _create_cluster(cluster, results, successors)
+            num_replicas = _int_attr(attrs, NUM_REPLICAS_ATTR)
+            if num_replicas is None:
+                raise PassFailure(f"requires '{NUM_REPLICAS_ATTR}' int attribute", cluster_op)
+            num_cores = _int_attr(attrs, NUM_CORES_PER_REPLICA_ATTR)
+            if num_cores is None:
+                num_cores = 1
+            _replicate_cluster(cluster_op, num_replicas, num_cores, plan)
+            for attr_name, attr in attrs.items():
+                if attr_name != NUM_REPLICAS_ATTR:
+                    cluster_op.attributes[attr_name] = attr
+        return True
+
+    def _collect_metadata(self, block, plan):
+        found = {}
+        for op in [op.operation for op in block.operations]:
+            if op.name != METADATA:
+                continue
+            attrs = _attribute_dict(op)
+            info = attrs.get(REPLICATION_INFO_ATTR)
+            if info is None or not isinstance(info, ir.StringAttr) or not ir.StringAttr(info).value:
+                raise PassFailure(_BAD_REPLICATE_INFO, op)
+            info = ir.StringAttr(info).value
+            attrs.pop(NAME_ATTR, None)
+            if info in found:
+                raise PassFailure(f"multiple TPUReplicateMetadata ops with the same "
+                                  f"'{REPLICATION_INFO_ATTR}' attribute '{info}' found", op)
+            found[info] = attrs
+            if plan is not None:
+                plan.forget(op)
+            op.erase()
+        return found
+
+    def _collect_and_group(self, block):
+        ops = [op.operation for op in block.operations]
+        device_types = set()
+        for op in ops:
+            value = _string_attr(op, COMPILE_DEVICE_TYPE_ATTR)
+            if value:
+                device_types.add(value)
+        if len(device_types) > 1:
+            listed = ",".join(sorted(device_types, key=lambda s: s.encode()))
+            raise PassFailure(f"found different '{COMPILE_DEVICE_TYPE_ATTR}' attribute values "
+                              f"({listed}) in same block which is not supported", block.owner)
+        clusters = {}
+        for op in ops:
+            error = compilation_and_replication_error(op)
+            if error is not None:
+                raise PassFailure(f"'{op.name}' op {error}", op)
+            device_type = _string_attr(op, COMPILE_DEVICE_TYPE_ATTR)
+            if device_type is not None and device_type != TPU_DEVICE:
+                continue
+            if REPLICATION_INFO_ATTR not in op.attributes:
+                continue
+            info = _string_attr(op, REPLICATION_INFO_ATTR)
+            if info is None:  # TF dereferences a null string attribute here
+                raise PassFailure(_BAD_REPLICATE_INFO, op)
+            cluster = clusters.get(info)
+            if cluster is None:
+                cluster = clusters[info] = _Cluster()
+            cluster.ops.append(op)
+            cluster.keys.add(op_key(op))
+        return clusters
+
+    # -- CollectClusterSuccessorOps --------------------------------------------------------
+
+    def _successor_ops(self, block, cluster, plan):
+        first, last = cluster.ops[0], cluster.ops[-1]
+        between = []
+        inside = False
+        for op in block.operations:
+            op = op.operation
+            if op == first:
+                inside = True
+                continue
+            if op == last:
+                break
+            if inside and op_key(op) not in cluster.keys:
+                between.append(op)
+        # Ops the cluster depends on, walking backwards from the last cluster op.
+        predecessor_keys = set()
+        targets = cluster.keys  # grows with predecessor_keys (checked through both sets)
+        for op in reversed(between):
+            if _data_user_in(op, targets, predecessor_keys) or plan.neighbours(
+                    op, False, _Union(targets, predecessor_keys)):
+                predecessor_keys.add(op_key(op))
+        # Ops depending on the cluster, walking forwards.
+        successors = []
+        successor_keys = set()
+        for op in between:
+            data = _data_definer_in(op, cluster.keys, successor_keys)
+            control = plan.neighbours(op, True, _Union(cluster.keys, successor_keys))
+            control = control[0] if control else None
+            if data is None and control is None:
+                continue
+            if op_key(op) in predecessor_keys:
+                message = _cycle_message(op, data, control, cluster.keys)
+                if data is not None:
+                    raise PassFailure(message, op)
+                if self.strict:
+                    op.location.emit_error(message)
+                else:
+                    _warn(op, message)
+                continue
+            successors.append(op)
+            successor_keys.add(op_key(op))
+        return successors
+
+
+class _Union:
+    """Membership in either of two sets of op keys."""
+    __slots__ = ("a", "b")
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __contains__(self, key):
+        return key in self.a or key in self.b
+
+
+def _walk_ops(op):
+    """`op` and the ops nested in it, in post-order (just `op` when it has no regions)."""
+    if not len(op.regions):
+        return [op]
+    found = []
+
+    def visit(nested):
+        found.append(nested.operation)
+        return _ADVANCE
+
+    op.walk(visit, _POST_ORDER)
+    return found
+
+
+def _data_user_in(op, keys, more_keys):
+    """A user of a result of `op` (or of an op nested in it) whose op_key is in `keys` or
+    `more_keys`, or None."""
+    for inner in _walk_ops(op):
+        for result in inner.results:
+            for use in result.uses:
+                user = use.owner.operation
+                key = op_key(user)
+                if key in keys or key in more_keys:
+                    return user
+    return None
+
+
+def _data_definer_in(op, keys, more_keys):
+    """The defining op of an operand of `op` (or of an op nested in it) whose op_key is in
+    `keys` or `more_keys`, or None (the first in post-order, operand order)."""
+    for inner in _walk_ops(op):
+        for value in inner.operands:
+            if not isinstance(value, ir.OpResult):
+                continue
+            definer = value.owner.operation
+            key = op_key(definer)
+            if key in keys or key in more_keys:
+                return definer
+    return None
+
+
+def _cycle_message(op, data, control, cluster_keys):
+    lines = ["Op has cyclic dependency with a compilation cluster:",
+             "The cluster depends on", op.name,
+             "which is outside of cluster, but itself depends "]
+    if data is not None:
+        lines[-1] += "on"
+        lines.append(data.name)
+    else:
+        lines[-1] += "(via control) on"
+        lines.append(control.name)
+    inside = (data is not None and op_key(data) in cluster_keys) or (
+        control is not None and op_key(control) in cluster_keys)
+    lines.append("which is inside the cluster." if inside else "which the cluster depends on.")
+    return "\n".join(lines) + "\n"
+
+
+# -- CollectClusterResults / CreateClusterOp --------------------------------------------------
+
+def _cluster_results(block, cluster):
+    results = []
+    keys = cluster.keys
+    for op in cluster.ops:
+        for result in op.results:
+            for use in result.uses:
+                top = ancestor_in_block(use.owner, block)
+                if top is None or op_key(top) not in keys:
+                    results.append(result)
+                    break
+    return results
+
+
+def _strip_attributes(op, replicated_core):
+    """Removes the attributes a cluster makes redundant from `op` and the ops nested in it."""
+    for inner in _walk_ops(op):
+        attributes = inner.attributes
+        for name in (REPLICATION_INFO_ATTR, COMPILE_DEVICE_TYPE_ATTR):
+            if name in attributes:
+                del attributes[name]
+        if DEVICE_ATTR in attributes:
+            device = attributes[DEVICE_ATTR]
+            if not isinstance(device, ir.StringAttr):
+                continue
+            device = ir.StringAttr(device).value
+            keep = replicated_core.get(device)
+            if keep is None:
+                keep = replicated_core[device] = is_tpu_replicated_core(device)
+            if keep:
+                continue
+            if inner.name in (LAUNCH, LAUNCH_FUNC):
+                raise PassFailure(f"'{inner.name}' op requires attribute '{DEVICE_ATTR}' (TF "
+                                  f"removes the device of every op of a cluster that is not a "
+                                  f"TPU_REPLICATED_CORE device)", inner)
+            del attributes[DEVICE_ATTR]
+
+
+def _create_cluster(cluster, results, successors):
+    last = cluster.ops[-1]
+    loc = last.location
+    cluster_op = ir.Operation.create(CLUSTER, results=[r.type for r in results], regions=1,
+                                     loc=loc, ip=ir.InsertionPoint(last))
+    body = cluster_op.regions[0].blocks.append()
+    replicated_core = {}
+    for op in cluster.ops:
+        op.detach_from_parent()
+        ir.InsertionPoint(body).insert(op)
+        _strip_attributes(op, replicated_core)
+    ir.Operation.create(DEVICE_RETURN, operands=results, loc=loc, ip=ir.InsertionPoint(body))
+    for old, new in zip(results, cluster_op.results):
+        for use in list(old.uses):
+            user = use.owner.operation
+            if ancestor_in_block(user, body) is None:
+                user.operands[use.operand_number] = new
+    previous = cluster_op
+    for op in successors:
+        op.move_after(previous)
+        previous = op
+    return cluster_op
+
+
+# -- ReplicateCluster -------------------------------------------------------------------------
+
+def _single_user_of(result, name):
+    """(op named `name`, identities on the way) reached from `result` through single uses,
+    following ``tf.Identity`` ops, or (None, identities)."""
+    identities = []
+    while result is not None:
+        uses = list(result.uses)
+        user = uses[0].owner.operation if len(uses) == 1 else None
+        if user is None:
+            break
+        if user.name == name:
+            return user, identities
+        if user.name != IDENTITY:
+            break
+        identities.append(user)
+        result = user.results[0]
+    return None, identities
+
+
+def _partitioned_outputs(cluster_op):
+    partitioned = {}  # cluster result index -> [TPUPartitionedOutputV2 per replica]
+    erase_list = []
+    for index, result in enumerate(cluster_op.results):
+        replicated, _ = _single_user_of(result, REPLICATED_OUTPUT)
+        if replicated is None:
+            continue
+        for per_replica in replicated.results:
+            partitioned_output, identities = _single_user_of(per_replica, PARTITIONED_OUTPUT_V2)
+            if partitioned_output is not None:
+                erase_list.extend(identities)
+                partitioned.setdefault(index, []).append(partitioned_output)
+    return partitioned, erase_list
+
+
+def _replicate_cluster(cluster_op, num_replicas, num_cores, plan):
+    partitioned, erase_list = _partitioned_outputs(cluster_op)
+    for ops in partitioned.values():
+        if ops and len(ops) != num_replicas:
+            raise PassFailure(f"'{PARTITIONED_OUTPUT_V2}' op expected zero or {num_replicas} "
+                              f"'TPUPartitionedOutput' op(s), instead got {len(partitioned)}",
+                              ops[0])
+    if num_replicas == 1:
+        if partitioned:
+            for identity in erase_list:
+                identity.results[0].replace_all_uses_with(identity.operands[0])
+                plan.forget(identity)
+                erase_op(identity)
+        return
+    if num_replicas < 1:
+        raise PassFailure(f"requires '{NUM_REPLICAS_ATTR}' int attribute to be at least 1",
+                          cluster_op)
+
+    body = cluster_op.regions[0]
+    # The TPUReplicatedInput ops the cluster uses (directly or through TPUPartitionedInputV2).
+    inputs, seen = [], set()
+    errors = []
+    _, uses = captured_values(body)
+    for _, _, value in uses:
+        if not isinstance(value, ir.OpResult):
+            continue
+        definer = value.owner.operation
+        if definer.name == REPLICATED_INPUT:
+            key = op_key(definer)
+            if key not in seen:
+                seen.add(key)
+                inputs.append(definer)
+        elif definer.name == PARTITIONED_INPUT_V2:
+            if len(definer.operands) != num_cores:
+                errors.append((definer, f"'{PARTITIONED_INPUT_V2}' op requires {num_cores} "
+                                        f"operands but found {len(definer.operands)}"))
+            for operand in definer.operands:
+                if isinstance(operand, ir.OpResult) and operand.owner.operation.name == REPLICATED_INPUT:
+                    ri = operand.owner.operation
+                    key = op_key(ri)
+                    if key not in seen:
+                        seen.add(key)
+                        inputs.append(ri)
+    if errors:
+        for op, message in errors[:-1]:
+            op.location.emit_error(f"{TPUClusterFormationPass.argument}: {message}")
+        raise PassFailure(errors[-1][1], errors[-1][0])
+
+    replicated, packed = [], []
+    for ri in inputs:
+        is_packed = _bool_attr(ri, "is_packed")
+        expected = 1 if is_packed else num_replicas
+        if len(ri.operands) != expected:
+            raise PassFailure(f"'{REPLICATED_INPUT}' op requires {expected} operands", ri)
+        (packed if is_packed else replicated).append(ri)
+    ordered = replicated + packed
+    mirrored = [k for k, ri in enumerate(ordered) if _bool_attr(ri, "is_mirrored_variable")]
+
+    result_types = []
+    for index, result in enumerate(cluster_op.results):
+        ops = partitioned.get(index)
+        if ops:
+            shard_types = [r.type for r in ops[0].results]
+            if len(shard_types) != num_cores:
+                raise PassFailure(f"'{PARTITIONED_OUTPUT_V2}' op has {len(shard_types)} results, "
+                                  f"not '{NUM_CORES_PER_REPLICA_ATTR}' ({num_cores}): TF's "
+                                  f"replicate results would not line up", ops[0])
+            result_types.extend(shard_types)
+        else:
+            result_types.append(result.type)
+    if len(partitioned) > 1:
+        raise PassFailure(f"more than one partitioned cluster result: TF puts the cluster after "
+                          f"all but the last new '{PARTITIONED_OUTPUT_V2}', which does not verify",
+                          cluster_op)
+
+    context = cluster_op.context
+    loc = cluster_op.location
+    operands = [v for ri in replicated for v in ri.operands] + [ri.operands[0] for ri in packed]
+    attributes = {
+        "n": ir.IntegerAttr.get(ir.IntegerType.get_signless(32, context), num_replicas),
+        "operandSegmentSizes": ir.DenseI32ArrayAttr.get(
+            [len(replicated) * num_replicas, len(packed)], context),
+    }
+    if mirrored:
+        i64 = ir.IntegerType.get_signless(64, context)
+        attributes[MIRRORED_VARIABLE_INDICES_ATTR] = ir.ArrayAttr.get(
+            [ir.IntegerAttr.get(i64, k) for k in mirrored], context)
+    replicate = ir.Operation.create(
+        REPLICATE, results=[t for t in result_types for _ in range(num_replicas)],
+        operands=operands, attributes=attributes, regions=1, loc=loc,
+        ip=ir.InsertionPoint(cluster_op))
+    arg_types = [ri.operands[0].type for ri in replicated] + [ri.operands[0].type for ri in packed]
+    replicate_body = replicate.regions[0].blocks.append(*arg_types, arg_locs=[loc] * len(arg_types))
+
+    offset = 0
+    replicate_results = list(replicate.results)
+    for index, result in enumerate(cluster_op.results):
+        if index in partitioned:
+            offset += num_replicas * num_cores
+            continue
+        outputs = replicate_results[offset:offset + num_replicas]
+        for use in list(result.uses):
+            user = use.owner.operation
+            if user.name != REPLICATED_OUTPUT:
+                user.operands[use.operand_number] = outputs[0]
+                continue
+            if len(user.results) != num_replicas:
+                raise PassFailure(f"'{REPLICATED_OUTPUT}' op requires {num_replicas} results", user)
+            for old, new in zip(user.results, outputs):
+                old.replace_all_uses_with(new)
+        offset += num_replicas
+
+    partitioned_inputs, partitioned_keys = [], set()
+    for ri, argument in zip(ordered, replicate_body.arguments):
+        value = ri.results[0]
+        for use in list(value.uses):
+            user = use.owner.operation
+            if _inside(user, cluster_op):
+                user.operands[use.operand_number] = argument
+        for use in list(value.uses):
+            user = use.owner.operation
+            if user.name == PARTITIONED_INPUT_V2:
+                user.operands[use.operand_number] = argument
+                key = op_key(user)
+                if key not in partitioned_keys:
+                    partitioned_keys.add(key)
+                    partitioned_inputs.append(user)
+
+    end = ir.InsertionPoint(replicate_body)
+    if partitioned:
+        result_op = _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list,
+                                               num_replicas, end, plan)
+    else:
+        result_op = ir.Operation.create(DEVICE_RETURN, operands=list(cluster_op.results), loc=loc,
+                                        ip=end)
+    for pi in partitioned_inputs:
+        pi.move_before(result_op)
+    cluster_op.move_before(result_op)
+
+
+def _inside(op, ancestor):
+    while op is not None:
+        if op == ancestor:
+            return True
+        parent = op.parent
+        op = parent.operation if parent is not None else None
+    return False
+
+
+def _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list, num_replicas, end,
+                               plan):
+    """Moves the partitioned outputs into the replicate (TF's ``BuildPartitionedOutputs``);
+    returns the op the cluster goes before (the last new ``tf.TPUPartitionedOutputV2``)."""
+    loc = replicate.location
+    returned = []
+    result_op = None
+    for index, result in enumerate(cluster_op.results):
+        ops = partitioned.get(index)
+        if not ops:
+            returned.append(result)
+            continue
+        for replica, partitioned_output in enumerate(ops):
+            for core, old in enumerate(partitioned_output.results):
+                old.replace_all_uses_with(
+                    replicate.results[core * num_replicas + replica + len(returned)])
+        first = ops[0]
+        attributes = {}
+        for name in ("partition_dims", "_XlaSharding", "_XlaShardingV2"):
+            if name in first.attributes:
+                attributes[name] = first.attributes[name]
+        result_op = ir.Operation.create(PARTITIONED_OUTPUT_V2, results=[r.type for r in first.results],
+                                        operands=[result], attributes=attributes, loc=loc, ip=end)
+        returned.extend(result_op.results)
+    ir.Operation.create(DEVICE_RETURN, operands=returned, loc=result_op.location, ip=end)
+    for ops in partitioned.values():
+        for op in ops:
+            plan.forget(op)
+            erase_op(op)
+    for identity in reversed(erase_list):
+        plan.forget(identity)
+        erase_op(identity)
+    return result_op
+
+
+# -- FormClustersInFunction: the replicated inputs and outputs left --------------------------
+
+def _remove_replicated_inputs_outputs(func):
+    found = []
+
+    def visit(op):
+        if op.name in (REPLICATED_INPUT, REPLICATED_OUTPUT):
+            found.append(op.operation)
+        return _ADVANCE
+
+    func.walk(visit, _POST_ORDER)
+    for op in found:
+        if len(op.operands) == 1 and len(op.results) == 1:
+            op.results[0].replace_all_uses_with(op.operands[0])
+        for result in op.results:
+            for use in result.uses:
+                raise PassFailure(f"'{op.name}' op is expected to have no uses, but it is operand#"
+                                  f"{use.operand_number} of {diagnostic_asm(use.owner)}", op)
+        op.erase()
