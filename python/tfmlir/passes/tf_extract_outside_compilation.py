@@ -62,13 +62,22 @@ where it is. For each closed group, in a block of the device side:
   the block; the host compute's results replace the returned values outside
   the host region and, for static shapes, outside outside-compiled ops).
 
+Map outside compilation (ops with ``_xla_map_outside_compilation``, one host
+computation per core): the device values are converted with
+``tf.XlaSpmdFullToShardShape`` (the inputs' common ``_XlaSharding``, ``dim =
+-1``) to shards (first dimension divided by the number of cores), the host
+compute (``manual_sharding = true``) returns shards converted back with
+``tf.XlaSpmdShardToFullShape``, and core 0's host ops are cloned into every
+other core's launch with that core's key (and ``device_ordinal`` attribute or
+ordinal operand).
+
 Control flow: every ``tf.IfRegion`` / ``tf.WhileRegion`` of the cluster
 holding outside-compiled ops (innermost first) gets a host twin, put before it,
 marked ``_xla_outside_compilation = "temp"`` (so it moves to the host like an
 op): a result-less ``tf.IfRegion`` on the same predicate (``is_stateless =
 false``, the ``_then_func_name`` / ``_else_func_name`` kept) whose branches
 receive the host ops of the device branches; a ``tf.WhileRegion``
-(``parallel_iterations`` kept, ``is_stateless = false``) whose condition
+(``parallel_iterations`` kept, its default 10 when absent; ``is_stateless = false``) whose condition
 receives the device condition value sent with ``tf.XlaSendToHost`` (key
 ``while_condition_channel_<n>``) after the condition's host ops, and whose
 body receives the body's host ops. The device control flow op gets
@@ -85,10 +94,15 @@ Failures (TF's diagnostics; the module is left unchanged):
 * an op with a string ``_xla_outside_compilation`` nested in another one;
 * a bad ``tf.devices`` attribute (at the module);
 * no host for a cluster (at the cluster, see the host rules above);
-* ``_xla_map_outside_compilation`` mixed with ordinary outside compilation, or
-  inside control flow; map outside compilation itself (one host computation per
-  core with SPMD sharding conversions) is not implemented here and fails too;
-* a resulting cluster returning a value of non-XLA type (resource or string).
+* ``_xla_map_outside_compilation`` mixed with ordinary outside compilation (in
+  the whole module), or inside control flow; a map input or output that is not
+  a ranked tensor with a known first dimension divisible by the number of
+  cores, an input whose defining op has no string ``_XlaSharding`` (TF crashes
+  on a block argument), inputs with different shardings;
+* a cluster with several host cores returning values computed on the host (TF
+  asserts);
+* a resulting cluster returning a value of non-XLA type (resource or string),
+  checked on every cluster of the module.
 
 TF's flag for this pass was ``-tf-tpu-extract-outside-compilation`` before
 2.13; the pass framework has no aliases, only the current name is registered.
@@ -432,6 +446,10 @@ class _ClusterExtraction:
                 if _has_mark(op):
                     del op.attributes[OUTSIDE_COMPILATION_ATTR]
 
+        if returns_from_host and len(self.hosts) > 1:
+            # TF asserts here: only core 0's launch can return host values.
+            raise PassFailure(f"'{CLUSTER}' op cannot return values computed on the host from a "
+                              f"cluster with {len(self.hosts)} host cores", cluster)
         parallel_execute = self._final_parallel_execute(tmp_launches, returns_from_host,
                                                         returns_from_device)
         self.state.tmp_parallel_executes.append(tmp)
@@ -527,10 +545,11 @@ class _ClusterExtraction:
 
     def _decompose_while(self, while_op):
         loc = while_op.location
-        attributes = {"is_stateless": self.false}
+        iterations = 10  # the attribute's default
         if "parallel_iterations" in while_op.attributes:
-            value = ir.IntegerAttr(while_op.attributes["parallel_iterations"]).value
-            attributes["parallel_iterations"] = ir.IntegerAttr.get(self.i64, value)
+            iterations = ir.IntegerAttr(while_op.attributes["parallel_iterations"]).value
+        attributes = {"is_stateless": self.false,
+                      "parallel_iterations": ir.IntegerAttr.get(self.i64, iterations)}
         host_while = ir.Operation.create(WHILE_REGION, results=[], operands=[], attributes=attributes,
                                          regions=2, loc=loc, ip=ir.InsertionPoint(while_op))
         body = host_while.regions[1].blocks.append()
@@ -587,6 +606,8 @@ class _ClusterExtraction:
 
     def _move_to_host(self, block, insertion_points, control_above, returns_from_host):
         group = []  # TF's clustered_ops, in order
+        self.split_sharding = None  # TF's common_split_sharding, per block
+        self.core_mappings = [{} for _ in insertion_points]  # TF's core_to_mapping
         for op in [nested.operation for nested in block.operations]:
             if _has_mark_ancestor(_parent_op(op)) or not _has_mark(op):
                 continue
@@ -619,9 +640,6 @@ class _ClusterExtraction:
         if control_above and is_map:
             raise PassFailure(f"'{op.name}' op map_outside_compilation inside control flow is not "
                               f"implemented.", op)
-        if is_map:
-            raise PassFailure(f"'{op.name}' op map_outside_compilation (one host computation per core) "
-                              f"is not supported by tfmlir's tf-extract-outside-compilation", op)
 
     def _external_operands(self, group):
         """TF's ``GetExternalOperands``."""
@@ -662,36 +680,164 @@ class _ClusterExtraction:
         module_text = ""
         if any(can_be_refined(v.type) for v in outputs):
             module_text = _serialized_host_function(group, operands, outputs)
-        host_compute = ir.Operation.create(
-            HOST_COMPUTE, results=[v.type for v in outputs], operands=list(operands),
-            attributes={"send_key": ir.StringAttr.get(args_key, self.context),
-                        "recv_key": ir.StringAttr.get(retvals_key, self.context),
-                        "host_mlir_module": ir.StringAttr.get(module_text, self.context)},
-            loc=op.location, ip=ir.InsertionPoint(op))
+        attributes = {"send_key": ir.StringAttr.get(args_key, self.context),
+                      "recv_key": ir.StringAttr.get(retvals_key, self.context),
+                      "host_mlir_module": ir.StringAttr.get(module_text, self.context)}
+        if self.state.is_map_oc:
+            device_outputs, device_ops = self._host_compute_map(op, operands, outputs, attributes,
+                                                                len(insertion_points))
+        else:
+            host_compute = ir.Operation.create(
+                HOST_COMPUTE, results=[v.type for v in outputs], operands=list(operands),
+                attributes=attributes, loc=op.location, ip=ir.InsertionPoint(op))
+            device_outputs, device_ops = list(host_compute.results), [host_compute]
 
         insertion_point = insertion_points[0]
         ordinal = self.ordinals[0] if self.ordinals else None
         ip = ir.InsertionPoint(insertion_point)
         recv = self._recv_at_host(op.location, [v.type for v in operands], self.keys[0], ordinal,
                                   args_key, ip)
+        host0_ops = [recv] if operands else []
         after = recv
         for moved in group:
             moved.move_after(after)
             if DEVICE_ATTR in moved.attributes:
                 del moved.attributes[DEVICE_ATTR]
             after = moved
+            host0_ops.append(moved)
         if outputs:
-            self._send_from_host(op.location, outputs, self.keys[0], ordinal, retvals_key, ip)
+            host0_ops.append(self._send_from_host(op.location, outputs, self.keys[0], ordinal,
+                                                  retvals_key, ip))
 
         if not operands:
             erase_op(recv)
         else:
             _replace_external_operands(operands, recv, insertion_point, original_block)
-        _replace_external_outputs(outputs, list(host_compute.results))
+        _replace_external_outputs(outputs, device_outputs)
+        if self.state.is_map_oc:
+            self._clone_first_host(insertion_points, host0_ops)
         if not operands and not outputs:
-            erase_op(host_compute)
+            for device_op in reversed(device_ops):
+                erase_op(device_op)
         else:
             self.key_index += 1
+
+    # -- map outside compilation (one host computation per core) --
+
+    def _host_compute_map(self, op, operands, outputs, attributes, cores):
+        """TF's ``CreateHostComputeMap``: the host compute on per-core shards, between
+        ``tf.XlaSpmdFullToShardShape`` / ``tf.XlaSpmdShardToFullShape`` conversions."""
+        shard_output_types = [_shard_type(op, cores, v.type) for v in outputs]
+        ip = ir.InsertionPoint(op)
+        loc = op.location
+        no_dims = ir.ArrayAttr.get([], self.context)
+        minus_one = ir.IntegerAttr.get(self.i64, -1)
+        manual_inputs = []
+        for value in operands:
+            shard = _shard_type(op, cores, value.type)
+            sharding = _sharding_of(op, value)
+            if self.split_sharding is None:
+                self.split_sharding = sharding
+            elif self.split_sharding != sharding:
+                raise PassFailure(f"'{op.name}' op All inputs and outputs of map_outside_compilation "
+                                  f"should have the same sharding.", op)
+            manual = ir.Operation.create(
+                "tf.XlaSpmdFullToShardShape", results=[shard], operands=[value],
+                attributes={"manual_sharding": ir.StringAttr.get(self.split_sharding, self.context),
+                            "dim": minus_one, "unspecified_dims": no_dims}, loc=loc, ip=ip)
+            manual_inputs.append(manual.results[0])
+        attributes = dict(attributes, manual_sharding=self.true)
+        host_compute = ir.Operation.create(HOST_COMPUTE, results=shard_output_types,
+                                           operands=manual_inputs, attributes=attributes, loc=loc,
+                                           ip=ip)
+        device_ops = [host_compute]
+        full_outputs = []
+        for value, shard in zip(outputs, host_compute.results):
+            full_type = value.type
+            if not isinstance(full_type, ir.RankedTensorType):
+                raise PassFailure(f"'{op.name}' op map_outside_compilation must have ranked outputs",
+                                  op)
+            full = ir.Operation.create(
+                "tf.XlaSpmdShardToFullShape", results=[full_type], operands=[shard],
+                attributes={"manual_sharding": ir.StringAttr.get(self.split_sharding or "",
+                                                                 self.context),
+                            "full_shape": _shape_attr(ir.RankedTensorType(full_type), self.context),
+                            "dim": minus_one, "unspecified_dims": no_dims}, loc=loc, ip=ip)
+            device_ops.append(full)
+            full_outputs.append(full.results[0])
+        return full_outputs, device_ops
+
+    def _clone_first_host(self, insertion_points, host0_ops):
+        """TF's ``CloneFirstHost``: core 0's host ops cloned for every other core, their
+        transfers taking that core's key and ordinal."""
+        for core in range(1, len(insertion_points)):
+            mapping = self.core_mappings[core]
+            key = self.keys[core]
+            ordinal = self.ordinals[core] if self.ordinals else None
+            for op in host0_ops:
+                clone = _clone_mapped(op, mapping, ir.InsertionPoint(insertion_points[core]))
+                for old, new in zip(op.results, clone.results):
+                    mapping[old] = new
+                name = clone.name
+                if name == RECV_AT_HOST:
+                    clone.attributes["device_ordinal"] = ir.IntegerAttr.get(self.i64, core)
+                    clone.operands[0] = key
+                elif name == SEND_FROM_HOST:
+                    clone.attributes["device_ordinal"] = ir.IntegerAttr.get(self.i64, core)
+                    clone.operands[1] = key
+                elif name == RECV_AT_HOST_V2:
+                    clone.operands[0] = key
+                    clone.operands[1] = ordinal
+                elif name == SEND_FROM_HOST_V2:
+                    clone.operands[1] = key
+                    clone.operands[2] = ordinal
+
+
+def _clone_mapped(op, mapping, ip):
+    """``OpBuilder::clone(op, mapping)``: a copy of `op` at `ip` whose operands (nested ones too)
+    found in `mapping` (value -> value) are replaced."""
+    clone = op.clone(ip=ip)
+    if mapping:
+        for nested in _walk_ops(clone):
+            operands = nested.operands
+            for number in range(len(operands)):
+                replacement = mapping.get(operands[number])
+                if replacement is not None:
+                    operands[number] = replacement
+    return clone
+
+
+def _shard_type(op, cores, full_type):
+    """TF's ``GetShardShapedType``: `full_type` with its first dimension split over `cores`."""
+    if not isinstance(full_type, ir.RankedTensorType):
+        raise PassFailure(f"'{op.name}' op A map_outside_compilation op's input and output types must "
+                          f"be ranked tensors.", op)
+    ranked = ir.RankedTensorType(full_type)
+    shape = list(ranked.shape)
+    if not shape or shape[0] < 0:
+        raise PassFailure(f"'{op.name}' op A map_outside_compilation op's input and output shapes must "
+                          f"have rank at least one and the first dimension must be known.", op)
+    if shape[0] % cores:
+        raise PassFailure(f"'{op.name}' op A map_outside_compilation op's input and output shapes must "
+                          f"be divisible by num_cores_per_replica={cores}", op)
+    shape[0] //= cores
+    return ir.RankedTensorType.get(shape, ranked.element_type, ranked.encoding)
+
+
+def _sharding_of(op, value):
+    """TF's ``GetShardingOfValue``: the ``_XlaSharding`` string of `value`'s defining op."""
+    defining = _defining_op(value)
+    attributes = defining.attributes if defining is not None else None
+    if (attributes is None or "_XlaSharding" not in attributes
+            or not isinstance(attributes["_XlaSharding"], ir.StringAttr)):
+        raise PassFailure(f"'{op.name}' op A map_outside_compilation op's input should have an "
+                          f"explicit sharding. There is no _XlaSharding attribute on the input op.", op)
+    return ir.StringAttr(attributes["_XlaSharding"]).value
+
+
+def _shape_attr(ranked, context):
+    dims = "x".join("?" if ir.ShapedType.is_dynamic_size(d) else str(d) for d in ranked.shape)
+    return ir.Attribute.parse(f"#tf_type.shape<{dims}>", context)
 
 
 def _terminator(block):
@@ -851,19 +997,10 @@ def _serialized_host_function(group, operands, outputs):
         mapping = {}
         for value, argument in zip(operands, body.arguments):
             mapping[value] = argument
-        clones = []
         for op in group:
-            clone = op.clone(ip=ir.InsertionPoint(body))
-            clones.append(clone)
+            clone = _clone_mapped(op, mapping, ir.InsertionPoint(body))
             for old, new in zip(op.results, clone.results):
                 mapping[old] = new
-        for clone in clones:
-            for nested in _walk_ops(clone):
-                operands_of = nested.operands
-                for number in range(len(operands_of)):
-                    replacement = mapping.get(operands_of[number])
-                    if replacement is not None:
-                        operands_of[number] = replacement
         ir.Operation.create(RETURN, operands=[mapping.get(v, v) for v in outputs], loc=loc,
                             ip=ir.InsertionPoint(body))
         try:

@@ -90,13 +90,62 @@ module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0"]} {
 // -----
 
 module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0"]} {
-  func.func @map_not_implemented(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  func.func @map_without_sharding(%arg0: tensor<2xf32>) -> tensor<2xf32> {
     %0 = "tf_device.cluster"() ({
-      // expected-error @+1 {{map_outside_compilation (one host computation per core) is not supported}}
-      %1 = "tf.Abs"(%arg0) {_xla_outside_compilation = "0", _xla_map_outside_compilation} : (tensor<2xf32>) -> tensor<2xf32>
-      tf_device.return %1 : tensor<2xf32>
+      %1 = "tf.Neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+      // expected-error @+1 {{'tf.Abs' op A map_outside_compilation op's input should have an explicit sharding. There is no _XlaSharding attribute on the input op.}}
+      %2 = "tf.Abs"(%1) {_xla_outside_compilation = "0", _xla_map_outside_compilation} : (tensor<2xf32>) -> tensor<2xf32>
+      tf_device.return %2 : tensor<2xf32>
     }) : () -> tensor<2xf32>
     func.return %0 : tensor<2xf32>
+  }
+}
+
+// -----
+
+module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0"]} {
+  func.func @map_not_divisible(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) {
+    %r:2 = tf_device.replicate([%arg0, %arg1] as %ri: tensor<3xf32>) {n = 2 : i32} {
+      %0 = "tf_device.cluster"() ({
+        %1 = "tf.Neg"(%ri) {_XlaSharding = "s"} : (tensor<3xf32>) -> tensor<3xf32>
+        // expected-error @+1 {{'tf.Abs' op A map_outside_compilation op's input and output shapes must be divisible by num_cores_per_replica=2}}
+        %2 = "tf.Abs"(%1) {_xla_outside_compilation = "0", _xla_map_outside_compilation} : (tensor<3xf32>) -> tensor<3xf32>
+        tf_device.return %2 : tensor<3xf32>
+      }) {num_cores_per_replica = 2} : () -> tensor<3xf32>
+      tf_device.return %0 : tensor<3xf32>
+    }
+    func.return
+  }
+}
+
+// -----
+
+module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0"]} {
+  func.func @map_unranked(%arg0: tensor<*xf32>) -> tensor<*xf32> {
+    %0 = "tf_device.cluster"() ({
+      %1 = "tf.Neg"(%arg0) {_XlaSharding = "s"} : (tensor<*xf32>) -> tensor<*xf32>
+      // expected-error @+1 {{'tf.Abs' op A map_outside_compilation op's input and output types must be ranked tensors.}}
+      %2 = "tf.Abs"(%1) {_xla_outside_compilation = "0", _xla_map_outside_compilation} : (tensor<*xf32>) -> tensor<*xf32>
+      tf_device.return %2 : tensor<*xf32>
+    }) : () -> tensor<*xf32>
+    func.return %0 : tensor<*xf32>
+  }
+}
+
+// -----
+
+module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0"]} {
+  func.func @host_result_two_cores(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) {
+    %r:2 = tf_device.replicate([%arg0, %arg1] as %ri: tensor<2xf32>) {n = 2 : i32} {
+      // expected-error @+1 {{cannot return values computed on the host from a cluster with 2 host cores}}
+      %0:2 = "tf_device.cluster"() ({
+        %1 = "tf.Neg"(%ri) : (tensor<2xf32>) -> tensor<2xf32>
+        %2 = "tf.AsString"(%1) {_xla_outside_compilation = "0"} : (tensor<2xf32>) -> tensor<2x!tf_type.string>
+        tf_device.return %1, %2 : tensor<2xf32>, tensor<2x!tf_type.string>
+      }) {num_cores_per_replica = 2} : () -> (tensor<2xf32>, tensor<2x!tf_type.string>)
+      tf_device.return %0#0 : tensor<2xf32>
+    }
+    func.return
   }
 }
 

@@ -370,3 +370,43 @@ module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0"]} {
     func.return %0 : tensor<2xf32>
   }
 }
+
+// -----
+
+// Map outside compilation on two cores: the device side sends and receives
+// per-core shards between SPMD conversions with the inputs' common sharding;
+// core 0's host ops are cloned for core 1 with its own key and ordinal.
+
+module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0", "/job:w/replica:0/task:0/device:TPU_SYSTEM:0", "/job:w/replica:0/task:0/device:TPU:0", "/job:w/replica:0/task:0/device:TPU:1"]} {
+  // CHECK-LABEL: func @map_outside_compilation
+  func.func @map_outside_compilation(%arg0: tensor<4x2xf32>, %arg1: tensor<4x2xf32>) {
+    // CHECK:      "tf_device.launch"() <{device = "TPU_REPLICATED_HOST_0"}> ({
+    // CHECK-NEXT:   %[[K0:.*]] = "tf._XlaCompileMlirPlaceholderProgramKey"()
+    // CHECK-NEXT:   %[[O0:.*]] = "tf._TPUDeviceOrdinalPlaceholder"() <{logical_core = 0 : i64}>
+    // CHECK-NEXT:   %[[R0:.*]] = "tf._XlaRecvAtHostV2"(%[[K0]], %[[O0]]) <{device_type = "TPU", key = "host_compute_channel_0_args"}> {{.*}} -> tensor<4x2xf32>
+    // CHECK-NEXT:   %[[A0:.*]] = "tf.Abs"(%[[R0]])
+    // CHECK-NEXT:   "tf._XlaSendFromHostV2"(%[[A0]], %[[K0]], %[[O0]]) <{device_type = "TPU", key = "host_compute_channel_0_retvals"}>
+    // CHECK:      "tf_device.launch"() <{device = "TPU_REPLICATED_HOST_1"}> ({
+    // CHECK-NEXT:   %[[K1:.*]] = "tf._XlaCompileMlirPlaceholderProgramKey"()
+    // CHECK-NEXT:   %[[O1:.*]] = "tf._TPUDeviceOrdinalPlaceholder"() <{logical_core = 1 : i64}>
+    // CHECK-NEXT:   %[[R1:.*]] = "tf._XlaRecvAtHostV2"(%[[K1]], %[[O1]]) <{device_type = "TPU", key = "host_compute_channel_0_args"}>
+    // CHECK-NEXT:   %[[A1:.*]] = "tf.Abs"(%[[R1]])
+    // CHECK-NEXT:   "tf._XlaSendFromHostV2"(%[[A1]], %[[K1]], %[[O1]]) <{device_type = "TPU", key = "host_compute_channel_0_retvals"}>
+    // CHECK:      "tf_device.cluster"() ({
+    // CHECK-NEXT:   %[[NEG:.*]] = "tf.Neg"
+    // CHECK-NEXT:   %[[SHARD:.*]] = "tf.XlaSpmdFullToShardShape"(%[[NEG]]) <{dim = -1 : i64, manual_sharding = "split", unspecified_dims = []}> : (tensor<4x2xf32>) -> tensor<2x2xf32>
+    // CHECK-NEXT:   %[[HC:.*]] = "tf._XlaHostComputeMlir"(%[[SHARD]]) <{host_mlir_module = "", manual_sharding = true, recv_key = "host_compute_channel_0_retvals", send_key = "host_compute_channel_0_args"}> : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    // CHECK-NEXT:   %[[FULL:.*]] = "tf.XlaSpmdShardToFullShape"(%[[HC]]) <{dim = -1 : i64, full_shape = #tf_type.shape<4x2>, manual_sharding = "split", unspecified_dims = []}> : (tensor<2x2xf32>) -> tensor<4x2xf32>
+    // CHECK-NEXT:   "tf.Exp"(%[[FULL]])
+    %r:2 = tf_device.replicate([%arg0, %arg1] as %ri: tensor<4x2xf32>) {n = 2 : i32} {
+      %0 = "tf_device.cluster"() ({
+        %1 = "tf.Neg"(%ri) {_XlaSharding = "split"} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+        %2 = "tf.Abs"(%1) {_xla_outside_compilation = "0", _xla_map_outside_compilation} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+        %3 = "tf.Exp"(%2) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+        tf_device.return %3 : tensor<4x2xf32>
+      }) {_xla_compile_device_type = "TPU", num_cores_per_replica = 2} : () -> tensor<4x2xf32>
+      tf_device.return %0 : tensor<4x2xf32>
+    }
+    func.return
+  }
+}
