@@ -48,7 +48,8 @@ where it is. For each closed group, in a block of the device side:
   ``recv_key = "host_compute_channel_<n>_retvals"``, ``host_mlir_module``:
   empty, or when a returned value has a dynamic shape, the printed module
   holding ``func.func @host_func`` with a copy of the group (for shape
-  inference). ``<n>`` counts the host computes that transfer something, per
+  inference; printed with locations, as TF's default
+  ``tf_mlir_enable_debug_info_serialization``). ``<n>`` counts the host computes that transfer something, per
   cluster from 0 (shared with the while-condition channels).
 * on the host, at the insertion point: ``tf._XlaRecvAtHost`` (``key`` = the
   args key, ``device_ordinal = 0``) of the read values, the group's ops
@@ -1004,6 +1005,6 @@ def _serialized_host_function(group, operands, outputs):
         ir.Operation.create(RETURN, operands=[mapping.get(v, v) for v in outputs], loc=loc,
                             ip=ir.InsertionPoint(body))
         try:
-            return module.get_asm(enable_debug_info=False)
+            return module.get_asm(enable_debug_info=True)
         finally:
             module.erase()

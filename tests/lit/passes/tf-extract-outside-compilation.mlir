@@ -107,14 +107,15 @@ module attributes {tf.devices = ["/job:worker/replica:0/task:0/device:CPU:0"]} {
   }
 
   // Dynamic shapes: ops are grouped while the transferred values are dynamic; the
-  // host compute carries the printed @host_func module for shape inference.
+  // host compute carries the printed @host_func module for shape inference (with
+  // locations: TF serializes debug info by default).
   // CHECK-LABEL: func @dynamic_group
   func.func @dynamic_group(%arg0: tensor<2xf32>) -> tensor<?xf32> {
     // CHECK:      %[[RECV:.*]] = "tf._XlaRecvAtHost"({{.*}} key = "host_compute_channel_0_args"
     // CHECK-NEXT: %[[A:.*]] = "tf.Abs"(%[[RECV]])
     // CHECK-NEXT: %[[E:.*]] = "tf.Exp"(%[[A]])
     // CHECK-NEXT: "tf._XlaSendFromHost"(%[[E]], {{.*}} key = "host_compute_channel_0_retvals"
-    // CHECK:      "tf._XlaHostComputeMlir"(%{{.*}}) <{host_mlir_module = "module {\0A  func.func @host_func(%arg0: tensor<2xf32>) -> tensor<?xf32> {\0A    %0 = \22tf.Abs\22(%arg0) {_xla_outside_compilation = \220\22} : (tensor<2xf32>) -> tensor<?xf32>\0A    %1 = \22tf.Exp\22(%0) {_xla_outside_compilation = \220\22} : (tensor<?xf32>) -> tensor<?xf32>\0A    return %1 : tensor<?xf32>\0A  }\0A}\0A", recv_key = "host_compute_channel_0_retvals", send_key = "host_compute_channel_0_args"}> : (tensor<2xf32>) -> tensor<?xf32>
+    // CHECK:      "tf._XlaHostComputeMlir"(%{{.*}}) <{host_mlir_module = "{{.*}}module {\0A  func.func @host_func(%arg0: tensor<2xf32> loc({{.*}})) -> tensor<?xf32> {\0A    %0 = \22tf.Abs\22(%arg0) {_xla_outside_compilation = \220\22} : (tensor<2xf32>) -> tensor<?xf32> loc(#loc1)\0A    %1 = \22tf.Exp\22(%0) {_xla_outside_compilation = \220\22} : (tensor<?xf32>) -> tensor<?xf32> loc(#loc2)\0A    return %1 : tensor<?xf32> loc(#loc1)\0A  } loc(#loc1)\0A} loc(#loc)\0A{{.*}}", recv_key = "host_compute_channel_0_retvals", send_key = "host_compute_channel_0_args"}> : (tensor<2xf32>) -> tensor<?xf32>
     %0 = "tf_device.cluster"() ({
       %1 = "tf.Neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
       %2 = "tf.Abs"(%1) {_xla_outside_compilation = "0"} : (tensor<2xf32>) -> tensor<?xf32>
