@@ -33,6 +33,8 @@ conventions where TF's C++ passes have one:
   :func:`enclosing_op` --
   the ops using an op's results (MLIR's ``getUsers``), the ancestor of an op
   in a given block, MLIR's ``isProperAncestor``, and the closest enclosing op of a name.
+* :func:`add_replicated_inputs` -- a ``tf_device.replicate`` rebuilt with more
+  replicated inputs (TF's ``AppendReplicatedInput``).
 
 The passes' own GC pause, rollback and UTF-8 checks are the framework's job;
 these helpers only build IR.
@@ -393,3 +395,41 @@ def is_proper_ancestor(ancestor, op):
             return True
         parent = parent.parent
     return False
+
+
+def add_replicated_inputs(replicate, groups):
+    """Rebuilds `replicate` (a ``tf_device.replicate``) with more replicated inputs, as TF's
+    ``AppendReplicatedInput`` does one at a time: each group ``(values, type)`` (one value per
+    replica) is appended to the replicated operands, and its block argument follows the
+    existing replicated ones (before the packed ones). The body moves to the new op, which
+    takes over the old one's uses. Returns ``(new replicate, new block arguments)``."""
+    replicate = replicate.operation
+    attributes = replicate.attributes
+    segments = list(ir.DenseI32ArrayAttr(attributes["operandSegmentSizes"]))
+    operands = list(replicate.operands)
+    replicated, packed = operands[:segments[0]], operands[segments[0]:]
+    for values, _type in groups:
+        replicated += list(values)
+    new_attributes = {attributes[i].name: attributes[i].attr for i in range(len(attributes))}
+    new_attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(replicated), len(packed)],
+                                                                     context=replicate.context)
+    new = ir.Operation.create(replicate.name, results=[r.type for r in replicate.results],
+                              operands=replicated + packed, attributes=new_attributes, regions=1,
+                              loc=replicate.location, ip=ir.InsertionPoint(replicate))
+    old_block = replicate.regions[0].blocks[0]
+    old_args = list(old_block.arguments)
+    split = len(old_args) - len(packed)
+    types = ([a.type for a in old_args[:split]] + [t for _values, t in groups]
+             + [a.type for a in old_args[split:]])
+    locs = ([a.location for a in old_args[:split]] + [replicate.location] * len(groups)
+            + [a.location for a in old_args[split:]])
+    block = new.regions[0].blocks.append(*types, arg_locs=locs)
+    new_args = list(block.arguments)
+    for op in list(old_block.operations):
+        block.append(op.operation)
+    for index, arg in enumerate(old_args):
+        arg.replace_all_uses_with(new_args[index if index < split else index + len(groups)])
+    for old, result in zip(replicate.results, new.results):
+        old.replace_all_uses_with(result)
+    replicate.erase()
+    return new, new_args[split:split + len(groups)]

@@ -101,7 +101,7 @@ class GatherDimensionNumbers:
     __slots__ = ("offset_dims", "collapsed_slice_dims", "start_index_map", "index_vector_dim",
                  "operand_batching_dims", "start_indices_batching_dims")
 
-    def __init__(self, data):
+    def __init__(self, data=b""):
         m = fields(data)
         self.offset_dims = repeated_int64(m, 1)
         self.collapsed_slice_dims = repeated_int64(m, 2)
@@ -119,3 +119,210 @@ def op_sharding(data):
     """xla.OpSharding: (type, tile_assignment_dimensions)."""
     m = fields(data)
     return int64(m, 1), repeated_int64(m, 3)
+
+
+# --- xla.OpSharding as TF's sharding passes read and write it ------------------------------
+
+# xla.OpSharding.Type
+SHARDING_REPLICATED, SHARDING_MAXIMAL, SHARDING_TUPLE = 0, 1, 2
+SHARDING_MANUAL, SHARDING_UNKNOWN, SHARDING_UNREDUCED = 4, 5, 6
+_SHARDING_TYPE_NAMES = {0: "REPLICATED", 1: "MAXIMAL", 2: "TUPLE", 3: "OTHER", 4: "MANUAL",
+                        5: "UNKNOWN", 6: "UNREDUCED"}
+# xla.OpSharding.ShardGroupType
+_SHARD_GROUP_TYPE_NAMES = {0: "AS", 1: "LIKE"}
+
+
+def _encode_varint(value):
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def assign_device_sharding(device):
+    """The serialized ``xla.OpSharding`` of XLA's ``sharding_builder::AssignDevice(device)``
+    (type MAXIMAL, ``tile_assignment_devices = [device]``), byte for byte as protobuf's
+    ``SerializeAsString`` writes it."""
+    packed = _encode_varint(device)
+    return b"\x08\x01\x22" + _encode_varint(len(packed)) + packed
+
+
+class OpSharding:
+    """The fields of a serialized ``xla.OpSharding`` (raises ProtoError when it does not parse)."""
+
+    def __init__(self, data=b""):
+        m = fields(data)
+        self.type = int64(m, 1)
+        self.tile_shape = m.get(2, [])  # serialized xla.ShapeProto messages (not decoded)
+        self.tile_assignment_dimensions = repeated_int64(m, 3)
+        self.tile_assignment_devices = repeated_int64(m, 4)
+        self.tuple_shardings = [OpSharding(v) for v in m.get(5, []) if isinstance(v, bytes)]
+        self.replicate_on_last_tile_dim = bool(int64(m, 6))
+        self.metadata = m.get(7, [])  # serialized xla.OpMetadata messages (not decoded)
+        self.last_tile_dims = repeated_int64(m, 8)
+        self.iota_reshape_dims = repeated_int64(m, 9)
+        self.iota_transpose_perm = repeated_int64(m, 10)
+        self.is_shard_group = bool(int64(m, 11))
+        self.shard_group_id = int64(m, 12)
+        self.shard_group_type = int64(m, 13)
+
+    def debug_string(self, indent=""):
+        """protobuf's ``DebugString`` (text format) of the fields decoded here."""
+        lines = []
+        if self.type:
+            lines.append(f"type: {_SHARDING_TYPE_NAMES.get(self.type, self.type)}")
+        for dim in self.tile_assignment_dimensions:
+            lines.append(f"tile_assignment_dimensions: {dim}")
+        for device in self.tile_assignment_devices:
+            lines.append(f"tile_assignment_devices: {device}")
+        out = "".join(f"{indent}{line}\n" for line in lines)
+        for element in self.tuple_shardings:
+            out += f"{indent}tuple_shardings {{\n{element.debug_string(indent + '  ')}{indent}}}\n"
+        lines = []
+        if self.replicate_on_last_tile_dim:
+            lines.append("replicate_on_last_tile_dim: true")
+        for dim in self.last_tile_dims:
+            lines.append(f"last_tile_dims: {_SHARDING_TYPE_NAMES.get(dim, dim)}")
+        for dim in self.iota_reshape_dims:
+            lines.append(f"iota_reshape_dims: {dim}")
+        for dim in self.iota_transpose_perm:
+            lines.append(f"iota_transpose_perm: {dim}")
+        if self.is_shard_group:
+            lines.append("is_shard_group: true")
+        if self.shard_group_id:
+            lines.append(f"shard_group_id: {self.shard_group_id}")
+        if self.shard_group_type:
+            lines.append(f"shard_group_type: {_SHARD_GROUP_TYPE_NAMES.get(self.shard_group_type, self.shard_group_type)}")
+        return out + "".join(f"{indent}{line}\n" for line in lines)
+
+
+def _iota_devices(dims, reshape, perm):
+    """The device order of XLA's ``IotaTileAssignment(dims, reshape, perm)``."""
+    total = 1
+    for d in reshape:
+        total *= d
+    ids = list(range(total))
+    # Transpose the row-major array of shape `reshape` by `perm`.
+    strides = [1] * len(reshape)
+    for i in range(len(reshape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * reshape[i + 1]
+    shape = [reshape[p] for p in perm]
+    out = []
+    index = [0] * len(shape)
+    for _ in range(total):
+        out.append(ids[sum(index[k] * strides[perm[k]] for k in range(len(perm)))])
+        for k in range(len(shape) - 1, -1, -1):
+            index[k] += 1
+            if index[k] < shape[k]:
+                break
+            index[k] = 0
+    return out
+
+
+def expanded_devices(sharding):
+    """The tile assignment devices of an OTHER `sharding`, iota form expanded."""
+    if sharding.tile_assignment_devices or not sharding.iota_reshape_dims:
+        return list(sharding.tile_assignment_devices)
+    return _iota_devices(sharding.tile_assignment_dimensions, sharding.iota_reshape_dims,
+                         sharding.iota_transpose_perm or list(range(len(sharding.iota_reshape_dims))))
+
+
+_SIMPLE_TEXT = {"replicated": SHARDING_REPLICATED, "manual": SHARDING_MANUAL,
+                "unknown": SHARDING_UNKNOWN, "unreduced": SHARDING_UNREDUCED}
+_TYPE_BY_NAME = {"replicated": SHARDING_REPLICATED, "manual": SHARDING_MANUAL,
+                 "unknown": SHARDING_UNKNOWN, "unreduced": SHARDING_UNREDUCED}
+
+
+def _ints(text):
+    text = text.strip()
+    return [int(v) for v in text.split(",")] if text else []
+
+
+def parse_hlo_sharding(text):
+    """An OpSharding from XLA's human-readable sharding (``{replicated}``,
+    ``{maximal device=0}``, ``{devices=[2,1]0,1}``, ``{devices=[2,1]<=[2]}``,
+    ``... last_tile_dim_replicate``, ``... last_tile_dims={manual}``, tuples ``{{..}, {..}}``),
+    or None when it is not one of these forms (metadata and shard groups are not read)."""
+    import re
+    text = text.strip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return None
+    inner = text[1:-1].strip()
+    out = OpSharding()
+    if inner.startswith("{"):
+        depth, start, parts = 0, 0, []
+        for i, c in enumerate(inner):
+            depth += c == "{"
+            depth -= c == "}"
+            if c == "," and depth == 0:
+                parts.append(inner[start:i])
+                start = i + 1
+        parts.append(inner[start:])
+        elements = [parse_hlo_sharding(part) for part in parts]
+        if any(e is None for e in elements):
+            return None
+        out.type = SHARDING_TUPLE
+        out.tuple_shardings = elements
+        return out
+    if inner in _SIMPLE_TEXT:
+        out.type = _SIMPLE_TEXT[inner]
+        return out
+    m = re.fullmatch(r"maximal device=(\d+)", inner)
+    if m:
+        out.type = SHARDING_MAXIMAL
+        out.tile_assignment_devices = [int(m.group(1))]
+        return out
+    m = re.fullmatch(r"devices=\[([\d,\s]*)\]\s*(?:<=\[([\d,\s]*)\](?:T\(([\d,\s]*)\))?|([\d,\s]*?))"
+                     r"(\s+last_tile_dim_replicate)?(?:\s+last_tile_dims=\{([\w,\s]*)\})?", inner)
+    if not m:
+        return None
+    out.type = 3  # OTHER
+    out.tile_assignment_dimensions = _ints(m.group(1))
+    if m.group(2) is not None:
+        out.iota_reshape_dims = _ints(m.group(2))
+        out.iota_transpose_perm = _ints(m.group(3) or "") or list(range(len(out.iota_reshape_dims)))
+    else:
+        out.tile_assignment_devices = _ints(m.group(4))
+    out.replicate_on_last_tile_dim = bool(m.group(5))
+    if m.group(6):
+        names = [n.strip() for n in m.group(6).split(",")]
+        if any(n not in _TYPE_BY_NAME for n in names):
+            return None
+        out.last_tile_dims = [_TYPE_BY_NAME[n] for n in names]
+    return out
+
+
+def decode_sharding(data):
+    """TF's ``DecodeShardingAttribute``: a serialized ``xla.OpSharding``, else XLA's
+    human-readable form; None when neither."""
+    try:
+        return OpSharding(data)
+    except ProtoError:
+        pass
+    try:
+        return parse_hlo_sharding(bytes(data).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def same_sharding(a, b):
+    """XLA's ``HloSharding`` equality of two decoded shardings (metadata ignored)."""
+    if a.type != b.type:
+        return False
+    if a.type == SHARDING_TUPLE:
+        return (len(a.tuple_shardings) == len(b.tuple_shardings)
+                and all(same_sharding(x, y) for x, y in zip(a.tuple_shardings, b.tuple_shardings)))
+    if a.type == SHARDING_MAXIMAL:
+        return a.tile_assignment_devices[:1] == b.tile_assignment_devices[:1]
+    if a.type != 3:
+        return True
+    return (a.tile_assignment_dimensions == b.tile_assignment_dimensions
+            and expanded_devices(a) == expanded_devices(b)
+            and a.replicate_on_last_tile_dim == b.replicate_on_last_tile_dim
+            and a.last_tile_dims == b.last_tile_dims)
