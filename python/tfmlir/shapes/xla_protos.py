@@ -5,6 +5,9 @@ protobuf wire format (no protobuf dependency).
 ``XlaSpmdFullToShardShape`` are serialized ``xla.DotDimensionNumbers``,
 ``xla.GatherDimensionNumbers`` and ``xla.OpSharding`` messages. Only their
 integer fields are needed; field numbers are those of ``xla/xla_data.proto``.
+:class:`OpSharding` also reads the nested ``tuple_shardings`` (the sharding
+attributes ``_XlaSharding`` / ``sharding`` the TPU bridge checks) and prints
+itself as protobuf's ``DebugString`` does.
 """
 
 _VARINT, _I64, _LEN, _I32 = 0, 1, 2, 5
@@ -119,3 +122,110 @@ def op_sharding(data):
     """xla.OpSharding: (type, tile_assignment_dimensions)."""
     m = fields(data)
     return int64(m, 1), repeated_int64(m, 3)
+
+
+# xla.OpSharding.Type and xla.OpSharding.ShardGroupType names, by value.
+SHARDING_TYPES = ("REPLICATED", "MAXIMAL", "TUPLE", "OTHER", "MANUAL", "UNKNOWN", "UNREDUCED")
+SHARDING_MAXIMAL = 1
+SHARDING_TUPLE = 2
+_SHARD_GROUP_TYPES = ("AS", "LIKE")
+_MAX_NESTING = 100  # protobuf's default recursion limit when parsing
+DEBUG_STRING_MARKER = "goo.gle/debugonly "
+
+
+class OpSharding:
+    """A decoded ``xla.OpSharding``; :func:`parse_op_sharding` builds it.
+
+    The integer fields are read (enums as their numbers), ``tuple_shardings``
+    recursively; ``tile_shape`` (2) and ``metadata`` (7) are kept undecoded.
+    """
+    __slots__ = ("type", "tile_assignment_dimensions", "tile_assignment_devices",
+                 "tuple_shardings", "replicate_on_last_tile_dim", "last_tile_dims",
+                 "iota_reshape_dims", "iota_transpose_perm", "is_shard_group", "shard_group_id",
+                 "shard_group_type", "has_tile_shape", "metadata_count")
+
+    def __init__(self, data, depth=0):
+        if depth > _MAX_NESTING:
+            raise ProtoError("nested too deeply")
+        m = fields(data)
+        self.type = int64(m, 1)
+        self.tile_assignment_dimensions = repeated_int64(m, 3)
+        self.tile_assignment_devices = repeated_int64(m, 4)
+        self.tuple_shardings = [OpSharding(v, depth + 1) for v in m.get(5, ())
+                                if isinstance(v, bytes)]
+        self.replicate_on_last_tile_dim = bool(int64(m, 6))
+        self.last_tile_dims = repeated_int64(m, 8)
+        self.iota_reshape_dims = repeated_int64(m, 9)
+        self.iota_transpose_perm = [_signed32(v) for v in repeated_int64(m, 10)]
+        self.is_shard_group = bool(int64(m, 11))
+        self.shard_group_id = int64(m, 12)
+        self.shard_group_type = int64(m, 13)
+        self.has_tile_shape = any(isinstance(v, bytes) for v in m.get(2, ()))
+        self.metadata_count = sum(isinstance(v, bytes) for v in m.get(7, ()))
+
+    def flattened(self):
+        """The non-TUPLE shardings of this one, breadth first (TF's ``GetFlattenedShardings``)."""
+        out, queue, k = [], [self], 0
+        while k < len(queue):
+            sharding = queue[k]
+            k += 1
+            if sharding.type == SHARDING_TUPLE:
+                queue.extend(sharding.tuple_shardings)
+            else:
+                out.append(sharding)
+        return out
+
+    def debug_string(self):
+        """Protobuf's ``DebugString``: since protobuf 30 a line with a link to protobuf's
+        debug-format page and random trailing spaces (one here; protobuf picks the link and
+        the spaces at random so that nothing parses the text), then :meth:`text_format`."""
+        return DEBUG_STRING_MARKER + "\n" + self.text_format()
+
+    def text_format(self, indent=""):
+        """Protobuf's text format of the decoded fields: the non-default ones in field order,
+        one per line, enums by name; ``tile_shape`` and ``metadata`` are not printed."""
+        lines = []
+
+        def enum(value, names):
+            return names[value] if 0 <= value < len(names) else str(value)
+
+        if self.type:
+            lines.append(f"{indent}type: {enum(self.type, SHARDING_TYPES)}\n")
+        for v in self.tile_assignment_dimensions:
+            lines.append(f"{indent}tile_assignment_dimensions: {v}\n")
+        for v in self.tile_assignment_devices:
+            lines.append(f"{indent}tile_assignment_devices: {v}\n")
+        for child in self.tuple_shardings:
+            lines.append(f"{indent}tuple_shardings {{\n")
+            lines.append(child.text_format(indent + "  "))
+            lines.append(f"{indent}}}\n")
+        if self.replicate_on_last_tile_dim:
+            lines.append(f"{indent}replicate_on_last_tile_dim: true\n")
+        for v in self.last_tile_dims:
+            lines.append(f"{indent}last_tile_dims: {enum(v, SHARDING_TYPES)}\n")
+        for v in self.iota_reshape_dims:
+            lines.append(f"{indent}iota_reshape_dims: {v}\n")
+        for v in self.iota_transpose_perm:
+            lines.append(f"{indent}iota_transpose_perm: {v}\n")
+        if self.is_shard_group:
+            lines.append(f"{indent}is_shard_group: true\n")
+        if self.shard_group_id:
+            lines.append(f"{indent}shard_group_id: {self.shard_group_id}\n")
+        if self.shard_group_type:
+            lines.append(f"{indent}shard_group_type: "
+                         f"{enum(self.shard_group_type, _SHARD_GROUP_TYPES)}\n")
+        return "".join(lines)
+
+
+def _signed32(v):
+    v &= (1 << 32) - 1
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def parse_op_sharding(data):
+    """The :class:`OpSharding` serialized in `data` (bytes), or None where protobuf's
+    ``ParseFromString`` fails (malformed wire data)."""
+    try:
+        return OpSharding(data)
+    except ProtoError:
+        return None
