@@ -2,7 +2,8 @@
 
 * :func:`parse_full_name`: the parts of a device name such as
   ``/job:worker/replica:0/task:0/device:TPU:0`` (also the legacy ``/cpu:0`` and ``/gpu:0``,
-  ``*`` wildcards, a bare ``/``), or None when TF does not parse it.
+  ``*`` wildcards, a bare ``/``), or None when TF does not parse it;
+  :func:`parse_full_or_local_name` also takes local names (``TPU:0``).
 * :func:`canonical_device`: the device string TensorFlow's GraphDef importer writes for a name
   (``ParsedNameToString`` with TF's CPU:0 defaults), or None if it does not parse.
 * :func:`is_tpu_replicated_core`: TF's ``IsTPUReplicatedCore``.
@@ -77,9 +78,15 @@ def _consume_number(text, pos):
 
 def parse_full_name(name) -> Optional[ParsedName]:
     """TF's ``DeviceNameUtils::ParseFullName`` of `name`, or None when it does not parse."""
+    ok, parsed = _parse_full(name)
+    return parsed if ok else None
+
+
+def _parse_full(name):
+    """(parsed?, the ParsedName as TF leaves it: filled up to where parsing stopped)."""
     parsed = ParsedName()
     if name == "/":
-        return parsed
+        return True, parsed
     pos, size = 0, len(name)
 
     def take(prefix):
@@ -99,7 +106,7 @@ def parse_full_name(name) -> Optional[ParsedName]:
             if present:
                 found = _consume_name(name, pos, "/") if field == "job" else _consume_number(name, pos)
                 if found is None:
-                    return None
+                    return False, parsed
                 setattr(parsed, field, found[0])
                 pos = found[1]
             progress = True
@@ -108,7 +115,7 @@ def parse_full_name(name) -> Optional[ParsedName]:
             if parsed.has_type:
                 found = _consume_name(name, pos, "/:")
                 if found is None:
-                    return None
+                    return False, parsed
                 parsed.type, pos = found
             if not take(":"):
                 parsed.has_id = False
@@ -117,7 +124,7 @@ def parse_full_name(name) -> Optional[ParsedName]:
                 if parsed.has_id:
                     found = _consume_number(name, pos)
                     if found is None:
-                        return None
+                        return False, parsed
                     parsed.id, pos = found
             progress = True
         for prefixes, device_type in ((("/cpu:", "/CPU:"), "CPU"), (("/gpu:", "/GPU:"), "GPU")):
@@ -129,12 +136,36 @@ def parse_full_name(name) -> Optional[ParsedName]:
             if parsed.has_id:
                 found = _consume_number(name, pos)
                 if found is None:
-                    return None
+                    return False, parsed
                 parsed.id, pos = found
             progress = True
         if not progress:
-            return None
-    return parsed
+            return False, parsed
+    return True, parsed
+
+
+def parse_full_or_local_name(name):
+    """TF's ``DeviceNameUtils::ParseFullOrLocalName``: ``(parsed?, ParsedName)``.
+
+    A full name first; failing that, a local name ``TYPE:ID`` parsed on top of what the full
+    parse left (TF reuses the same ParsedName), so the parts are TF's even when both fail.
+    """
+    ok, parsed = _parse_full(name)
+    if ok:
+        return True, parsed
+    found = _consume_name(name, 0, "/:")
+    if found is None:
+        return False, parsed
+    parsed.type, pos = found
+    parsed.has_type = True
+    if not name.startswith(":", pos):
+        return False, parsed
+    number = _consume_number(name, pos + 1)
+    if number is None:
+        return False, parsed
+    parsed.id, pos = number
+    parsed.has_id = True
+    return pos == len(name), parsed
 
 
 def is_tpu_replicated_core(name):

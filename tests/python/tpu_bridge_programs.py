@@ -212,6 +212,11 @@ def _generate(out_dir):
 
 # -- use (in the test process) ---------------------------------------------------------
 
+def input_names():
+    """The imported programs (the inputs of the bridge)."""
+    return list(PROGRAMS)
+
+
 def get(name):
     """The text of generated file `name` (a program, or ``<program>.tf-v2`` / ``.tf-v1``)."""
     import generated_inputs
