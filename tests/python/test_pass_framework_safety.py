@@ -310,3 +310,16 @@ def test_python_pass_nested_where_it_cannot_run_is_refused_up_front():
                          "builtin.module(func.func(tf-executor-break-up-islands))"):
             with pytest.raises(PipelineError, match="cannot be nested under"):
                 passes.PassPipeline(pipeline, ctx)
+
+
+def test_emit_warning_reaches_the_handlers_as_a_warning():
+    from tfmlir import irsafe
+
+    context = ir.Context()
+    seen = []
+    with irsafe.DiagnosticHandler(context, lambda d: seen.append(d) or True):
+        location = ir.Location.file("w.mlir", 3, 7, context)
+        for k in range(3):
+            irsafe.emit_warning(location, f"careful {k} \u00e9")
+    assert [(d.severity, str(d.location), d.message) for d in seen] == [
+        (ir.DiagnosticSeverity.WARNING, 'loc("w.mlir":3:7)', f"careful {k} \u00e9") for k in range(3)]

@@ -41,7 +41,8 @@ def test_decode_and_debug_string_match_protobuf():
     assert decoded.type == 3
     assert decoded.tile_assignment_dimensions == [4, 1, 2]
     assert decoded.replicate_on_last_tile_dim
-    assert decoded.debug_string() == str(message)
+    assert decoded.text_format() == str(message)
+    assert decoded.debug_string() == xla_protos.DEBUG_STRING_MARKER + "\n" + str(message)
 
 
 def test_human_readable_shardings():

@@ -222,6 +222,15 @@ class Pass:
         """Aborts the pass with an error diagnostic at `op` (default: the anchor op)."""
         raise PassFailure(message, op)
 
+    def warn(self, message, op):
+        """Emits a warning diagnostic at `op` (prefixed with the pass name); the pass goes on."""
+        irsafe.emit_warning(_location_of(op.operation), f"{self.argument}: {message}")
+
+    def emit_error(self, message, op):
+        """Emits an error diagnostic at `op` (prefixed with the pass name) without stopping the
+        pass: for passes that report several errors, then :meth:`fail` with the last one."""
+        _location_of(op.operation).emit_error(f"{self.argument}: {message}")
+
 
 def register_pass(cls):
     """Class decorator: makes `cls` usable by its `argument` in pipelines."""

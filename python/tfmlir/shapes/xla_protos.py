@@ -5,6 +5,9 @@ protobuf wire format (no protobuf dependency).
 ``XlaSpmdFullToShardShape`` are serialized ``xla.DotDimensionNumbers``,
 ``xla.GatherDimensionNumbers`` and ``xla.OpSharding`` messages. Only their
 integer fields are needed; field numbers are those of ``xla/xla_data.proto``.
+:class:`OpSharding` also reads the nested ``tuple_shardings`` (the sharding
+attributes ``_XlaSharding`` / ``sharding`` the TPU bridge checks) and prints
+itself as protobuf's ``DebugString`` does.
 """
 
 _VARINT, _I64, _LEN, _I32 = 0, 1, 2, 5
@@ -111,25 +114,119 @@ class GatherDimensionNumbers:
         self.start_indices_batching_dims = repeated_int64(m, 6)
 
 
-# xla.OpSharding.Type
-SHARDING_OTHER = 3
-
-
 def op_sharding(data):
     """xla.OpSharding: (type, tile_assignment_dimensions)."""
-    m = fields(data)
-    return int64(m, 1), repeated_int64(m, 3)
+    sharding = OpSharding(data)
+    return sharding.type, sharding.tile_assignment_dimensions
 
 
 # --- xla.OpSharding as TF's sharding passes read and write it ------------------------------
 
-# xla.OpSharding.Type
-SHARDING_REPLICATED, SHARDING_MAXIMAL, SHARDING_TUPLE = 0, 1, 2
+# xla.OpSharding.Type and xla.OpSharding.ShardGroupType names, by value.
+SHARDING_TYPES = ("REPLICATED", "MAXIMAL", "TUPLE", "OTHER", "MANUAL", "UNKNOWN", "UNREDUCED")
+SHARDING_REPLICATED, SHARDING_MAXIMAL, SHARDING_TUPLE, SHARDING_OTHER = 0, 1, 2, 3
 SHARDING_MANUAL, SHARDING_UNKNOWN, SHARDING_UNREDUCED = 4, 5, 6
-_SHARDING_TYPE_NAMES = {0: "REPLICATED", 1: "MAXIMAL", 2: "TUPLE", 3: "OTHER", 4: "MANUAL",
-                        5: "UNKNOWN", 6: "UNREDUCED"}
-# xla.OpSharding.ShardGroupType
-_SHARD_GROUP_TYPE_NAMES = {0: "AS", 1: "LIKE"}
+_SHARD_GROUP_TYPES = ("AS", "LIKE")
+_MAX_NESTING = 100  # protobuf's default recursion limit when parsing
+DEBUG_STRING_MARKER = "goo.gle/debugonly "
+
+
+class OpSharding:
+    """A decoded ``xla.OpSharding``; :func:`parse_op_sharding` builds it.
+
+    The integer fields are read (enums as their numbers), ``tuple_shardings``
+    recursively; ``tile_shape`` (2) and ``metadata`` (7) are kept undecoded.
+    """
+    __slots__ = ("type", "tile_assignment_dimensions", "tile_assignment_devices",
+                 "tuple_shardings", "replicate_on_last_tile_dim", "last_tile_dims",
+                 "iota_reshape_dims", "iota_transpose_perm", "is_shard_group", "shard_group_id",
+                 "shard_group_type", "has_tile_shape", "metadata_count")
+
+    def __init__(self, data=b"", depth=0):
+        if depth > _MAX_NESTING:
+            raise ProtoError("nested too deeply")
+        m = fields(data)
+        self.type = int64(m, 1)
+        self.tile_assignment_dimensions = repeated_int64(m, 3)
+        self.tile_assignment_devices = repeated_int64(m, 4)
+        self.tuple_shardings = [OpSharding(v, depth + 1) for v in m.get(5, ())
+                                if isinstance(v, bytes)]
+        self.replicate_on_last_tile_dim = bool(int64(m, 6))
+        self.last_tile_dims = repeated_int64(m, 8)
+        self.iota_reshape_dims = repeated_int64(m, 9)
+        self.iota_transpose_perm = [_signed32(v) for v in repeated_int64(m, 10)]
+        self.is_shard_group = bool(int64(m, 11))
+        self.shard_group_id = int64(m, 12)
+        self.shard_group_type = int64(m, 13)
+        self.has_tile_shape = any(isinstance(v, bytes) for v in m.get(2, ()))
+        self.metadata_count = sum(isinstance(v, bytes) for v in m.get(7, ()))
+
+    def flattened(self):
+        """The non-TUPLE shardings of this one, breadth first (TF's ``GetFlattenedShardings``)."""
+        out, queue, k = [], [self], 0
+        while k < len(queue):
+            sharding = queue[k]
+            k += 1
+            if sharding.type == SHARDING_TUPLE:
+                queue.extend(sharding.tuple_shardings)
+            else:
+                out.append(sharding)
+        return out
+
+    def debug_string(self):
+        """Protobuf's ``DebugString``: since protobuf 30 a line with a link to protobuf's
+        debug-format page and random trailing spaces (one here; protobuf picks the link and
+        the spaces at random so that nothing parses the text), then :meth:`text_format`."""
+        return DEBUG_STRING_MARKER + "\n" + self.text_format()
+
+    def text_format(self, indent=""):
+        """Protobuf's text format of the decoded fields: the non-default ones in field order,
+        one per line, enums by name; ``tile_shape`` and ``metadata`` are not printed."""
+        lines = []
+
+        def enum(value, names):
+            return names[value] if 0 <= value < len(names) else str(value)
+
+        if self.type:
+            lines.append(f"{indent}type: {enum(self.type, SHARDING_TYPES)}\n")
+        for v in self.tile_assignment_dimensions:
+            lines.append(f"{indent}tile_assignment_dimensions: {v}\n")
+        for v in self.tile_assignment_devices:
+            lines.append(f"{indent}tile_assignment_devices: {v}\n")
+        for child in self.tuple_shardings:
+            lines.append(f"{indent}tuple_shardings {{\n")
+            lines.append(child.text_format(indent + "  "))
+            lines.append(f"{indent}}}\n")
+        if self.replicate_on_last_tile_dim:
+            lines.append(f"{indent}replicate_on_last_tile_dim: true\n")
+        for v in self.last_tile_dims:
+            lines.append(f"{indent}last_tile_dims: {enum(v, SHARDING_TYPES)}\n")
+        for v in self.iota_reshape_dims:
+            lines.append(f"{indent}iota_reshape_dims: {v}\n")
+        for v in self.iota_transpose_perm:
+            lines.append(f"{indent}iota_transpose_perm: {v}\n")
+        if self.is_shard_group:
+            lines.append(f"{indent}is_shard_group: true\n")
+        if self.shard_group_id:
+            lines.append(f"{indent}shard_group_id: {self.shard_group_id}\n")
+        if self.shard_group_type:
+            lines.append(f"{indent}shard_group_type: "
+                         f"{enum(self.shard_group_type, _SHARD_GROUP_TYPES)}\n")
+        return "".join(lines)
+
+
+def _signed32(v):
+    v &= (1 << 32) - 1
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def parse_op_sharding(data):
+    """The :class:`OpSharding` serialized in `data` (bytes), or None where protobuf's
+    ``ParseFromString`` fails (malformed wire data)."""
+    try:
+        return OpSharding(data)
+    except ProtoError:
+        return None
 
 
 def _encode_varint(value):
@@ -151,55 +248,6 @@ def assign_device_sharding(device):
     ``SerializeAsString`` writes it."""
     packed = _encode_varint(device)
     return b"\x08\x01\x22" + _encode_varint(len(packed)) + packed
-
-
-class OpSharding:
-    """The fields of a serialized ``xla.OpSharding`` (raises ProtoError when it does not parse)."""
-
-    def __init__(self, data=b""):
-        m = fields(data)
-        self.type = int64(m, 1)
-        self.tile_shape = m.get(2, [])  # serialized xla.ShapeProto messages (not decoded)
-        self.tile_assignment_dimensions = repeated_int64(m, 3)
-        self.tile_assignment_devices = repeated_int64(m, 4)
-        self.tuple_shardings = [OpSharding(v) for v in m.get(5, []) if isinstance(v, bytes)]
-        self.replicate_on_last_tile_dim = bool(int64(m, 6))
-        self.metadata = m.get(7, [])  # serialized xla.OpMetadata messages (not decoded)
-        self.last_tile_dims = repeated_int64(m, 8)
-        self.iota_reshape_dims = repeated_int64(m, 9)
-        self.iota_transpose_perm = repeated_int64(m, 10)
-        self.is_shard_group = bool(int64(m, 11))
-        self.shard_group_id = int64(m, 12)
-        self.shard_group_type = int64(m, 13)
-
-    def debug_string(self, indent=""):
-        """protobuf's ``DebugString`` (text format) of the fields decoded here."""
-        lines = []
-        if self.type:
-            lines.append(f"type: {_SHARDING_TYPE_NAMES.get(self.type, self.type)}")
-        for dim in self.tile_assignment_dimensions:
-            lines.append(f"tile_assignment_dimensions: {dim}")
-        for device in self.tile_assignment_devices:
-            lines.append(f"tile_assignment_devices: {device}")
-        out = "".join(f"{indent}{line}\n" for line in lines)
-        for element in self.tuple_shardings:
-            out += f"{indent}tuple_shardings {{\n{element.debug_string(indent + '  ')}{indent}}}\n"
-        lines = []
-        if self.replicate_on_last_tile_dim:
-            lines.append("replicate_on_last_tile_dim: true")
-        for dim in self.last_tile_dims:
-            lines.append(f"last_tile_dims: {_SHARDING_TYPE_NAMES.get(dim, dim)}")
-        for dim in self.iota_reshape_dims:
-            lines.append(f"iota_reshape_dims: {dim}")
-        for dim in self.iota_transpose_perm:
-            lines.append(f"iota_transpose_perm: {dim}")
-        if self.is_shard_group:
-            lines.append("is_shard_group: true")
-        if self.shard_group_id:
-            lines.append(f"shard_group_id: {self.shard_group_id}")
-        if self.shard_group_type:
-            lines.append(f"shard_group_type: {_SHARD_GROUP_TYPE_NAMES.get(self.shard_group_type, self.shard_group_type)}")
-        return out + "".join(f"{indent}{line}\n" for line in lines)
 
 
 def _iota_devices(dims, reshape, perm):
@@ -282,7 +330,7 @@ def parse_hlo_sharding(text):
                      r"(\s+last_tile_dim_replicate)?(?:\s+last_tile_dims=\{([\w,\s]*)\})?", inner)
     if not m:
         return None
-    out.type = 3  # OTHER
+    out.type = SHARDING_OTHER
     out.tile_assignment_dimensions = _ints(m.group(1))
     if m.group(2) is not None:
         out.iota_reshape_dims = _ints(m.group(2))
@@ -320,7 +368,7 @@ def same_sharding(a, b):
                 and all(same_sharding(x, y) for x, y in zip(a.tuple_shardings, b.tuple_shardings)))
     if a.type == SHARDING_MAXIMAL:
         return a.tile_assignment_devices[:1] == b.tile_assignment_devices[:1]
-    if a.type != 3:
+    if a.type != SHARDING_OTHER:
         return True
     return (a.tile_assignment_dimensions == b.tile_assignment_dimensions
             and expanded_devices(a) == expanded_devices(b)

@@ -126,7 +126,7 @@ func.func private @while_and_call_callee(%arg0: tensor<4xf32>) {
 // CHECK: input_sharding_configuration = ["\08\03\1A\02\02\01\22\02\00\01"]
 // CHECK-SAME: use_spmd_for_xla_partitioning = false
 func.func @rank_mismatch(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) {
-  // expected-error@+1 {{tensor of type tensor<4xf32> (rank=1) sharded in 1 extra dimension(s) by: type: OTHER}}
+  // expected-error@+1 {{tensor of type tensor<4xf32> (rank=1) sharded in 1 extra dimension(s) by: goo.gle/debugonly}}
   %0 = "tf.TPUPartitionedInputV2"(%arg0, %arg1) {_XlaSharding = "\08\03\1A\02\02\01\22\02\00\01", partition_dims = [2], is_packed = false} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
   "tf_device.cluster_func"(%0) {func = @rank_mismatch_body, num_cores_per_replica = 2 : i64, use_spmd_for_xla_partitioning = true} : (tensor<4xf32>) -> ()
   func.return

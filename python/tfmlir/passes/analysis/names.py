@@ -55,3 +55,19 @@ TPU_DEVICE_ORDINAL_PLACEHOLDER = "tf._TPUDeviceOrdinalPlaceholder"
 # tf_device.cluster_func) and the attribute naming the callee; func.call_indirect calls a value.
 CALLEE_ATTRS = {CALL: "callee", PARTITIONED_CALL: "f", STATEFUL_PARTITIONED_CALL: "f",
                 LEGACY_CALL: "f", TPU_PARTITIONED_CALL: "f", REMOTE_CALL: "f", CLUSTER_FUNC: "func"}
+
+# TPU programs as TF's graph import writes them (before cluster formation).
+TPU_REPLICATE_METADATA = "tf.TPUReplicateMetadata"
+TPU_COMPILATION_RESULT = "tf.TPUCompilationResult"
+TPU_REPLICATED_INPUT = "tf.TPUReplicatedInput"
+TPU_REPLICATED_OUTPUT = "tf.TPUReplicatedOutput"
+TPU_PARTITIONED_INPUT = "tf.TPUPartitionedInput"
+TPU_PARTITIONED_INPUT_V2 = "tf.TPUPartitionedInputV2"
+TPU_PARTITIONED_OUTPUT = "tf.TPUPartitionedOutput"
+TPU_PARTITIONED_OUTPUT_V2 = "tf.TPUPartitionedOutputV2"
+INFEED_DEQUEUE_TUPLE = "tf.InfeedDequeueTuple"
+OUTFEED_ENQUEUE_TUPLE = "tf.OutfeedEnqueueTuple"
+IDENTITY = "tf.Identity"
+ASSERT = "tf.Assert"
+XLA_SET_DYNAMIC_DIMENSION_SIZE = "tf.XlaSetDynamicDimensionSize"
+WRITE_SUMMARY = "tf.WriteSummary"

@@ -1,0 +1,505 @@
+"""Validates inputs to the TPU TF/XLA bridge
+
+As TF 2.21's -tf-tpu-validate-inputs (the first pass of
+tf-replicated-clustering-bridge-v2): checks the relations of the ops of TPU
+programs as TF's graph import writes them (``_tpu_replicate`` attributes,
+``tf.TPUReplicateMetadata``, ``tf.TPUReplicated*`` / ``tf.TPUPartitioned*``
+ops). The IR is never changed. TF's wording is kept; TF prints each error as
+an op error (``'<op>' op TF2XLA TPU bridge input check: ...``) and warnings
+without the op prefix.
+
+The ``tf.TPUReplicateMetadata`` ops are collected first, keyed by their
+``_tpu_replicate`` (the last one of a name wins). Then every op (the module
+included, post-order) is checked, and all checks run even after one failed:
+
+1. A ``tf.InfeedDequeueTuple`` whose ``device`` contains
+   ``TPU_REPLICATED_CORE:0``: warning "TPU_REPLICATED_CORE:0 device is not
+   supported for op = ...".
+2. *Regular* ops (every op except module, func.func, func.return,
+   tf_executor.graph/island/yield/fetch, tf.TPUReplicateMetadata,
+   tf.TPUReplicatedInput/Output, tf.TPUPartitionedInput(V2)/Output(V2) and
+   tf.OutfeedEnqueueTuple; unregistered ops are regular) have their cluster
+   I/O checked; the first failure stops the checks of that op:
+
+   * an empty ``_tpu_replicate`` is an error;
+   * *predecessors* are the ops nested in (and including) the defining ops of
+     its operands (for an op in an island: the defining islands' ops),
+     *successors* the users of its parent op's results (for an op in an
+     island: the islands using it). For a cluster op (with
+     ``_tpu_replicate``) whose cluster has metadata, each I/O op among them
+     is checked against the metadata: a ``tf.TPUReplicatedInput`` needs
+     ``num_replicas`` inputs (one when ``is_packed``) and its regular
+     successors the cluster's ``_tpu_replicate``; a ``tf.TPUReplicatedOutput``
+     needs ``num_replicas`` outputs and its regular predecessors the
+     cluster's ``_tpu_replicate``; a ``tf.TPUPartitionedInput`` needs
+     ``num_cores_per_replica`` inputs (a V2 one when not packed; one when
+     packed), a ``tf.TPUPartitionedOutput(V2)`` as many outputs;
+   * a regular successor of a cluster op without ``_tpu_replicate`` (or an
+     empty one) gets the warning "cluster op = ... has successor as non
+     cluster op ..."; one of another cluster is an error;
+   * a non-cluster op with a ``tf.TPUReplicatedInput`` predecessor or a
+     ``tf.TPUReplicatedOutput`` successor is an error.
+3. An op that must be XLA and must not be: must be XLA is a cluster op
+   (not ``tf.PartitionedCall`` / ``tf.StatefulPartitionedCall`` /
+   ``tf.TPUPartitionedCall``) whose cluster has metadata, and either the
+   metadata's ``allow_soft_placement`` is false and the op has no
+   ``_xla_outside_compilation``, or its ``device`` contains ``TPU``; must not
+   be XLA is an operand or result whose element type is not valid for XLA
+   and not a resource. TF's ``TypeValidForXLA`` is code, not data: a type is
+   invalid when its element type is ``!tf_type.resource`` or
+   ``!tf_type.string``, so the test is an element type ``!tf_type.string``
+   (``!tf_type.stringref`` and the other types are valid). ``tf.Const``,
+   ``tf.While``, ``tf.Assert``, ``tf.XlaSetDynamicDimensionSize`` and the
+   metadata and I/O ops are exempt. The error is "found invalid op. Can't be
+   both xla and non-xla"; for ``tf.Identity`` it is a warning only.
+4. Regular ops with ``_XlaSharding`` (else ``sharding``), a serialized
+   ``xla.OpSharding``: with a ``_tpu_replicate`` cluster that has metadata,
+   every MAXIMAL sharding of the flattened tuple needs exactly one device,
+   in ``[0, num_cores_per_replica)``; a TUPLE sharding needs one element per
+   result. A string that does not parse as an OpSharding is not checked.
+5. An op with ``_xla_compile_device_type = "TPU"`` is an error ("found a
+   single-core TPU graph").
+
+Finally, every ``tf_executor.graph`` holding an op other than islands gets
+a warning at the first such op (v1 control flow). TF's log-only messages
+(LOG(WARNING)) are not reproduced.
+
+The pass fails when a check failed. Diagnostics come in TF's order, except
+that the last error is reported after the warnings that follow it. Where
+TF's process crashes, the pass fails with a diagnostic: a
+``tf.TPUReplicateMetadata`` without a string ``_tpu_replicate``, a
+``_tpu_replicate``, ``device`` or sharding attribute TF reads as a string
+that is not one. The sharding messages print the OpSharding as protobuf's
+DebugString, without its ``tile_shape`` and ``metadata`` fields; its first
+line, which protobuf picks at random among links with random trailing spaces,
+is ``goo.gle/debugonly`` and one space here.
+"""
+from mlir import ir
+
+from .. import _tfmlir
+from ..shapes.xla_protos import SHARDING_MAXIMAL, SHARDING_TUPLE, parse_op_sharding, _signed32
+from .analysis.executor import op_key
+from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, ISLAND, MODULE,
+                             OUTFEED_ENQUEUE_TUPLE, PARTITIONED_CALL, RETURN,
+                             STATEFUL_PARTITIONED_CALL, TPU_PARTITIONED_CALL,
+                             TPU_PARTITIONED_INPUT, TPU_PARTITIONED_INPUT_V2,
+                             TPU_PARTITIONED_OUTPUT, TPU_PARTITIONED_OUTPUT_V2,
+                             TPU_REPLICATE_METADATA, TPU_REPLICATED_INPUT, TPU_REPLICATED_OUTPUT,
+                             WHILE, XLA_SET_DYNAMIC_DIMENSION_SIZE, YIELD)
+from .analysis.tpu_inputs import (DEVICE_ATTR, ERROR, WARNING, NotAString,
+                                  potential_unsupported_op, string_attr, text,
+                                  v1_control_flow_warnings)
+from .framework import Pass, register_pass
+
+TPU_REPLICATE_ATTR = "_tpu_replicate"
+OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
+COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
+XLA_SHARDING_ATTR = "_XlaSharding"
+SHARDING_ATTR = "sharding"
+TPU_DEVICE = "TPU"
+
+CHECK = "TF2XLA TPU bridge input check: "
+CHECK_XLA = "TF/XLA TPU bridge input check: "
+
+_IO_OPS = frozenset({TPU_REPLICATED_INPUT, TPU_REPLICATED_OUTPUT, TPU_PARTITIONED_INPUT,
+                     TPU_PARTITIONED_INPUT_V2, TPU_PARTITIONED_OUTPUT, TPU_PARTITIONED_OUTPUT_V2})
+_NOT_REGULAR = _IO_OPS | {MODULE, GRAPH, RETURN, FUNC, YIELD, ISLAND, TPU_REPLICATE_METADATA,
+                          FETCH, OUTFEED_ENQUEUE_TUPLE}
+_BOTH_XLA_AND_NOT = frozenset({CONST, WHILE, ASSERT, XLA_SET_DYNAMIC_DIMENSION_SIZE})
+_PARTITIONED_CALLS = frozenset({STATEFUL_PARTITIONED_CALL, PARTITIONED_CALL, TPU_PARTITIONED_CALL})
+_EXEMPT = _IO_OPS | {TPU_REPLICATE_METADATA}
+
+_POST_ORDER = ir.WalkOrder.POST_ORDER
+_ADVANCE = ir.WalkResult.ADVANCE
+
+
+class _Metadata:
+    """What the checks read of a ``tf.TPUReplicateMetadata``."""
+    __slots__ = ("key", "cluster_attr", "num_replicas", "num_cores_per_replica",
+                 "allow_soft_placement")
+
+    def __init__(self, op):
+        self.key = op_key(op)
+        self.cluster_attr = op.attributes[TPU_REPLICATE_ATTR]
+        self.num_replicas = _int_attr(op, "num_replicas", 0)
+        self.num_cores_per_replica = _int_attr(op, "num_cores_per_replica", 1)
+        self.allow_soft_placement = _bool_attr(op, "allow_soft_placement", False)
+
+
+def _int_attr(op, name, default):
+    attributes = op.attributes
+    if name not in attributes or not isinstance(attributes[name], ir.IntegerAttr):
+        return default
+    return _signed32(ir.IntegerAttr(attributes[name]).value)  # TF reads it into an int
+
+
+def _bool_attr(op, name, default):
+    attributes = op.attributes
+    if name not in attributes or not isinstance(attributes[name], ir.BoolAttr):
+        return default
+    return ir.BoolAttr(attributes[name]).value
+
+
+def _must_not_be_xla_type(value_type):
+    if isinstance(value_type, ir.ShapedType):
+        value_type = value_type.element_type
+    elif ir.ShapedType.isinstance(value_type):
+        value_type = ir.ShapedType(value_type).element_type
+    return _tfmlir.StringType.isinstance(value_type)
+
+
+@register_pass
+class TPUValidateInputsPass(Pass):
+    argument = "tf-tpu-validate-inputs"
+    anchor = MODULE
+    dependent_dialects = ("tf", "tf_executor")
+    rollback_on_failure = False  # the IR is never changed
+
+    def run_on_operation(self, module):
+        module = module.operation
+        try:
+            diagnostics = _Validator(module).run()
+        except NotAString as err:
+            self.fail(str(err), err.op)
+        errors = [k for k, (severity, _, _) in enumerate(diagnostics) if severity == ERROR]
+        last = errors[-1] if errors else None
+        for k, (severity, op, message) in enumerate(diagnostics):
+            if k == last:
+                continue
+            if severity == ERROR:
+                self.emit_error(message, op)
+            else:
+                self.warn(message, op)
+        if last is not None:
+            self.fail(diagnostics[last][2], diagnostics[last][1])
+
+
+class _Validator:
+    def __init__(self, module):
+        self.module = module
+        self.context = module.context
+        self.diagnostics = []
+        self.registered = {}  # op name -> registered in the context
+        self.metadata = {}  # cluster name (bytes) -> _Metadata
+        self.predecessor_cache = {}  # op_key of a defining op -> (I/O ops, regular ops) in it
+        self.successor_cache = {}  # op_key of a parent op -> users of its results
+        self.io_cache = {}  # (op_key of an I/O op, metadata key) -> (diagnostics, ok)
+
+    # -- op kinds -------------------------------------------------------------
+
+    def _registered(self, name):
+        known = self.registered.get(name)
+        if known is None:
+            known = self.registered[name] = self.context.is_registered_operation(name)
+        return known
+
+    def regular(self, op):
+        name = op.name
+        return not self._registered(name) or name not in _NOT_REGULAR
+
+    def error(self, op, message):
+        self.diagnostics.append((ERROR, op, f"'{op.name}' op {message}"))
+
+    def warning(self, op, message):
+        self.diagnostics.append((WARNING, op, message))
+
+    # -- the walk -------------------------------------------------------------
+
+    def run(self):
+        ops = []
+
+        def collect(op):
+            ops.append(op.operation)
+            return _ADVANCE
+
+        self.module.walk(collect, _POST_ORDER)
+        for op in ops:
+            if op.name == TPU_REPLICATE_METADATA:
+                cluster = string_attr(op, TPU_REPLICATE_ATTR)
+                if cluster is None:
+                    raise NotAString(op, TPU_REPLICATE_ATTR)
+                self.metadata[cluster] = _Metadata(op)
+        for op in ops:
+            found = potential_unsupported_op(op)
+            if found is not None:
+                self.diagnostics.append(found)
+            regular = self.regular(op)
+            if regular:
+                self.check_cluster_io(op)
+            name = op.name
+            if not self._registered(name) or name not in _BOTH_XLA_AND_NOT:
+                self.check_xla_and_non_xla(op)
+            if regular:
+                self.check_maximal_sharding(op)
+                self.check_tuple_sharding_arity(op)
+            self.check_single_core_tpu(op)
+        self.diagnostics.extend(v1_control_flow_warnings(self.module))
+        return self.diagnostics
+
+    # -- neighbours -----------------------------------------------------------
+
+    def successors(self, op):
+        """Users of the results of `op`'s parent op (TF's ``GetSuccessors``)."""
+        parent = op.parent
+        if parent is None:
+            return []
+        parent = parent.operation
+        key = op_key(parent)
+        found = self.successor_cache.get(key)
+        if found is None:
+            found = [use.owner.operation for result in parent.results for use in result.uses]
+            self.successor_cache[key] = found
+        return found
+
+    def predecessors(self, op):
+        """(I/O ops, regular ops) among the ops nested in the defining ops of `op`'s operands,
+        themselves included, post-order (TF's ``GetPredecessors``, split by what is checked)."""
+        io_ops, regular_ops = [], []
+        for operand in op.operands:
+            owner = operand.owner
+            if not isinstance(owner, (ir.Operation, ir.OpView)):
+                continue  # a block argument
+            owner = owner.operation
+            key = op_key(owner)
+            found = self.predecessor_cache.get(key)
+            if found is None:
+                nested = []
+
+                def collect(nested_op):
+                    nested.append(nested_op.operation)
+                    return _ADVANCE
+
+                owner.walk(collect, _POST_ORDER)
+                found = ([o for o in nested if o.name in _IO_OPS and self._registered(o.name)],
+                         [o for o in nested if self.regular(o)])
+                self.predecessor_cache[key] = found
+            io_ops.extend(found[0])
+            regular_ops.extend(found[1])
+        return io_ops, regular_ops
+
+    # -- cluster I/O ----------------------------------------------------------
+
+    def check_cluster_io(self, op):
+        cluster = string_attr(op, TPU_REPLICATE_ATTR)
+        if cluster is not None and not cluster:
+            self.error(op, f"{CHECK}empty _tpu_replicate attr for op = {op.name}")
+            return False
+        metadata = self.metadata.get(cluster) if cluster is not None else None
+        io_predecessors, _ = self.predecessors(op)
+        for pred in io_predecessors:
+            if cluster is not None:
+                if metadata is not None and not self.check_io_op(pred, metadata):
+                    return False
+            elif pred.name == TPU_REPLICATED_INPUT:
+                self.error(pred, f"{CHECK}non-cluster op = {op.name} has invalid predecessor op = "
+                                 f"{pred.name}")
+                return False
+        for succ in self.successors(op):
+            regular = self.regular(succ)
+            if cluster is not None:
+                if not regular:
+                    if metadata is not None and not self.check_io_op(succ, metadata):
+                        return False
+                elif not self.check_cluster_successor(succ, cluster, op):
+                    return False
+            elif not regular and succ.name == TPU_REPLICATED_OUTPUT:
+                self.error(succ, f"{CHECK}non-cluster op = {op.name} has invalid successor op = "
+                                 f"{succ.name}")
+                return False
+        return True
+
+    def check_cluster_successor(self, succ, cluster, parent):
+        succ_cluster = string_attr(succ, TPU_REPLICATE_ATTR)
+        if not succ_cluster:
+            self.warning(succ, f"{CHECK}cluster op = {parent.name} with cluster = {text(cluster)} "
+                               f"has successor as non cluster op {succ.name}")
+            return True
+        if succ_cluster != cluster:
+            self.error(succ, f"{CHECK}mismatch clusters tpu_replicate attr. Parent op "
+                             f"{parent.name} with cluster = {text(cluster)} has successor cluster "
+                             f"op {succ.name} with cluster = {text(succ_cluster)}")
+            return False
+        return True
+
+    def check_io_op(self, op, metadata):
+        """TF's ``CheckReplicatedIOOp``; the diagnostics of one (op, metadata) are computed once
+        and repeated each time TF would check it again."""
+        if op.name not in _IO_OPS or not self._registered(op.name):
+            return True
+        key = (op_key(op), metadata.key)
+        cached = self.io_cache.get(key)
+        if cached is None:
+            saved = self.diagnostics
+            self.diagnostics = []
+            ok = self._check_io_op(op, metadata)
+            cached = self.io_cache[key] = (self.diagnostics, ok)
+            self.diagnostics = saved
+        self.diagnostics.extend(cached[0])
+        return cached[1]
+
+    def _check_io_op(self, op, metadata):
+        name = op.name
+        replicas, cores = metadata.num_replicas, metadata.num_cores_per_replica
+        if name == TPU_REPLICATED_INPUT:
+            arity = len(op.operands)
+            if _bool_attr(op, "is_packed", False) and arity != 1:
+                self.error(op, f"{CHECK}packed with number of inputs not 1. "
+                               f"num_replicas={replicas} no. of inputs={arity}")
+                return False
+            if not _bool_attr(op, "is_packed", False) and arity != replicas:
+                self.error(op, f"{CHECK}number of inputs inconsistent. "
+                               f"num_replicas={replicas} no. of inputs={arity}")
+                return False
+            for succ in self.successors(op):
+                if self.regular(succ) and not self.check_cluster_attr(
+                        succ, metadata, f"{name} op has successor op {succ.name} with error: "):
+                    return False
+            return True
+        if name == TPU_REPLICATED_OUTPUT:
+            arity = len(op.results)
+            if arity != replicas:
+                self.error(op, f"{CHECK}number of outputs inconsistent. "
+                               f"num_replicas={replicas} no. of outputs={arity}")
+                return False
+            for pred in self.predecessors(op)[1]:
+                if not self.check_cluster_attr(
+                        pred, metadata, f"{name} op has predecessor op {pred.name} with error: "):
+                    return False
+            return True
+        if name == TPU_PARTITIONED_INPUT:
+            arity = len(op.operands)
+            if arity != cores:
+                self.error(op, f"{CHECK}number of inputs inconsistent. "
+                               f"num_cores_per_replica={cores} no. of inputs={arity}")
+                return False
+            return True
+        if name == TPU_PARTITIONED_INPUT_V2:
+            arity = len(op.operands)
+            packed = _bool_attr(op, "is_packed", False)
+            if packed and arity != 1:
+                self.error(op, f"{CHECK}packed with number of inputs not 1. "
+                               f"num_cores_per_replicas={cores} no. of inputs={arity}")
+                return False
+            if not packed and arity != cores:
+                self.error(op, f"{CHECK}number of inputs inconsistent. "
+                               f"num_cores_per_replica={cores} no. of inputs={arity}")
+                return False
+            return True
+        arity = len(op.results)  # tf.TPUPartitionedOutput(V2)
+        if arity != cores:
+            self.error(op, f"{CHECK}number of outputs inconsistent. "
+                           f"num_cores_per_replica={cores} no. of outputs={arity}")
+            return False
+        return True
+
+    def check_cluster_attr(self, op, metadata, context):
+        attributes = op.attributes
+        if TPU_REPLICATE_ATTR not in attributes:
+            self.error(op, f"{CHECK}{context}missing _tpu_replicate attr")
+            return False
+        actual = attributes[TPU_REPLICATE_ATTR]
+        if actual != metadata.cluster_attr:
+            self.error(op, f"{CHECK}{context}invalid _tpu_replicate attr. Expected attr: "
+                           f"{metadata.cluster_attr}, Actual attr: {actual}")
+            return False
+        return True
+
+    # -- XLA or not -----------------------------------------------------------
+
+    def check_xla_and_non_xla(self, op):
+        if op.name in _EXEMPT and self._registered(op.name):
+            return True
+        if not (self.must_be_xla(op) and self.must_not_be_xla(op)):
+            return True
+        if op.name == IDENTITY:
+            self.warning(op, f"{CHECK_XLA}found invalid op. {op.name} can't be both xla and "
+                             f"non-xla")
+            return True
+        self.error(op, f"{CHECK_XLA}found invalid op. Can't be both xla and non-xla")
+        return False
+
+    def must_be_xla(self, op):
+        if op.name in _PARTITIONED_CALLS:
+            return False
+        cluster = string_attr(op, TPU_REPLICATE_ATTR)
+        if cluster is None:
+            return False
+        metadata = self.metadata.get(cluster)
+        if metadata is None:
+            return False
+        if not metadata.allow_soft_placement and OUTSIDE_COMPILATION_ATTR not in op.attributes:
+            return True
+        device = string_attr(op, DEVICE_ATTR)
+        return device is not None and TPU_DEVICE.encode() in device
+
+    @staticmethod
+    def must_not_be_xla(op):
+        return (any(_must_not_be_xla_type(value.type) for value in op.operands)
+                or any(_must_not_be_xla_type(value.type) for value in op.results))
+
+    # -- sharding -------------------------------------------------------------
+
+    @staticmethod
+    def _sharding_bytes(op):
+        attributes = op.attributes
+        if XLA_SHARDING_ATTR in attributes:
+            return string_attr(op, XLA_SHARDING_ATTR)
+        if SHARDING_ATTR in attributes:
+            return string_attr(op, SHARDING_ATTR)
+        return None
+
+    def check_maximal_sharding(self, op):
+        cluster = string_attr(op, TPU_REPLICATE_ATTR)
+        if cluster is None:
+            return True
+        data = self._sharding_bytes(op)
+        if data is None or not cluster:
+            return True
+        metadata = self.metadata.get(cluster)
+        if metadata is None:
+            return True
+        cores = metadata.num_cores_per_replica
+        sharding = parse_op_sharding(data) if data else None
+        if sharding is None:
+            return True
+        for leaf in sharding.flattened():
+            if leaf.type != SHARDING_MAXIMAL:
+                continue
+            devices = leaf.tile_assignment_devices
+            if len(devices) != 1:
+                self.error(op, f"{CHECK_XLA}There must be exactly 1 device for MAXIMAL sharding. "
+                               f"Number of devices assigned are {len(devices)}\n")
+                return False
+            device = _signed32(devices[0])
+            if device >= cores or device < 0:
+                self.error(op, f"{CHECK}invalid sharding device {device} for "
+                               f"num_cores_per_replica = {cores}\n The sharding is "
+                               f"{leaf.debug_string()}\n")
+                return False
+        return True
+
+    def check_tuple_sharding_arity(self, op):
+        data = self._sharding_bytes(op)
+        if not data:
+            return True
+        sharding = parse_op_sharding(data)
+        if sharding is None or sharding.type != SHARDING_TUPLE:
+            return True
+        count, arity = len(sharding.tuple_shardings), len(op.results)
+        if count != arity:
+            self.error(op, f"{CHECK}invalid no. of tuple shardings {count} for arity = {arity}\n"
+                           f" The sharding is {sharding.debug_string()}\n")
+            return False
+        return True
+
+    # -- single-core TPU --------------------------------------------------------
+
+    def check_single_core_tpu(self, op):
+        attributes = op.attributes
+        if COMPILE_DEVICE_TYPE_ATTR not in attributes:
+            return True
+        attr = attributes[COMPILE_DEVICE_TYPE_ATTR]
+        if isinstance(attr, ir.StringAttr) and ir.StringAttr(attr).value_bytes == b"TPU":
+            self.error(op, f"{CHECK}found a single-core TPU graph")
+            return False
+        return True
