@@ -19,7 +19,15 @@ _TF_CRASHES_DEVICE_INFERENCE = {
     "@nested_callee(": "calls a function nested in another module",
 }
 
+# tf-resource-op-lifting: tfmlir does not lift through functional control flow and calls
+# (tf.If/tf.Case/tf.While/tf.PartitionedCall/tf.StatefulPartitionedCall under a cluster; the
+# bridge turns them into regions and inlines calls first), so its row has the input sets
+# where clusters hold region control flow only: the bridge stage (tpu_resources), its lit
+# files and the common inputs.
+_EXTRA_LIFTING = ("tpu", "tpu_resources", "invalid")
+
 ROWS = [
+    Row("tf-resource-op-lifting", "tf-resource-op-lifting", (), _EXTRA_LIFTING),
     Row("tf-resource-device-inference", "tf-resource-device-inference", (), _EXTRA,
         _TF_CRASHES_DEVICE_INFERENCE),
 ]
