@@ -21,10 +21,11 @@ _TF_CRASHES_DEVICE_INFERENCE = {
 
 # tf-resource-op-lifting: tfmlir does not lift through functional control flow and calls
 # (tf.If/tf.Case/tf.While/tf.PartitionedCall/tf.StatefulPartitionedCall under a cluster; the
-# bridge turns them into regions and inlines calls first), so its row has the input sets
-# where clusters hold region control flow only: the bridge stage (tpu_resources), its lit
-# files and the common inputs.
-_EXTRA_LIFTING = ("tpu", "tpu_resources", "invalid")
+# bridge turns them into regions and inlines calls first), so its row leaves out the TPU programs
+# with clusters formed at the start of the bridge (tpu_clusters), whose clusters call functions
+# and hold tf.If (tests/lit/passes/unsupported-tf-resource-op-lifting.mlir checks the diagnostic).
+_EXTRA_LIFTING = ("tpu", "tpu_resources", "tpu_programs", "bridge", "replicate", "control_flow",
+                  "call_graph", "invalid")
 
 ROWS = [
     Row("tf-resource-op-lifting", "tf-resource-op-lifting", (), _EXTRA_LIFTING),
