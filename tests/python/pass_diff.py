@@ -23,7 +23,8 @@ bridge, :mod:`device_programs`; ``control_flow``: programs with control flow
 v2, :mod:`control_flow_programs`; ``tpu_clusters``: TPU programs at the start of the
 clustering bridge, clusters formed, :mod:`tpu_cluster_programs`; ``call_graph``: programs
 whose functions are used several times, :mod:`call_graph_programs`; ``tpu_programs``:
-TPU programs as users write them, imported, :mod:`tpu_bridge_programs` -- the sets of
+TPU programs as users write them, imported, :mod:`tpu_bridge_programs`; ``tpu_resources``:
+TPU programs where the bridge runs its resource passes, :mod:`tpu_resource_programs` -- the sets of
 :data:`GENERATED_SETS`, written
 by TensorFlow once and cached, :mod:`generated_inputs`). A new differential
 test is a new row.
@@ -46,7 +47,8 @@ GENERATED_SETS = {"control_flow": ("cf", "control_flow_programs"), "bridge": ("b
                   "replicate": ("replicate", "replicate_programs"),
                   "tpu_clusters": ("tpuc", "tpu_cluster_programs"),
                   "call_graph": ("cg", "call_graph_programs"),
-                  "tpu_programs": ("tpub", "tpu_bridge_programs")}
+                  "tpu_programs": ("tpub", "tpu_bridge_programs"),
+                  "tpu_resources": ("tpur", "tpu_resource_programs")}
 
 _DIRECTIVE = re.compile(r"^\s*// *(RUN|CHECK|PRESERVE|ISLANDS|expected-)")
 

@@ -29,6 +29,8 @@ conventions where TF's C++ passes have one:
   as TF's passes carry them over when they rebuild an op;
   :func:`copy_device_and_underscored_attributes` is TF's
   ``CopyDeviceAndUnderscoredAttributes``.
+* :func:`arg_attr` / :func:`set_arg_attr` -- read and set one attribute of a
+  function argument (``arg_attrs``, MLIR's ``getArgAttr`` / ``setArgAttr``).
 * :func:`users` / :func:`ancestor_in_block` / :func:`is_proper_ancestor` /
   :func:`enclosing_op` --
   the ops using an op's results (MLIR's ``getUsers``), the ancestor of an op
@@ -433,3 +435,34 @@ def add_replicated_inputs(replicate, groups):
         old.replace_all_uses_with(result)
     replicate.erase()
     return new, new_args[split:split + len(groups)]
+
+
+def _arg_attr_list(func):
+    attributes = func.attributes
+    if "arg_attrs" not in attributes:
+        return None
+    return list(ir.ArrayAttr(attributes["arg_attrs"]))
+
+
+def arg_attr(func, index, name):
+    """Attribute `name` of argument `index` of function `func` (MLIR's ``getArgAttr``), or None."""
+    attrs = _arg_attr_list(func.operation)
+    if attrs is None or index >= len(attrs):
+        return None
+    entry = ir.DictAttr(attrs[index])
+    return entry[name] if name in entry else None
+
+
+def set_arg_attr(func, index, name, value):
+    """Sets attribute `name` of argument `index` of function `func` to `value` (MLIR's
+    ``setArgAttr``: ``arg_attrs`` gets an empty dictionary for every other argument)."""
+    func = func.operation
+    count = len(func.regions[0].blocks[0].arguments)
+    attrs = _arg_attr_list(func) or []
+    empty = ir.DictAttr.get({})
+    attrs = attrs + [empty] * (count - len(attrs))
+    entry = ir.DictAttr(attrs[index])
+    merged = {entry[k].name: entry[k].attr for k in range(len(entry))}
+    merged[name] = value
+    attrs[index] = ir.DictAttr.get(merged)
+    func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)

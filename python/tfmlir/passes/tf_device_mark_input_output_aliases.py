@@ -25,6 +25,7 @@ from .analysis.names import (ASSIGN_VARIABLE, CLUSTER_FUNC, DEVICE_RETURN, FUNC,
                              PARALLEL_EXECUTE, READ_VARIABLE)
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
+from .ir_helpers import arg_attr, set_arg_attr
 
 ALIASING_ATTR = "tf.aliasing_output"
 
@@ -77,7 +78,7 @@ class MarkInputOutputAliasesPass(Pass):
                 planned[key] = output_index
                 marks.append((func, input_index, output_index))
         for func, input_index, output_index in marks:
-            _set_arg_attr(func, input_index, ALIASING_ATTR,
+            set_arg_attr(func, input_index, ALIASING_ATTR,
                           ir.IntegerAttr.get(ir.IntegerType.get_signless(64), output_index))
 
 
@@ -161,29 +162,5 @@ def _has_one_use(op):
 
 
 def _existing_alias(func, index):
-    attrs = _arg_attrs(func)
-    if attrs is None or index >= len(attrs):
-        return None
-    entry = ir.DictAttr(attrs[index])
-    if ALIASING_ATTR not in entry:
-        return None
-    value = entry[ALIASING_ATTR]
+    value = arg_attr(func, index, ALIASING_ATTR)
     return ir.IntegerAttr(value).value if isinstance(value, ir.IntegerAttr) else None
-
-
-def _arg_attrs(func):
-    if "arg_attrs" not in func.attributes:
-        return None
-    return list(ir.ArrayAttr(func.attributes["arg_attrs"]))
-
-
-def _set_arg_attr(func, index, name, value):
-    count = len(func.regions[0].blocks[0].arguments)
-    attrs = _arg_attrs(func) or []
-    empty = ir.DictAttr.get({})
-    attrs = attrs + [empty] * (count - len(attrs))
-    entry = ir.DictAttr(attrs[index])
-    merged = {entry[k].name: entry[k].attr for k in range(len(entry))}
-    merged[name] = value
-    attrs[index] = ir.DictAttr.get(merged)
-    func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)

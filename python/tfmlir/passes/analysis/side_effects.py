@@ -29,10 +29,11 @@ Main entry points:
   predecessors of every op of one block, as TF computes them for each region.
   Everything is computed lazily, so a pass only pays for the ops it asks about.
 
-Known simplifications (conservative): a ``tf.While`` whose loop variables
-swap resources between iterations gets unknown resource ids (TF iterates to a
-fixpoint); resource values produced by tf_executor control-flow ops are
-unknown (as in TF).
+Loops whose variables swap resources between iterations (a ``tf.While`` /
+``tf.WhileRegion`` result passing another loop variable through) get the
+union of the ids of all variables they may hold, iterated to a fixpoint as TF
+does; resource values produced by tf_executor control-flow ops are unknown
+(as in TF).
 """
 from mlir import ir
 
@@ -242,6 +243,7 @@ class SideEffectAnalysis:
         self._handle_ids = {}          # (container, shared_name, device) -> id
         self._type_ids = {}            # allocated resource kind -> id
         self._returned = {}            # (op_key of function, result) -> passthrough arg
+        self._loop_ids = {}            # op_key of a loop -> [ids per result]
         self._next_id = 1 << 32
 
     # -- symbols -------------------------------------------------------------
@@ -465,7 +467,7 @@ class SideEffectAnalysis:
             if found is None:
                 found = self._handle_ids[key] = self._fresh_id()
             return frozenset((found,))
-        if name in ("tf.Identity", "tf.IdentityN"):
+        if name in ("tf.Identity", "tf.IdentityN", "tf.Cast"):
             return (yield self._resource_ids(op.operands[index]))
         if name == "tf.TPUReplicatedInput":
             ids = set()
@@ -478,7 +480,9 @@ class SideEffectAnalysis:
             if terminator is None or index >= len(terminator.operands):
                 return unknown
             return (yield self._resource_ids(terminator.operands[index]))
-        if name in _CALL_OPS or name in ("tf.If", "tf.Case", "tf.While"):
+        if name in ("tf.While", "tf.WhileRegion"):
+            return (yield self._loop_result_ids(op, name, index))
+        if name in _CALL_OPS or name in ("tf.If", "tf.Case"):
             return (yield self._passthrough_ids(op, name, index))
         if name in ("tf.IfRegion", "tf.CaseRegion"):
             ids = set()
@@ -488,8 +492,6 @@ class SideEffectAnalysis:
                     return unknown
                 ids |= yield self._resource_ids(terminator.operands[index])
             return frozenset(ids)
-        if name == "tf.WhileRegion":
-            return (yield self._while_region_ids(op, index))
         spec = declared_effects(name)
         # Allocated results: the generated ops have no variadic result group
         # before a resource result, so the result index is its ODS group.
@@ -555,16 +557,6 @@ class SideEffectAnalysis:
         operands = list(op.operands)
         # If/Case pass their inputs (after the condition/index) to branches.
         offset = 1 if name in ("tf.If", "tf.Case") else 0
-        if name == "tf.While":
-            arg = yield self._returned_arg_gen(funcs[0], index)
-            if arg is None:
-                return unknown
-            ids = set((yield self._resource_ids(operands[arg])))
-            if arg != index:
-                # Cross-talk between loop variables: TF iterates to a fixpoint;
-                # be conservative.
-                return unknown
-            return frozenset(ids)
         if name == "tf.If" and len(funcs) != 2:
             return unknown
         ids = set()
@@ -575,17 +567,62 @@ class SideEffectAnalysis:
             ids |= yield self._resource_ids(operands[arg + offset])
         return frozenset(ids) if ids else unknown
 
-    def _while_region_ids(self, op, index):
+    def _loop_result_ids(self, op, name, index):
+        """Ids of result `index` of a ``tf.While`` / ``tf.WhileRegion`` (TF's AnalyzeWhileLoop).
+
+        A result the body passes through from loop variable ``a`` gets the ids
+        of operand ``a``; another one is unknown. Where a result passes
+        through another variable than its own, the results take the ids of
+        the results they pass through until nothing changes."""
         unknown = frozenset((UNKNOWN_RESOURCE,))
-        body = op.regions[1]
-        terminator = _region_terminator(body)
-        if terminator is None:
-            return unknown
-        value = yield _backtrack_gen(terminator.operands[index], self)
-        if isinstance(value, ir.BlockArgument) and value.owner == body.blocks[0] \
-                and value.arg_number == index:
-            return (yield self._resource_ids(op.operands[index]))
-        return unknown
+        key = op_key(op)
+        found = self._loop_ids.get(key)
+        if found is None:
+            results = list(op.results)
+            operands = list(op.operands)
+            if name == "tf.While":
+                funcs = self._functions(op, name)
+                body = funcs[0] if funcs else None
+                block = None
+            else:
+                body = None
+                blocks = list(op.regions[1].blocks)
+                block = blocks[0] if blocks else None
+            found = [None] * len(results)
+            through = [None] * len(results)
+            crosstalk = False
+            for r, result in enumerate(results):
+                if not is_resource_type(result.type):
+                    continue
+                arg = None
+                if body is not None:
+                    arg = yield self._returned_arg_gen(body, r)
+                elif block is not None:
+                    terminator = _region_terminator(op.regions[1])
+                    if terminator is not None and r < len(terminator.operands):
+                        value = yield _backtrack_gen(terminator.operands[r], self)
+                        if isinstance(value, ir.BlockArgument) and value.owner == block:
+                            arg = value.arg_number
+                if arg is None or arg >= len(operands):
+                    found[r] = unknown
+                    continue
+                found[r] = frozenset((yield self._resource_ids(operands[arg])))
+                through[r] = arg
+                crosstalk = crosstalk or (UNKNOWN_RESOURCE not in found[r] and arg != r)
+            changed = crosstalk
+            while changed:
+                changed = False
+                for r, ids in enumerate(found):
+                    if ids is None or UNKNOWN_RESOURCE in ids:
+                        continue
+                    source = found[through[r]]
+                    merged = ids | (source if source is not None else unknown)
+                    if merged != ids:
+                        found[r] = merged
+                        changed = True
+            self._loop_ids[key] = found
+        ids = found[index] if index < len(found) else None
+        return ids if ids is not None else unknown
 
     # -- effects of one op (TF's CollectSideEffectsByResourceId) -------------
 
