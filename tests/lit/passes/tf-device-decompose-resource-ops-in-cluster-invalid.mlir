@@ -27,13 +27,13 @@ func.func @quantized(%v: tensor<!tf_type.resource<tensor<4x!tf_type.qint8>>>, %x
 // In a function a cluster calls, the function is decomposed as a whole; the failure is at the op.
 func.func @main(%v: tensor<!tf_type.resource<tensor<4xf32>>>, %x: tensor<3xf32>) {
   "tf_device.cluster"() ({
-    "tf.StatefulPartitionedCall"(%v, %x) <{config = "", config_proto = "", executor_type = "", f = @callee}> : (tensor<!tf_type.resource<tensor<4xf32>>>, tensor<3xf32>) -> ()
+    "tf.StatefulPartitionedCall"(%v, %x) <{config = "", config_proto = "", executor_type = "", f = @sub_not_broadcastable}> : (tensor<!tf_type.resource<tensor<4xf32>>>, tensor<3xf32>) -> ()
     tf_device.return
   }) : () -> ()
   func.return
 }
 
-func.func private @callee(%v: tensor<!tf_type.resource<tensor<4xf32>>>, %x: tensor<3xf32>) {
+func.func private @sub_not_broadcastable(%v: tensor<!tf_type.resource<tensor<4xf32>>>, %x: tensor<3xf32>) {
   // expected-error @+1 {{'tf.AssignSubVariableOp' cannot be decomposed: 'tf.Sub': non-broadcastable operands tensor<4xf32> and tensor<3xf32>}}
   "tf.AssignSubVariableOp"(%v, %x) : (tensor<!tf_type.resource<tensor<4xf32>>>, tensor<3xf32>) -> ()
   func.return

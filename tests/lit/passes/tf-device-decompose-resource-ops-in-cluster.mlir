@@ -165,3 +165,52 @@ func.func @gather_scatter(%v: tensor<!tf_type.resource<tensor<8x3xf32>>>, %u: te
 // CHECK-NEXT: "tf.AssignVariableOp"(%arg0
 // CHECK-NEXT: %[[SHAPE:.*]] = "tf.Const"() <{value = dense<[8, 3]> : tensor<2xi64>}>
 // CHECK-NEXT: tf_device.return %[[G]], %[[SHAPE]]
+
+// -----
+
+// Every op TF decomposes, in one cluster (the hyperparameters are arguments).
+!r = tensor<!tf_type.resource<tensor<4xf32>>>
+func.func @every_op(%v: !r, %m: !r, %s: !r, %u: tensor<*x!tf_type.resource>, %g: tensor<4xf32>, %lr: tensor<f32>, %b1: tensor<f32>, %b2: tensor<f32>, %eps: tensor<f32>, %idx: tensor<2xi32>, %upd: tensor<2xf32>, %rng: tensor<!tf_type.resource<tensor<3xi64>>>, %rng2: tensor<!tf_type.resource<tensor<2xi64>>>, %d: tensor<ui64>) -> (tensor<2xf32>, tensor<?xi32>, tensor<3xi64>, tensor<3xi64>) {
+  %r:4 = "tf_device.cluster"() ({
+    "tf.AssignAddVariableOp"(%v, %g) : (!r, tensor<4xf32>) -> ()
+    "tf.AssignSubVariableOp"(%u, %g) : (tensor<*x!tf_type.resource>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyGradientDescent"(%v, %lr, %g) <{use_locking = true}> : (!r, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyMomentum"(%v, %m, %lr, %g, %b1) : (!r, !r, tensor<f32>, tensor<4xf32>, tensor<f32>) -> ()
+    "tf.ResourceApplyMomentum"(%v, %m, %lr, %g, %b1) <{use_nesterov = true}> : (!r, !r, tensor<f32>, tensor<4xf32>, tensor<f32>) -> ()
+    "tf.ResourceApplyKerasMomentum"(%v, %m, %lr, %g, %b1) : (!r, !r, tensor<f32>, tensor<4xf32>, tensor<f32>) -> ()
+    "tf.ResourceApplyKerasMomentum"(%v, %m, %lr, %g, %b1) <{use_nesterov = true}> : (!r, !r, tensor<f32>, tensor<4xf32>, tensor<f32>) -> ()
+    "tf.ResourceApplyAdagrad"(%v, %m, %lr, %g) : (!r, !r, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyAdagrad"(%v, %m, %lr, %g) <{update_slots = false}> : (!r, !r, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyAdagradV2"(%v, %m, %lr, %eps, %g) : (!r, !r, tensor<f32>, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyAdam"(%v, %m, %s, %b1, %b2, %lr, %b1, %b2, %eps, %g) : (!r, !r, !r, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyAdam"(%v, %m, %s, %b1, %b2, %lr, %b1, %b2, %eps, %g) <{use_nesterov = true}> : (!r, !r, !r, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>) -> ()
+    %ga = "tf.ResourceGather"(%v, %idx) <{batch_dims = 0 : i64}> {_xla_outside_compilation = "0", device = "x"} : (!r, tensor<2xi32>) -> tensor<2xf32>
+    "tf.ResourceScatterAdd"(%v, %idx, %upd) : (!r, tensor<2xi32>, tensor<2xf32>) -> ()
+    "tf.ResourceScatterUpdate"(%v, %idx, %upd) : (!r, tensor<2xi32>, tensor<2xf32>) -> ()
+    %sh = "tf.VariableShape"(%v) : (!r) -> tensor<?xi32>
+    %sh2 = "tf.VariableShape"(%u) : (tensor<*x!tf_type.resource>) -> tensor<?xi32>
+    "tf.ResourceApplyCenteredRMSProp"(%v, %m, %s, %v, %lr, %b1, %b2, %eps, %g) : (!r, !r, !r, !r, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyRMSProp"(%v, %m, %s, %lr, %b1, %b2, %eps, %g) : (!r, !r, !r, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>) -> ()
+    "tf.ResourceApplyFtrl"(%v, %m, %s, %g, %lr, %b1, %b2, %eps) : (!r, !r, !r, tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) -> ()
+    "tf.ResourceApplyFtrlV2"(%v, %m, %s, %g, %lr, %b1, %b2, %b2, %eps) <{multiply_linear_by_lr = true}> : (!r, !r, !r, tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) -> ()
+    "tf.ResourceApplyProximalAdagrad"(%v, %m, %lr, %b1, %b2, %g) : (!r, !r, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>) -> ()
+    %alg = "tf.Const"() <{value = dense<1> : tensor<i32>}> : () -> tensor<i32>
+    %alg2 = "tf.Const"() <{value = dense<2> : tensor<i32>}> : () -> tensor<i32>
+    %rr = "tf.RngReadAndSkip"(%rng, %alg, %d) : (tensor<!tf_type.resource<tensor<3xi64>>>, tensor<i32>, tensor<ui64>) -> tensor<3xi64>
+    %rr2 = "tf.RngReadAndSkip"(%rng2, %alg2, %d) : (tensor<!tf_type.resource<tensor<2xi64>>>, tensor<i32>, tensor<ui64>) -> tensor<3xi64>
+    tf_device.return %ga, %sh2, %rr, %rr2 : tensor<2xf32>, tensor<?xi32>, tensor<3xi64>, tensor<3xi64>
+  }) : () -> (tensor<2xf32>, tensor<?xi32>, tensor<3xi64>, tensor<3xi64>)
+  func.return %r#0, %r#1, %r#2, %r#3 : tensor<2xf32>, tensor<?xi32>, tensor<3xi64>, tensor<3xi64>
+}
+
+// CHECK-LABEL: func @every_op
+// CHECK-NOT: tf.AssignAddVariableOp
+// CHECK-NOT: tf.AssignSubVariableOp
+// CHECK-NOT: tf.ResourceApply
+// Adagrad without update_slots becomes an AdagradV2 that TF keeps.
+// CHECK: "tf.ResourceApplyAdagradV2"({{.*}}) <{update_slots = false, use_locking = false}>
+// CHECK-NOT: tf.ResourceApply
+// CHECK-NOT: tf.ResourceGather
+// CHECK-NOT: tf.ResourceScatter
+// CHECK-NOT: tf.RngReadAndSkip
+// CHECK: tf_device.return
