@@ -10,7 +10,8 @@ every row on its inputs in TF (one child process for the whole table,
   locations), or
 * both fail and TF's first error message is ours (without the ``<pass>: ``
   prefix tfmlir's framework adds; TF puts locations that are not
-  file:line:col in front of the message).
+  file:line:col in front of the message), or TF's pass fails without a
+  diagnostic (``run_pass_pipeline`` returns ``// error``) and tfmlir fails.
 
 Inputs of every row: the chunks of its flags' lit tests
 (``tests/lit/passes/<flag>*.mlir`` without ``-invalid`` files, directives
@@ -185,6 +186,10 @@ def compare(row, input_id, text, theirs, fail, skip):
     if reason is not None:
         assert ours["ok"], ours  # still must work in tfmlir
         skip(f"TF not run: {reason}")
+        return
+    if theirs["ok"] and theirs["text"].startswith("// error"):
+        # TF's pass failed without a diagnostic: tfmlir must fail, with a message of its own.
+        assert not ours["ok"], "TF fails here without a diagnostic; tfmlir must fail too"
         return
     if theirs["ok"] and ours["ok"]:
         expected = canonical(theirs["text"])

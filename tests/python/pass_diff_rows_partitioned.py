@@ -1,0 +1,22 @@
+"""Differential rows: the passes rewriting TPU partitioned inputs and outputs.
+
+Besides the common inputs, every row runs on the chunks of its ``-invalid.mlir``
+lit files (``invalid``), the TPU programs of the other TPU rows and the corpus
+models marked for TPU (``tpu``).
+"""
+from pass_diff import Row
+
+_EXTRA = ("tpu", "tpu_clusters", "replicate", "invalid")
+
+# Inputs where TF's process dies (out-of-bounds accesses in the C++ pass); tfmlir fails with
+# the given diagnostic and leaves the module as it was.
+_TF_CRASHES_CONVERSION = {
+    "@tf_crash_negative_dim(": "neither -1 nor a dimension",
+    "@tf_crash_resource_without_subtype(": "a resource operand without a subtype",
+    "@tf_crash_no_operands(": "has no operands",
+}
+
+ROWS = [
+    Row("tf-tpu-partitioned-op-conversion", "func.func(tf-tpu-partitioned-op-conversion)",
+        extra=_EXTRA, tf_crashes=_TF_CRASHES_CONVERSION),
+]
