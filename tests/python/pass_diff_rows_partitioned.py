@@ -16,7 +16,19 @@ _TF_CRASHES_CONVERSION = {
     "@tf_crash_no_operands(": "has no operands",
 }
 
+_TF_CRASHES_REORDER = {
+    "@tf_crash_negative_cores(": "for packed inputs (TF's process runs out of memory here)",
+}
+
 ROWS = [
     Row("tf-tpu-partitioned-op-conversion", "func.func(tf-tpu-partitioned-op-conversion)",
         extra=_EXTRA, tf_crashes=_TF_CRASHES_CONVERSION),
+    Row("tf-tpu-reorder-replicate-partitioned-inputs",
+        "func.func(tf-tpu-reorder-replicate-partitioned-inputs)", extra=_EXTRA,
+        tf_crashes=_TF_CRASHES_REORDER),
+    # The two as TF's bridge runs them, on the inputs of both.
+    Row("tpu-partitioned-op-conversion+reorder",
+        "func.func(tf-tpu-partitioned-op-conversion),"
+        "func.func(tf-tpu-reorder-replicate-partitioned-inputs)",
+        extra=("invalid",), tf_crashes={**_TF_CRASHES_CONVERSION, **_TF_CRASHES_REORDER}),
 ]

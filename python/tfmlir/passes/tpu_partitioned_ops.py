@@ -31,6 +31,12 @@ def attr_or_none(op, name):
     return attributes[name] if name in attributes else None
 
 
+def attribute_dict(op):
+    """All of `op`'s attributes, inherent and discardable (MLIR's ``getAttrs()``), by name."""
+    attributes = op.operation.attributes
+    return {attributes[i].name: attributes[i].attr for i in range(len(attributes))}
+
+
 def bool_attr(op, name, default=False):
     """The value of a boolean attribute with a default (ODS ``DefaultValuedOptionalAttr``)."""
     attr = attr_or_none(op, name)
