@@ -8,8 +8,9 @@ from pass_diff import Row
 
 _EXTRA = ("tpu", "tpu_clusters", "replicate", "invalid")
 
-# Inputs where TF's process dies (out-of-bounds accesses in the C++ pass); tfmlir fails with
-# the given diagnostic and leaves the module as it was.
+# Inputs TF mishandles, so TF is not run on them: its process dies (out-of-bounds accesses in
+# the C++ passes), aborts, or its pass reads memory as the wrong type or stops half way and
+# still succeeds. tfmlir fails with the given diagnostic and leaves the module as it was.
 _TF_CRASHES_CONVERSION = {
     "@tf_crash_negative_dim(": "neither -1 nor a dimension",
     "@tf_crash_resource_without_subtype(": "a resource operand without a subtype",
@@ -17,7 +18,13 @@ _TF_CRASHES_CONVERSION = {
 }
 
 _TF_CRASHES_REORDER = {
-    "@tf_crash_negative_cores(": "for packed inputs (TF's process runs out of memory here)",
+    "@tf_crash_negative_cores(": "for packed inputs (TF aborts here",
+}
+
+_TF_CRASHES_RESOURCE = {
+    "@tf_crash_read_without_sharding(": "has no _XlaSharding",
+    "@tf_crash_not_a_resource(": "is not a resource",
+    "@tf_crash_negative_cores(": "for a packed variable",
 }
 
 ROWS = [
@@ -26,6 +33,8 @@ ROWS = [
     Row("tf-tpu-reorder-replicate-partitioned-inputs",
         "func.func(tf-tpu-reorder-replicate-partitioned-inputs)", extra=_EXTRA,
         tf_crashes=_TF_CRASHES_REORDER),
+    Row("tf-tpu-resource-partition", "func.func(tf-tpu-resource-partition)", extra=_EXTRA,
+        tf_crashes=_TF_CRASHES_RESOURCE),
     # The two as TF's bridge runs them, on the inputs of both.
     Row("tpu-partitioned-op-conversion+reorder",
         "func.func(tf-tpu-partitioned-op-conversion),"

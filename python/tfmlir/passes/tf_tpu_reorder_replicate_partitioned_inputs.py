@@ -42,8 +42,8 @@ Failures (TF's messages; the module is left as it was):
 * a created ``tf.TPUPartitionedInputV2`` whose operand count does not fit its
   ``partition_dims`` (TF's verifier after the pass: "'tf.TPUPartitionedInputV2'
   op expected <n> inputs, got <m>");
-* packed inputs with a negative ``num_cores_per_replica`` (TF's process runs
-  out of memory there).
+* packed inputs with a negative ``num_cores_per_replica`` (TF aborts: "SmallVector
+  unable to grow").
 
 Only operands defined in the same function body count: in ``tf_executor``
 form each op is in its own island and the pass changes nothing.
@@ -143,7 +143,7 @@ def _reorder(replicated, partitioned_inputs):
                               replicated)
     if num_cores < 0:
         raise PassFailure(f"'{REPLICATE_METADATA}' op has num_cores_per_replica = {num_cores} "
-                          f"for packed inputs (TF's process runs out of memory here)", metadata)
+                          f"for packed inputs (TF aborts here: SmallVector unable to grow)", metadata)
 
     per_core = [[] for _ in range(num_cores)]
     for partitioned in partitioned_inputs:
