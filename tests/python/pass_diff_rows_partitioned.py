@@ -27,6 +27,13 @@ _TF_CRASHES_RESOURCE = {
     "@tf_crash_negative_cores(": "for a packed variable",
 }
 
+_TF_CRASHES_DYNAMIC = {
+    "@tf_crash_annotation_outside_launch(": "is not inside a 'tf_device.launch'",
+    "@tf_crash_launch_returns_argument(": "returns a block argument",
+    "@tf_crash_declaration(": "a function declaration without a body",
+    "@tf_crash_too_few_arguments(": "but its callee has 1 arguments",
+}
+
 ROWS = [
     Row("tf-tpu-partitioned-op-conversion", "func.func(tf-tpu-partitioned-op-conversion)",
         extra=_EXTRA, tf_crashes=_TF_CRASHES_CONVERSION),
@@ -35,6 +42,8 @@ ROWS = [
         tf_crashes=_TF_CRASHES_REORDER),
     Row("tf-tpu-resource-partition", "func.func(tf-tpu-resource-partition)", extra=_EXTRA,
         tf_crashes=_TF_CRASHES_RESOURCE),
+    Row("tf-tpu-annotate-dynamic-shape-inputs", "tf-tpu-annotate-dynamic-shape-inputs",
+        extra=_EXTRA, tf_crashes=_TF_CRASHES_DYNAMIC),
     # The two as TF's bridge runs them, on the inputs of both.
     Row("tpu-partitioned-op-conversion+reorder",
         "func.func(tf-tpu-partitioned-op-conversion),"
