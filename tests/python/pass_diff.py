@@ -23,7 +23,8 @@ single-core TPU compilation; ``invalid``: the chunks of the flags'
 bridge, :mod:`device_programs`; ``control_flow``: programs with control flow
 v2, :mod:`control_flow_programs`; ``tpu_clusters``: TPU programs at the start of the
 clustering bridge, clusters formed, :mod:`tpu_cluster_programs`; ``call_graph``: programs
-whose functions are used several times, :mod:`call_graph_programs` -- the sets of
+whose functions are used several times, :mod:`call_graph_programs`; ``tpu_partitioned``:
+TPU programs with partitioned inputs and outputs, :mod:`tpu_partitioned_programs` -- the sets of
 :data:`GENERATED_SETS`, written
 by TensorFlow once and cached, :mod:`generated_inputs`). A new differential
 test is a new row.
@@ -45,7 +46,8 @@ TPU_MARKED_MODELS = ("resnet50", "transformer_encoder")
 GENERATED_SETS = {"control_flow": ("cf", "control_flow_programs"), "bridge": ("bridge", "device_programs"),
                   "replicate": ("replicate", "replicate_programs"),
                   "tpu_clusters": ("tpuc", "tpu_cluster_programs"),
-                  "call_graph": ("cg", "call_graph_programs")}
+                  "call_graph": ("cg", "call_graph_programs"),
+                  "tpu_partitioned": ("tpup", "tpu_partitioned_programs")}
 
 _DIRECTIVE = re.compile(r"^\s*// *(RUN|CHECK|PRESERVE|ISLANDS|expected-)")
 

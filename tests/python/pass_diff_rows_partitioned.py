@@ -1,12 +1,13 @@
 """Differential rows: the passes rewriting TPU partitioned inputs and outputs.
 
 Besides the common inputs, every row runs on the chunks of its ``-invalid.mlir``
-lit files (``invalid``), the TPU programs of the other TPU rows and the corpus
-models marked for TPU (``tpu``).
+lit files (``invalid``), TPU programs with partitioned inputs and outputs as
+TF's Python builds them (``tpu_partitioned``: tests/python/tpu_partitioned_programs.py),
+the TPU programs of the other TPU rows and the corpus models marked for TPU (``tpu``).
 """
 from pass_diff import Row
 
-_EXTRA = ("tpu", "tpu_clusters", "replicate", "invalid")
+_EXTRA = ("tpu", "tpu_clusters", "replicate", "tpu_partitioned", "invalid")
 
 # Inputs TF mishandles, so TF is not run on them: its process dies (out-of-bounds accesses in
 # the C++ passes), aborts, or its pass reads memory as the wrong type or stops half way and
@@ -48,5 +49,6 @@ ROWS = [
     Row("tpu-partitioned-op-conversion+reorder",
         "func.func(tf-tpu-partitioned-op-conversion),"
         "func.func(tf-tpu-reorder-replicate-partitioned-inputs)",
-        extra=("invalid",), tf_crashes={**_TF_CRASHES_CONVERSION, **_TF_CRASHES_REORDER}),
+        extra=("tpu_partitioned", "invalid"),
+        tf_crashes={**_TF_CRASHES_CONVERSION, **_TF_CRASHES_REORDER}),
 ]
