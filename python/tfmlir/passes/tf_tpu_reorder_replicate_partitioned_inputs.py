@@ -65,11 +65,15 @@ class TPUReorderReplicatePartitionedInputsPass(Pass):
 
     def run_on_operation(self, func):
         created = []
+        metadata = {}  # block -> its first tf.TPUReplicateMetadata (one scan per block)
         for replicated in ops_named(func, REPLICATED_INPUT):
             defining = [_partitioned_input(value) for value in replicated.operands]
             if not any(op is not None for op in defining):
                 continue
-            created.append(_reorder(replicated, defining))
+            block = replicated.block
+            if block not in metadata:
+                metadata[block] = _first_metadata(block)
+            created.append(_reorder(replicated, defining, metadata[block]))
             erase_op(replicated)
         # TF's verifier, after the pass.
         for merged in created:
@@ -103,11 +107,10 @@ def _first_metadata(block):
     return None
 
 
-def _reorder(replicated, partitioned_inputs):
+def _reorder(replicated, partitioned_inputs, metadata):
     if any(op is None for op in partitioned_inputs):
         raise PassFailure(f"'{REPLICATED_INPUT}' op expects all inputs from "
                           f"'{PARTITIONED_INPUT_V2}' ops", replicated)
-    metadata = _first_metadata(replicated.block)
     first = partitioned_inputs[0]
     dims = attr_or_none(first, PARTITION_DIMS)
     sharding = _string_or_none(first, XLA_SHARDING)
