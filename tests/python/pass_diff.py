@@ -10,7 +10,8 @@ every row on its inputs in TF (one child process for the whole table,
   locations), or
 * both fail and TF's first error message is ours (without the ``<pass>: ``
   prefix tfmlir's framework adds; TF puts locations that are not
-  file:line:col in front of the message).
+  file:line:col in front of the message), or TF's pass fails without a
+  diagnostic (``run_pass_pipeline`` returns ``// error``) and tfmlir fails.
 
 Inputs of every row: the chunks of its flags' lit tests
 (``tests/lit/passes/<flag>*.mlir`` without ``-invalid`` files, directives
@@ -24,7 +25,9 @@ v2, :mod:`control_flow_programs`; ``tpu_clusters``: TPU programs at the start of
 clustering bridge, clusters formed, :mod:`tpu_cluster_programs`; ``call_graph``: programs
 whose functions are used several times, :mod:`call_graph_programs`; ``tpu_programs``:
 TPU programs as users write them, imported, :mod:`tpu_bridge_programs`; ``tpu_resources``:
-TPU programs where the bridge runs its resource passes, :mod:`tpu_resource_programs` -- the sets of
+TPU programs where the bridge runs its resource passes, :mod:`tpu_resource_programs`;
+``tpu_partitioned``: TPU programs with partitioned inputs and outputs,
+:mod:`tpu_partitioned_programs` -- the sets of
 :data:`GENERATED_SETS`, written
 by TensorFlow once and cached, :mod:`generated_inputs`). A new differential
 test is a new row.
@@ -48,7 +51,8 @@ GENERATED_SETS = {"control_flow": ("cf", "control_flow_programs"), "bridge": ("b
                   "tpu_clusters": ("tpuc", "tpu_cluster_programs"),
                   "call_graph": ("cg", "call_graph_programs"),
                   "tpu_programs": ("tpub", "tpu_bridge_programs"),
-                  "tpu_resources": ("tpur", "tpu_resource_programs")}
+                  "tpu_resources": ("tpur", "tpu_resource_programs"),
+                  "tpu_partitioned": ("tpup", "tpu_partitioned_programs")}
 
 _DIRECTIVE = re.compile(r"^\s*// *(RUN|CHECK|PRESERVE|ISLANDS|expected-)")
 
@@ -189,6 +193,10 @@ def compare(row, input_id, text, theirs, fail, skip):
     if reason is not None:
         assert ours["ok"], ours  # still must work in tfmlir
         skip(f"TF not run: {reason}")
+        return
+    if theirs["ok"] and theirs["text"].startswith("// error"):
+        # TF's pass failed without a diagnostic: tfmlir must fail, with a message of its own.
+        assert not ours["ok"], "TF fails here without a diagnostic; tfmlir must fail too"
         return
     if theirs["ok"] and ours["ok"]:
         expected = canonical(theirs["text"])

@@ -174,6 +174,11 @@ class Pass:
         ``-`` replaced by ``_``).
       dependent_dialects: dialect namespaces the pass creates ops of; they are
         loaded before the pipeline runs.
+      opaque_dialects: namespaces of dialects tfmlir does not load whose
+        attributes or types the pass creates as opaque ones (``#mhlo.x<...>``);
+        the context allows unregistered dialects while the pipeline runs (MLIR
+        refuses to create them otherwise, and the setting cannot change while
+        passes run).
       rollback_on_failure: restore the anchor op when the pass fails.
 
     The description is the class docstring, or else its module's docstring.
@@ -183,6 +188,7 @@ class Pass:
     anchor: str = FUNC
     options: Sequence[Option] = ()
     dependent_dialects: Sequence[str] = ()
+    opaque_dialects: Sequence[str] = ()
     rollback_on_failure: bool = True
 
     def __init__(self, **values):
@@ -685,6 +691,8 @@ class PassPipeline:
                 _check_anchoring(stage)
                 for dialect in stage.pass_cls.dependent_dialects:
                     self.context.dialects[dialect]  # loads it
+        self._opaque_dialects = any(stage.pass_cls.opaque_dialects for stage in self.stages
+                                    if isinstance(stage, PythonStage))
         self._interrupted = []
         self.pm = passmanager.PassManager(MODULE, context=self.context)
         self.pm.enable_verifier(verify_each)
@@ -717,9 +725,13 @@ class PassPipeline:
         op.verify()  # never hand invalid IR to upstream passes (assertions are on)
         self._check_symbol_uses(op)
         del self._interrupted[:]
+        allowed = self.context.allow_unregistered_dialects
+        if self._opaque_dialects:
+            self.context.allow_unregistered_dialects = True
         try:
             self.pm.run(op)
         finally:
+            self.context.allow_unregistered_dialects = allowed
             if self._interrupted:
                 raise self._interrupted[0]
         return module

@@ -120,6 +120,40 @@ def op_sharding(data):
     return sharding.type, sharding.tile_assignment_dimensions
 
 
+def op_sharding_type(data):
+    """The ``type`` of a serialized xla.OpSharding as C++ ``ParseFromString`` leaves it, even for
+    malformed data (TF's passes ignore the parse status): the last well-formed varint of field
+    1 before the data stops parsing, as a C++ int32 enum; REPLICATED (0) when there is none."""
+    data = bytes(data)
+    result = SHARDING_REPLICATED
+    pos = 0
+    try:
+        while pos < len(data):
+            key, pos = _varint(data, pos)
+            number, wire = key >> 3, key & 7
+            if number == 0:
+                break
+            if wire == _VARINT:
+                value, pos = _varint(data, pos)
+                if number == 1:
+                    value &= 0xFFFFFFFF
+                    result = value - (1 << 32) if value >= 1 << 31 else value
+            elif wire == _I64:
+                pos += 8
+            elif wire == _I32:
+                pos += 4
+            elif wire == _LEN:
+                n, pos = _varint(data, pos)
+                pos += n
+            else:
+                break
+            if pos > len(data):
+                break
+    except ProtoError:
+        pass
+    return result
+
+
 # --- xla.OpSharding as TF's sharding passes read and write it ------------------------------
 
 # xla.OpSharding.Type and xla.OpSharding.ShardGroupType names, by value.

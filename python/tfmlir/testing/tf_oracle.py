@@ -88,11 +88,18 @@ def _run_child(jobs, timeout):
 
 
 def canonical(text, context=None):
-    """Structural form of `text`: tfmlir-parsed, generic, no locations."""
+    """Structural form of `text`: tfmlir-parsed, generic, no locations.
+
+    Attributes and types of dialects tfmlir does not load (TF's passes emit
+    ``#mhlo.type_extensions``) are read as opaque ones, which print the same.
+    """
     import tfmlir  # noqa: F401  (registers the dialects)
     from mlir import ir
 
-    ctx = context or ir.Context()
+    ctx = context
+    if ctx is None:
+        ctx = ir.Context()
+        ctx.allow_unregistered_dialects = True
     module = ir.Module.parse(text, ctx)
     return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
 
