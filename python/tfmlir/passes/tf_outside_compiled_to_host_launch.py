@@ -44,24 +44,16 @@ Failures, before anything changes:
 * an outside-compiled ``tf_device.cluster`` or block terminator, which cannot
   be wrapped in a launch.
 """
-from dataclasses import replace
-
 from mlir import ir
 
-from ..device_names import is_complete_specification, name_to_string
 from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
-from .analysis.devices import DEVICES_ATTR, module_devices, module_devices_error
+from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE, REPLICATE
+from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
+from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import enclosing_op
 
-OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 DEVICE_ATTR = "device"
-NUM_CORES_PER_REPLICA_ATTR = "num_cores_per_replica"
-TOPOLOGY_ATTR = "topology"
-DEVICE_ASSIGNMENT_ATTR = "device_assignment"
-REPLICATED_HOST = "TPU_REPLICATED_HOST_0"
 
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
 _ADVANCE = ir.WalkResult.ADVANCE
@@ -127,25 +119,18 @@ class OutsideCompiledToHostLaunchPass(Pass):
                           f"Clusters.", callee)
             per_cluster[state].extend(oc_ops)
 
-        devices = _device_names(module)
+        devices = module_device_names(module)
         plan = []
         for (cluster, _, _), oc_ops in zip(clusters, per_cluster):
             if not oc_ops:
                 continue
             for op in oc_ops:
                 _check_wrappable(op)
-            plan.append((_host_device(cluster, devices), oc_ops))
+            plan.append((outside_compilation_host(cluster, devices), oc_ops))
         for host, oc_ops in plan:
             device = ir.StringAttr.get(host, module.context)
             for op in oc_ops:
                 _wrap_in_launch(op, device)
-
-
-def is_outside_compiled(op):
-    """True if `op` has a string ``_xla_outside_compilation`` (TF's test)."""
-    attributes = op.attributes
-    return (OUTSIDE_COMPILATION_ATTR in attributes
-            and isinstance(attributes[OUTSIDE_COMPILATION_ATTR], ir.StringAttr))
 
 
 def _body_ops(op):
@@ -207,89 +192,3 @@ def _wrap_in_launch(op, device):
     for attr in (OUTSIDE_COMPILATION_ATTR, DEVICE_ATTR):
         if attr in attributes:
             del attributes[attr]
-
-
-def _device_names(module):
-    """The parsed names of the module's ``tf.devices`` (already validated), in order."""
-    return [parsed for _name, parsed in module_devices(module)[0]]
-
-
-
-
-def _host_device(cluster, devices):
-    """TF's ``GetHostDeviceOutsideComputation`` for `cluster`, or PassFailure at the cluster."""
-    if enclosing_op(cluster, REPLICATE) is not None:
-        return REPLICATED_HOST
-    if any(device.has_type and device.type == "TPU" for device in devices):
-        return _full_mesh_host(cluster, devices)
-    host = None
-    for device in devices:
-        if device.has_type and device.type == "CPU" and device.id == 0:
-            if host is None or device.job == "chief":
-                host = name_to_string(device)
-    if host is None:
-        raise PassFailure(f"'{CLUSTER}' op cannot determine the host device for outside "
-                          f"compilation: no CPU:0 device in the module's '{DEVICES_ATTR}'", cluster)
-    return host
-
-
-def _full_mesh_host(cluster, devices):
-    """The host of core 0 of a non-replicated cluster when ``tf.devices`` has TPUs (TF's
-    ``GetTPUCompilationAndExecutionDevices`` with one replica, full-mesh case only)."""
-    def fail(message):
-        raise PassFailure(f"'{CLUSTER}' op {message}", cluster)
-
-    attributes = cluster.attributes
-    if TOPOLOGY_ATTR not in attributes or not isinstance(attributes[TOPOLOGY_ATTR], ir.StringAttr):
-        fail(f"requires attribute '{TOPOLOGY_ATTR}'")
-    if (DEVICE_ASSIGNMENT_ATTR not in attributes
-            or not isinstance(attributes[DEVICE_ASSIGNMENT_ATTR], ir.ArrayAttr)):
-        fail(f"requires attribute '{DEVICE_ASSIGNMENT_ATTR}'")
-    assignment = ir.ArrayAttr(attributes[DEVICE_ASSIGNMENT_ATTR])
-    for index, element in enumerate(assignment):
-        if not isinstance(element, ir.IntegerAttr):
-            fail(f"error in fetching tpu device coordinates: bad '{DEVICE_ASSIGNMENT_ATTR}' "
-                 f"attribute at index {index}, not an int")
-    prefix = "error in fetching TPU compilation/execution devices: "
-    systems = [d for d in devices if d.has_type and d.type == "TPU_SYSTEM" and d.has_id and d.id == 0]
-    if not systems:
-        fail(prefix + "no TPU_SYSTEM devices found")
-    for device in systems[1:]:
-        if device.job != systems[0].job:
-            fail(prefix + f"found TPU_SYSTEM devices with conflicting jobs '{systems[0].job}' and "
-                 f"'{device.job}'")
-        if device.replica != systems[0].replica:
-            fail(prefix + f"found TPU_SYSTEM devices with conflicting replicas "
-                 f"'{systems[0].replica}' and '{device.replica}'")
-    systems.sort(key=lambda d: d.task)  # stable, as TF's std::sort on equal tasks is not
-    counts = []
-    first = None
-    for system in systems:
-        spec = replace(system, type="TPU", has_id=False)
-        tpus = sorted((d for d in devices if is_complete_specification(spec, d)), key=lambda d: d.id)
-        if first is None:
-            first = tpus
-        counts.append(len(tpus))
-        if len(tpus) != counts[0]:
-            fail(prefix + f"expected the number of TPU devices per host to be {counts[0]}, got "
-                 f"{len(tpus)}")
-    topology = ir.StringAttr(attributes[TOPOLOGY_ATTR]).value
-    if topology:
-        fail(f"cannot determine the host device for outside compilation: a non-empty "
-             f"'{TOPOLOGY_ATTR}' is not supported")
-    if len(assignment):
-        fail(prefix + f"'{DEVICE_ASSIGNMENT_ATTR}' must not be set when '{TOPOLOGY_ATTR}' is not set")
-    cores = 1
-    if NUM_CORES_PER_REPLICA_ATTR in attributes and isinstance(
-            attributes[NUM_CORES_PER_REPLICA_ATTR], ir.IntegerAttr):
-        cores = ir.IntegerAttr(attributes[NUM_CORES_PER_REPLICA_ATTR]).value
-    if cores != 1:
-        fail(prefix + f"'{NUM_CORES_PER_REPLICA_ATTR}' must be equal to 1, got {cores}")
-    if not first:
-        fail("cannot determine the host device for outside compilation: no TPU device on the "
-             "first TPU_SYSTEM task")
-    host = replace(first[0], type="CPU", id=0)
-    if not any(is_complete_specification(host, d) for d in devices):
-        fail(f"cannot determine the host device for outside compilation: Can't find device: "
-             f"{name_to_string(host)} in the devices list.")
-    return name_to_string(host)
