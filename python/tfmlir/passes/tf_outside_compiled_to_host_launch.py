@@ -47,13 +47,12 @@ Failures, before anything changes:
 from mlir import ir
 
 from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
-from .analysis.devices import (HostDeviceError, host_device_outside_computation, module_devices,
-                               module_devices_error)
+from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
+from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
 from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
 from .framework import Pass, PassFailure, register_pass
 
-OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 DEVICE_ATTR = "device"
 
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
@@ -120,25 +119,18 @@ class OutsideCompiledToHostLaunchPass(Pass):
                           f"Clusters.", callee)
             per_cluster[state].extend(oc_ops)
 
-        devices = _device_names(module)
+        devices = module_device_names(module)
         plan = []
         for (cluster, _, _), oc_ops in zip(clusters, per_cluster):
             if not oc_ops:
                 continue
             for op in oc_ops:
                 _check_wrappable(op)
-            plan.append((_host_device(cluster, devices), oc_ops))
+            plan.append((outside_compilation_host(cluster, devices), oc_ops))
         for host, oc_ops in plan:
             device = ir.StringAttr.get(host, module.context)
             for op in oc_ops:
                 _wrap_in_launch(op, device)
-
-
-def is_outside_compiled(op):
-    """True if `op` has a string ``_xla_outside_compilation`` (TF's test)."""
-    attributes = op.attributes
-    return (OUTSIDE_COMPILATION_ATTR in attributes
-            and isinstance(attributes[OUTSIDE_COMPILATION_ATTR], ir.StringAttr))
 
 
 def _body_ops(op):
@@ -201,15 +193,3 @@ def _wrap_in_launch(op, device):
         if attr in attributes:
             del attributes[attr]
 
-
-def _device_names(module):
-    """The parsed names of the module's ``tf.devices`` (already validated), in order."""
-    return [parsed for _name, parsed in module_devices(module)[0]]
-
-
-def _host_device(cluster, devices):
-    """TF's ``GetHostDeviceOutsideComputation`` for `cluster`, or PassFailure at the cluster."""
-    try:
-        return host_device_outside_computation(cluster, devices)
-    except HostDeviceError as error:
-        raise PassFailure(str(error), cluster) from None

@@ -28,10 +28,10 @@ from mlir import ir
 
 from .analysis.executor import op_key
 from .analysis.names import CAST, CLUSTER
+from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
 from .framework import Pass, register_pass
 from .ir_helpers import ops_named, users
 
-OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 IDENTITY = "tf.Identity"
 _TRIVIAL_UNARY = frozenset({CAST, IDENTITY})
 
@@ -53,13 +53,6 @@ class TPUHostComputationExpansionPass(Pass):
         empty = ir.StringAttr.get("", func.context)
         for cluster in clusters:
             _expand_head_outside_compiled_ops(cluster, empty)
-
-
-def is_outside_compiled(op):
-    """True if `op` has a string ``_xla_outside_compilation`` (TF's test)."""
-    attributes = op.attributes
-    return (OUTSIDE_COMPILATION_ATTR in attributes
-            and isinstance(attributes[OUTSIDE_COMPILATION_ATTR], ir.StringAttr))
 
 
 def _expand_head_outside_compiled_ops(cluster, empty):

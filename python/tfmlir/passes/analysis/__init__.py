@@ -10,7 +10,8 @@
   uses as MLIR finds and replaces them; :mod:`.names`: the op names passes
   look for, defined once.
 * :mod:`.devices`: TF's device name parser (``ParseFullName``,
-  ``IsTPUReplicatedCore``) and its checks of a module's ``tf.devices``;
+  ``IsTPUReplicatedCore``), its checks of a module's ``tf.devices`` and the
+  host device of a cluster's outside compilation;
   :mod:`.calls`: callee resolution from device clusters.
 
 The framework skips this package when it auto-imports pass modules. Import

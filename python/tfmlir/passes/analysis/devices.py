@@ -14,12 +14,14 @@ from dataclasses import replace
 
 from mlir import ir
 
+from ..framework import PassFailure
 from ...device_names import (TPU_REPLICATED_CORE, ParsedName, is_complete_specification,  # noqa: F401
                              is_tpu_replicated_core, name_to_string, parse_full_name)
 
 __all__ = ["DEVICES_ATTR", "TPU_REPLICATED_CORE", "HostDeviceError", "ParsedName", "device_to_host_map",
            "generic_host", "has_tpu_device", "host_device_outside_computation", "is_tpu_replicated_core",
-           "module_devices", "module_devices_error", "num_cores_per_replica", "parse_full_name",
+           "module_device_names", "module_devices", "outside_compilation_host", "module_devices_error", "num_cores_per_replica",
+           "parse_full_name",
            "replicated_host_alias"]
 
 DEVICES_ATTR = "tf.devices"
@@ -57,6 +59,12 @@ def module_devices_error(module):
     """The message of TF's ``GetDevicesFromOp`` error for `module`'s ``tf.devices``, or None
     when the attribute is absent or valid."""
     return module_devices(module)[1]
+
+
+def module_device_names(module):
+    """The parsed names of the module's ``tf.devices`` (validated by :func:`module_devices_error`
+    first), in order."""
+    return [parsed for _name, parsed in module_devices(module)[0]]
 
 
 # --- hosts of outside compilation (TF's tpu_rewrite_device_util) -------------------------------
@@ -126,6 +134,15 @@ def host_device_outside_computation(cluster, devices):
     if has_tpu_device(devices):
         return _full_mesh_hosts(cluster, devices)[0]
     return generic_host(devices)
+
+
+def outside_compilation_host(cluster, devices):
+    """:func:`host_device_outside_computation`, failing the pass at `cluster` (PassFailure with
+    TF's diagnostic) when there is no host."""
+    try:
+        return host_device_outside_computation(cluster, devices)
+    except HostDeviceError as error:
+        raise PassFailure(str(error), cluster) from None
 
 
 def device_to_host_map(cluster, devices):
