@@ -118,11 +118,10 @@ from .analysis.names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAU
                              PARALLEL_EXECUTE, REPLICATE, RETURN, TF_YIELD,
                              TPU_DEVICE_ORDINAL_PLACEHOLDER, WHILE_REGION)
 from .analysis.types import can_be_refined, type_valid_for_xla
+from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import enclosing_op
 
-OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
-MAP_OUTSIDE_COMPILATION_ATTR = "_xla_map_outside_compilation"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 HOST_TRANSFER_ATTR = "_xla_has_host_transfer"
 DEVICE_ATTR = "device"

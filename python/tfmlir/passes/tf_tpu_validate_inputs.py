@@ -89,10 +89,10 @@ from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, ISLAND
 from .analysis.tpu_inputs import (DEVICE_ATTR, ERROR, WARNING, NotAString,
                                   potential_unsupported_op, string_attr, text,
                                   v1_control_flow_warnings)
+from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
 
 TPU_REPLICATE_ATTR = "_tpu_replicate"
-OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 XLA_SHARDING_ATTR = "_XlaSharding"
 SHARDING_ATTR = "sharding"

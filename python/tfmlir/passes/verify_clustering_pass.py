@@ -21,9 +21,9 @@ parallel).
 """
 from mlir import ir
 
+from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
 
-OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 # TF's builtin namespaces ("return" is no dialect's) and the bridge's own.
 ACCEPTED_DIALECTS = frozenset({"func", "return", "builtin", "tf", "tf_device"})
 
