@@ -21,9 +21,10 @@ an array of integers (TF reads it as integers: undefined behaviour).
 """
 from mlir import ir
 
-from .analysis.names import CLUSTER_FUNC, FUNC, IDENTITY, MODULE, READ_VARIABLE, REPLICATE
+from .analysis.calls import function_callee
+from .analysis.names import CLUSTER_FUNC, IDENTITY, MODULE, READ_VARIABLE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import enclosing_op, is_proper_ancestor, set_arg_attr
+from .ir_helpers import enclosing_op, is_proper_ancestor, ops_named, set_arg_attr
 
 REPLICATION_ATTR = "mhlo.is_same_data_across_replicas"
 MIRRORED_VARIABLE_INDICES = "_mirrored_variable_indices"
@@ -37,14 +38,7 @@ class AnnotateParameterReplicationPass(Pass):
     dependent_dialects = ("tf", "tf_device")
 
     def run_on_operation(self, module):
-        cluster_funcs = []
-
-        def visit(op):
-            if op.name == CLUSTER_FUNC:
-                cluster_funcs.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit, ir.WalkOrder.POST_ORDER)
+        cluster_funcs = ops_named(module, CLUSTER_FUNC)
         if not cluster_funcs:
             return
         table = ir.SymbolTable(module.operation)
@@ -54,7 +48,7 @@ class AnnotateParameterReplicationPass(Pass):
             if replicate is None:
                 continue
             mirrored = _mirrored_indices(replicate)
-            callee = _callee(cluster_func, table)
+            callee = function_callee(cluster_func, table)
             body = replicate.regions[0].blocks[0]
             for index, operand in enumerate(cluster_func.operands):
                 value = _skip_identity_and_read(operand)
@@ -91,14 +85,3 @@ def _mirrored_indices(replicate):
                           f"integers, got {attr}", replicate)
     return frozenset(ir.IntegerAttr(e).value for e in ir.ArrayAttr(attr))
 
-
-def _callee(cluster_func, table):
-    name = ir.FlatSymbolRefAttr(cluster_func.attributes["func"]).value
-    try:
-        callee = table[name]
-    except KeyError:
-        callee = None
-    if callee is None or callee.operation.name != FUNC:
-        raise PassFailure(f"'{CLUSTER_FUNC}' op callee @{name} is not a function of the module",
-                          cluster_func)
-    return callee

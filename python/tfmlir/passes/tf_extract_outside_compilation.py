@@ -120,7 +120,7 @@ from .analysis.names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAU
 from .analysis.types import can_be_refined, type_valid_for_xla
 from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import enclosing_op
+from .ir_helpers import enclosing_op, walk_ops
 
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 HOST_TRANSFER_ATTR = "_xla_has_host_transfer"
@@ -280,17 +280,6 @@ def _is_ancestor(op, other):
     return False
 
 
-def _walk_ops(op):
-    found = []
-
-    def visit(nested):
-        found.append(nested.operation)
-        return _ADVANCE
-
-    op.walk(visit, _POST_ORDER)
-    return found
-
-
 def _replace_uses_if(old, new, keep):
     """Replaces the uses of `old` by `new` where ``keep(owner)`` is true."""
     chosen = [(use.owner.operation, use.operand_number) for use in old.uses]
@@ -443,7 +432,7 @@ class _ClusterExtraction:
             for op in ordinal_ops:
                 erase_op(op)
         for launch in tmp_launches:
-            for op in _walk_ops(launch):
+            for op in walk_ops(launch):
                 if _has_mark(op):
                     del op.attributes[OUTSIDE_COMPILATION_ATTR]
 
@@ -653,7 +642,7 @@ class _ClusterExtraction:
         found = _OrderedValues()
         for op in group:
             region = _parent_region(op)
-            for walked in _walk_ops(op):
+            for walked in walk_ops(op):
                 if walked.name in _TRANSFERS:
                     continue
                 for value in walked.operands:
@@ -799,7 +788,7 @@ def _clone_mapped(op, mapping, ip):
     found in `mapping` (value -> value) are replaced."""
     clone = op.clone(ip=ip)
     if mapping:
-        for nested in _walk_ops(clone):
+        for nested in walk_ops(clone):
             operands = nested.operands
             for number in range(len(operands)):
                 replacement = mapping.get(operands[number])
@@ -882,7 +871,7 @@ def _all_external_operands(group):
     keys = {op_key(op) for op in group}
     found = _OrderedValues()
     for op in group:
-        for walked in _walk_ops(op):
+        for walked in walk_ops(op):
             for value in walked.operands:
                 if not type_valid_for_xla(value.type):
                     continue

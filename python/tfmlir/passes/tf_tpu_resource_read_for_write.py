@@ -22,8 +22,10 @@ with a body (TF's process crashes).
 """
 from mlir import ir
 
-from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, FUNC, MODULE, READ_VARIABLE, REPLICATE
-from .framework import Pass, PassFailure, erase_op, register_pass
+from .analysis.calls import function_callee
+from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, MODULE, READ_VARIABLE, REPLICATE
+from .framework import Pass, erase_op, register_pass
+from .ir_helpers import ops_named
 
 
 @register_pass
@@ -33,14 +35,7 @@ class TPUResourceReadForWritePass(Pass):
     dependent_dialects = ("tf", "tf_device")
 
     def run_on_operation(self, module):
-        cluster_funcs = []
-
-        def visit(op):
-            if op.name == CLUSTER_FUNC:
-                cluster_funcs.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit, ir.WalkOrder.POST_ORDER)
+        cluster_funcs = ops_named(module, CLUSTER_FUNC)
         table = ir.SymbolTable(module.operation) if cluster_funcs else None
         for cluster_func in cluster_funcs:
             _add_reads(cluster_func.operation, table)
@@ -94,14 +89,7 @@ def _add_reads(cluster_func, table):
         reads.append(read.results[0])
     if not reads:
         return
-    name = ir.FlatSymbolRefAttr(cluster_func.attributes["func"]).value
-    try:
-        callee = table[name]
-    except KeyError:
-        callee = None
-    if callee is None or callee.operation.name != FUNC or not len(callee.operation.regions[0].blocks):
-        raise PassFailure(f"'{CLUSTER_FUNC}' op callee @{name} is not a function of the module "
-                          f"with a body", cluster_func)
+    callee = function_callee(cluster_func, table, with_body=True)
     attributes = {cluster_func.attributes[i].name: cluster_func.attributes[i].attr
                   for i in range(len(cluster_func.attributes))}
     new = ir.Operation.create(CLUSTER_FUNC, results=[r.type for r in cluster_func.results],
