@@ -10,4 +10,6 @@ _EXTRA = ("embedding", "invalid")
 
 ROWS = [
     Row("tf-rewrite-tpu-embedding-ops", "func.func(tf-rewrite-tpu-embedding-ops)", (), _EXTRA),
+    Row("tf-tpu-update-embedding-enqueue-op-inputs",
+        "func.func(tf-tpu-update-embedding-enqueue-op-inputs)", (), _EXTRA),
 ]
