@@ -106,7 +106,7 @@ Failures (TF's diagnostics; the module is left unchanged):
   checked on every cluster of the module.
 
 TF's flag for this pass was ``-tf-tpu-extract-outside-compilation`` before
-2.13; the pass framework has no aliases, only the current name is registered.
+2.13 (the seed's name); it is registered as an alias.
 """
 from collections import deque
 
@@ -145,6 +145,7 @@ _INTERRUPT = ir.WalkResult.INTERRUPT
 @register_pass
 class ExtractOutsideCompilationPass(Pass):
     argument = "tf-extract-outside-compilation"
+    aliases = ("tf-tpu-extract-outside-compilation",)  # the seed's name
     anchor = MODULE
     dependent_dialects = ("tf", "tf_device", "func")
 
