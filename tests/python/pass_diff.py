@@ -27,7 +27,8 @@ whose functions are used several times, :mod:`call_graph_programs`; ``tpu_progra
 TPU programs as users write them, imported, :mod:`tpu_bridge_programs`; ``tpu_resources``:
 TPU programs where the bridge runs its resource passes, :mod:`tpu_resource_programs`;
 ``tpu_partitioned``: TPU programs with partitioned inputs and outputs,
-:mod:`tpu_partitioned_programs` -- the sets of
+:mod:`tpu_partitioned_programs`; ``embedding``: TPU embedding and ``tf.data`` reduce
+programs, :mod:`embedding_programs` -- the sets of
 :data:`GENERATED_SETS`, written
 by TensorFlow once and cached, :mod:`generated_inputs`). A new differential
 test is a new row.
@@ -52,7 +53,8 @@ GENERATED_SETS = {"control_flow": ("cf", "control_flow_programs"), "bridge": ("b
                   "call_graph": ("cg", "call_graph_programs"),
                   "tpu_programs": ("tpub", "tpu_bridge_programs"),
                   "tpu_resources": ("tpur", "tpu_resource_programs"),
-                  "tpu_partitioned": ("tpup", "tpu_partitioned_programs")}
+                  "tpu_partitioned": ("tpup", "tpu_partitioned_programs"),
+                  "embedding": ("emb", "embedding_programs")}
 
 _DIRECTIVE = re.compile(r"^\s*// *(RUN|CHECK|PRESERVE|ISLANDS|expected-)")
 

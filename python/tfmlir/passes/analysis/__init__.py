@@ -13,6 +13,8 @@
   ``IsTPUReplicatedCore``), its checks of a module's ``tf.devices`` and the
   host device of a cluster's outside compilation;
   :mod:`.calls`: callee resolution from device clusters.
+* :mod:`.string_map`: the iteration order of LLVM's ``StringMap`` (XXH3
+  hashes), for TF passes that report the first problem found iterating one.
 
 The framework skips this package when it auto-imports pass modules. Import
 the submodules themselves (``from tfmlir.passes.analysis import executor``);
