@@ -57,9 +57,14 @@ Per ``func.func`` of the module (not of nested modules), as TF:
      operand.
 
 Errors (at the graph; the module is left unchanged): ``Collect special Tpu ops
-failed: Graph contains op with inconsistent cluster info`` (step 1) and
+failed: Graph contains op with inconsistent cluster info`` (step 1),
 ``Merging island failed: the TPU cluster likely contains a cycle with non-TPU
-operations or has unsupported ops`` (step 2).
+operations or has unsupported ops`` (step 2), and the verifier's message
+(``operand #0 does not dominate this use``, where TF fails verifying its
+output) when merging broke dominance: a special input op before the first
+cluster island used by an op between them, a merged island whose control
+inputs include a merged island's token, a value of the cluster used inside a
+region of a cluster op.
 """
 import heapq
 from collections import deque
@@ -107,12 +112,14 @@ class TPUBridgeExecutorIslandCoarsening(Pass):
         calls_cluster_func = _ClusterCalls(funcs, symbols)
         skipped = _partitioned_call_reachable(module, symbols)
         true = ir.BoolAttr.get(True)
+        created = []  # the merged islands
         for func in funcs:
             if symbol_name(func) in skipped:
                 func.attributes[SKIP_ISLAND_OUTLINING_ATTR] = true
                 continue
             for graph in graphs_in(func):
-                _coarsen_graph(graph, calls_cluster_func)
+                _coarsen_graph(graph, calls_cluster_func, created)
+        _check_dominance(created, funcs)
 
 
 # -- facts about ops -------------------------------------------------------------------------
@@ -273,7 +280,7 @@ def _block_ops(block):
     return [op.operation for op in block.operations]
 
 
-def _coarsen_graph(graph, calls_cluster_func):
+def _coarsen_graph(graph, calls_cluster_func, created):
     graph = graph.operation
     block = graph.regions[0].blocks[0]
     special = _special_ops(_block_ops(block), graph)
@@ -284,7 +291,7 @@ def _coarsen_graph(graph, calls_cluster_func):
         merged = False
         ops = _block_ops(block)
         for index in range(len(ops)):
-            if _merge(block, ops, index, special, calls_cluster_func, graph):
+            if _merge(block, ops, index, special, calls_cluster_func, graph, created):
                 merged = True
                 break
     _erase_identities_outside_clusters(block)
@@ -365,7 +372,7 @@ def _unqualified(island, cluster, members, incoming):
     return False
 
 
-def _merge(block, ops, index, special, calls_cluster_func, graph):
+def _merge(block, ops, index, special, calls_cluster_func, graph, created):
     """Merges the cluster of island ``ops[index]`` if it is a root (TF's ``MergeIsland``);
     True if anything was merged."""
     root = ops[index]
@@ -402,6 +409,7 @@ def _merge(block, ops, index, special, calls_cluster_func, graph):
     end = ops[positions[-1] + 1]
     new_island = _create_merged_island(root, islands, wrapped_keys, special)
     _sort_topologically(block, new_island, end, graph)
+    created.append(new_island)
     return True
 
 
@@ -478,6 +486,68 @@ def _sort_topologically(block, first, end, graph):
     if order != list(range(len(span))):
         for position in order:
             span[position].move_before(end)
+
+
+def _check_dominance(islands, funcs):
+    """Fails where a use of a merged island's results is not dominated by it.
+
+    TF's pass leaves such IR (a special input op merged into an island after a
+    host op using it, a merged island taking its own control token, a value of
+    the cluster used in a region of a cluster op), and TF's pass manager then
+    fails verifying it, at the first use MLIR's verifier meets: functions in
+    order; in a function, the operands of the ops of a block are checked when
+    the op holding the block is reached, and ops holding regions are then
+    visited last first (a stack).
+    """
+    positions = {}  # graph key -> {op key: position in the graph block}
+    found = []
+    for island in islands:
+        graph = island.parent.operation
+        graph_key = op_key(graph)
+        if graph_key not in positions:
+            positions[graph_key] = {op_key(op): position
+                                    for position, op in enumerate(_block_ops(graph.regions[0].blocks[0]))}
+        where = positions[graph_key]
+        own = where[op_key(island)]
+        for result in island.results:
+            for use in result.uses:
+                user = use.owner.operation
+                top = user
+                while op_key(top.parent.operation) != graph_key:
+                    top = top.parent.operation
+                if where[op_key(top)] <= own:
+                    found.append((user, use.operand_number))
+    if not found:
+        return
+    func_index = {op_key(func): index for index, func in enumerate(funcs)}
+    user, number = min(found, key=lambda item: _verification_order(item, func_index))
+    raise PassFailure(f"operand #{number} does not dominate this use", user)
+
+
+def _verification_order(item, func_index):
+    user, number = item
+    chain = []  # the ancestors of `user` up to (without) its function, innermost first
+    op = user
+    while True:
+        parent = op.parent.operation
+        if op_key(parent) in func_index:
+            break
+        chain.append(parent)
+        op = parent
+    path = tuple(-_index_in_parent(op) for op in reversed(chain))
+    return func_index[op_key(parent)], path, _index_in_parent(user), number
+
+
+def _index_in_parent(op):
+    key = op_key(op)
+    index = 0
+    for region in op.parent.regions:
+        for block in region.blocks:
+            for sibling in block.operations:
+                if op_key(sibling.operation) == key:
+                    return index
+                index += 1
+    return index
 
 
 def _erase_identities_outside_clusters(block):

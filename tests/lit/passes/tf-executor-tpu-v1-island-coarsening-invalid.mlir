@@ -53,3 +53,36 @@ func.func @identity_for_two_clusters(%arg0: tensor<f32>) {
   }
   func.return
 }
+
+// -----
+
+// A replicated input comes into the cluster, but a host op before the cluster
+// also uses it: merging breaks dominance (TF fails verifying its output; the
+// error is at the use).
+
+func.func @special_input_used_before(%arg0: tensor<f32>) {
+  tf_executor.graph {
+    %ri, %ric = tf_executor.island wraps "tf.TPUReplicatedInput"(%arg0, %arg0) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    // expected-error @+1 {{operand #0 does not dominate this use}}
+    %h, %hc = tf_executor.island wraps "tf.Exp"(%ri) : (tensor<f32>) -> tensor<f32>
+    %a, %ac = tf_executor.island wraps "tf.Neg"(%ri) {_replication_info = "a", _xla_compile_device_type = "TPU"} : (tensor<f32>) -> tensor<f32>
+    %b, %bc = tf_executor.island wraps "tf.Neg"(%h) {_replication_info = "a", _xla_compile_device_type = "TPU"} : (tensor<f32>) -> tensor<f32>
+    tf_executor.fetch
+  }
+  func.return
+}
+
+// -----
+
+// The first cluster island depends on the control token of a replicated input
+// merged with it.
+
+func.func @own_control_token(%arg0: tensor<f32>) {
+  tf_executor.graph {
+    %ri, %ric = tf_executor.island wraps "tf.TPUReplicatedInput"(%arg0, %arg0) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    // expected-error @+1 {{operand #0 does not dominate this use}}
+    %a, %ac = tf_executor.island(%ric) wraps "tf.Neg"(%ri) {_replication_info = "a", _xla_compile_device_type = "TPU"} : (tensor<f32>) -> tensor<f32>
+    tf_executor.fetch
+  }
+  func.return
+}
