@@ -56,12 +56,12 @@ Per ``func.func`` of the module (not of nested modules), as TF:
      wrap a single op (merged or not) are removed, their uses taking their
      operand.
 
-Errors (at the graph; the module is left unchanged): ``Collect special Tpu ops
-failed: Graph contains op with inconsistent cluster info`` (step 1),
+Errors (the module is left unchanged): at the graph, ``Collect special Tpu
+ops failed: Graph contains op with inconsistent cluster info`` (step 1) and
 ``Merging island failed: the TPU cluster likely contains a cycle with non-TPU
-operations or has unsupported ops`` (step 2), and the verifier's message
-(``operand #0 does not dominate this use``, where TF fails verifying its
-output) when merging broke dominance: a special input op before the first
+operations or has unsupported ops`` (step 2); at the use the verifier meets
+first, its message (``operand #0 does not dominate this use``: TF's pass
+leaves that IR and fails verifying it) when merging broke dominance: a special input op before the first
 cluster island used by an op between them, a merged island whose control
 inputs include a merged island's token, a value of the cluster used inside a
 region of a cluster op.
