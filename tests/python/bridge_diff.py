@@ -73,7 +73,8 @@ def _run_tfmlir(text, pipeline):
         module = ir.Module.parse(text, context)
         framework.run(module, f"builtin.module({pipeline})")
     except ir.MLIRError as exc:
-        return {"ok": False, "error": "; ".join(d.message for d in exc.error_diagnostics) or str(exc)}
+        return {"ok": False, "error": "; ".join(f"{d.location}: {d.message}" for d in exc.error_diagnostics)
+                or str(exc)}
     except ValueError as exc:  # a pipeline tfmlir cannot build (a missing pass)
         return {"ok": False, "error": str(exc)}
     return {"ok": True, "text": tfmlir.print_ir(module, debug_info=False)}

@@ -39,4 +39,13 @@ ROWS = [
     Row("tf-launch-to-device-attribute{legacy-graph-export=false}",
         "func.func(tf-launch-to-device-attribute{legacy-graph-export=false})",
         ("tf-launch-to-device-attribute",), _EXTRA),
+    # TF's process dies on a callee it cannot look up (and on a callee without a body, below); a
+    # _mirrored_variable_indices of strings it reads as integers (undefined behaviour, no error).
+    Row("tf-annotate-parameter-replication", "tf-annotate-parameter-replication", (), _EXTRA,
+        {"@nested_module(": "'tf_device.cluster_func' op callee @callee is not a function of the module",
+         "@bad_indices(": "'tf_device.replicate' op '_mirrored_variable_indices' must be an array of "
+                          "integers, got [\"a\"]"}),
+    Row("tf-tpu-resource-read-for-write", "tf-tpu-resource-read-for-write", (), _EXTRA,
+        {"@declaration(": "'tf_device.cluster_func' op callee @external is not a function of the "
+                          "module with a body"}),
 ]

@@ -8,7 +8,7 @@ from tfmlir.passes.framework import pass_modules
 
 def _readme_passes():
     text = (REPO_ROOT / "README.md").read_text()
-    match = re.search(r"^Available: (.*?)\.\n", text, re.S | re.M)
+    match = re.search(r"^Available\b(.*?)\.\n", text, re.S | re.M)
     assert match, "README.md has no 'Available: ...' list of passes"
     return re.findall(r"`([a-z0-9-]+)`", match.group(1))
 

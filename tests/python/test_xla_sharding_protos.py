@@ -28,7 +28,8 @@ def _xla_data_pb2():
 @pytest.mark.parametrize("device", [0, 1, 7, 127, 128, 300, 70000])
 def test_assign_device_matches_protobuf(device):
     pb = _xla_data_pb2()
-    expected = pb.OpSharding(type=pb.OpSharding.MAXIMAL, tile_assignment_devices=[device])
+    expected = pb.OpSharding(type=pb.OpSharding.MAXIMAL, tile_assignment_dimensions=[1],
+                             tile_assignment_devices=[device])
     assert xla_protos.assign_device_sharding(device) == expected.SerializeToString()
 
 

@@ -180,6 +180,8 @@ class Pass:
         refuses to create them otherwise, and the setting cannot change while
         passes run).
       rollback_on_failure: restore the anchor op when the pass fails.
+      aliases: other flag names of the pass (a name the seed gives a pass that TF
+        renamed, ...).
 
     The description is the class docstring, or else its module's docstring.
     """
@@ -190,6 +192,7 @@ class Pass:
     dependent_dialects: Sequence[str] = ()
     opaque_dialects: Sequence[str] = ()
     rollback_on_failure: bool = True
+    aliases: Sequence[str] = ()
 
     def __init__(self, **values):
         known = {o.attr: o for o in self.options}
@@ -246,12 +249,16 @@ def register_pass(cls):
         raise ValueError(f"{cls.__name__} has no 'argument' (its pipeline name)")
     if cls.anchor not in (FUNC, MODULE):
         raise ValueError(f"{cls.argument}: anchor must be '{FUNC}' or '{MODULE}'")
-    existing = _REGISTRY.get(cls.argument)
-    if existing is not None and existing is not cls and (
-            existing.__module__, existing.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise ValueError(f"a pass named '{cls.argument}' is already registered "
-                         f"({existing.__module__}.{existing.__qualname__})")
-    _REGISTRY[cls.argument] = cls
+    for name in (cls.argument, *cls.aliases):
+        existing = _REGISTRY.get(name)
+        if existing is not None and existing is not cls and (
+                existing.__module__, existing.__qualname__) != (cls.__module__, cls.__qualname__):
+            raise ValueError(f"a pass named '{name}' is already registered "
+                             f"({existing.__module__}.{existing.__qualname__})")
+        if name in _PIPELINES:
+            raise ValueError(f"'{name}' is already registered as a pipeline")
+    for name in (cls.argument, *cls.aliases):
+        _REGISTRY[name] = cls
     return cls
 
 
@@ -341,7 +348,7 @@ def pass_modules():
     """{module name: pass argument} of the package's pass modules (those registering a pass)."""
     _load_builtin_passes()
     return {cls.__module__.rsplit(".", 1)[-1]: argument for argument, cls in _REGISTRY.items()
-            if cls.__module__.startswith(__package__ + ".")}
+            if cls.__module__.startswith(__package__ + ".") and argument == cls.argument}
 
 
 # --- running ---------------------------------------------------------------

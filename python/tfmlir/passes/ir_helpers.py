@@ -51,6 +51,21 @@ _POST_ORDER = ir.WalkOrder.POST_ORDER
 _ADVANCE = ir.WalkResult.ADVANCE
 
 
+def walk_ops(op):
+    """`op` and the ops nested in it, in post-order (`op` last)."""
+    op = op.operation
+    if not len(op.regions):
+        return [op]
+    found = []
+
+    def visit(nested):
+        found.append(nested.operation)
+        return _ADVANCE
+
+    op.walk(visit, _POST_ORDER)
+    return found
+
+
 def _ops_of(scope):
     """The top-level ops of `scope`: a region, a block, an op's first region, or a list of ops."""
     if isinstance(scope, ir.Region):

@@ -94,6 +94,7 @@ _INTERRUPT = ir.WalkResult.INTERRUPT
 @register_pass
 class ExtractHeadTailOutsideCompilationPass(Pass):
     argument = "tf-extract-head-tail-outside-compilation"
+    aliases = ("tf-tpu-extract-head-tail-outside-compilation",)  # the seed's name
     anchor = MODULE
     dependent_dialects = ("tf", "tf_device")
 

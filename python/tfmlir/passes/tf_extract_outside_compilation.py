@@ -106,7 +106,7 @@ Failures (TF's diagnostics; the module is left unchanged):
   checked on every cluster of the module.
 
 TF's flag for this pass was ``-tf-tpu-extract-outside-compilation`` before
-2.13; the pass framework has no aliases, only the current name is registered.
+2.13 (the seed's name); it is registered as an alias.
 """
 from collections import deque
 
@@ -120,7 +120,7 @@ from .analysis.names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAU
 from .analysis.types import can_be_refined, type_valid_for_xla
 from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import enclosing_op
+from .ir_helpers import enclosing_op, walk_ops
 
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 HOST_TRANSFER_ATTR = "_xla_has_host_transfer"
@@ -145,6 +145,7 @@ _INTERRUPT = ir.WalkResult.INTERRUPT
 @register_pass
 class ExtractOutsideCompilationPass(Pass):
     argument = "tf-extract-outside-compilation"
+    aliases = ("tf-tpu-extract-outside-compilation",)  # the seed's name
     anchor = MODULE
     dependent_dialects = ("tf", "tf_device", "func")
 
@@ -277,17 +278,6 @@ def _is_ancestor(op, other):
             return True
         other = _parent_op(other)
     return False
-
-
-def _walk_ops(op):
-    found = []
-
-    def visit(nested):
-        found.append(nested.operation)
-        return _ADVANCE
-
-    op.walk(visit, _POST_ORDER)
-    return found
 
 
 def _replace_uses_if(old, new, keep):
@@ -442,7 +432,7 @@ class _ClusterExtraction:
             for op in ordinal_ops:
                 erase_op(op)
         for launch in tmp_launches:
-            for op in _walk_ops(launch):
+            for op in walk_ops(launch):
                 if _has_mark(op):
                     del op.attributes[OUTSIDE_COMPILATION_ATTR]
 
@@ -652,7 +642,7 @@ class _ClusterExtraction:
         found = _OrderedValues()
         for op in group:
             region = _parent_region(op)
-            for walked in _walk_ops(op):
+            for walked in walk_ops(op):
                 if walked.name in _TRANSFERS:
                     continue
                 for value in walked.operands:
@@ -798,7 +788,7 @@ def _clone_mapped(op, mapping, ip):
     found in `mapping` (value -> value) are replaced."""
     clone = op.clone(ip=ip)
     if mapping:
-        for nested in _walk_ops(clone):
+        for nested in walk_ops(clone):
             operands = nested.operands
             for number in range(len(operands)):
                 replacement = mapping.get(operands[number])
@@ -881,7 +871,7 @@ def _all_external_operands(group):
     keys = {op_key(op) for op in group}
     found = _OrderedValues()
     for op in group:
-        for walked in _walk_ops(op):
+        for walked in walk_ops(op):
             for value in walked.operands:
                 if not type_valid_for_xla(value.type):
                     continue

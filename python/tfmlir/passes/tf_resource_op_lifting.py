@@ -57,7 +57,7 @@ and inlines the calls before this pass).
 """
 from mlir import ir
 
-from .analysis.executor import op_key
+from .analysis.executor import op_key, rebuild_op
 from .analysis.names import (ASSIGN_VARIABLE, CALL_INDIRECT, CALLEE_ATTRS, CASE, CASE_REGION,
                              CAST, CLUSTER, CONST, FUNC, IF, IF_REGION, PARTITIONED_CALL,
                              READ_VARIABLE, STATEFUL_PARTITIONED_CALL, WHILE, WHILE_REGION)
@@ -116,26 +116,7 @@ def _replace_op(op, result_types, operands, keep=None):
     """A new op like `op` with `result_types` and `operands`, `op`'s regions moved into it;
     `keep` lists, per new result, the old result it replaces (default: the first ones).
     `op` is erased."""
-    op = op.operation
-    regions = op.regions
-    new = ir.Operation.create(op.name, results=list(result_types), operands=list(operands),
-                              attributes=_attributes(op), regions=len(regions), loc=op.location,
-                              ip=ir.InsertionPoint(op))
-    for old_region, new_region in zip(regions, new.regions):
-        for old_block in old_region.blocks:
-            new_block = new_region.blocks.append(*[a.type for a in old_block.arguments])
-            for arg_old, arg_new in zip(old_block.arguments, new_block.arguments):
-                arg_old.replace_all_uses_with(arg_new)
-            for child in list(old_block.operations):
-                new_block.append(child.operation.detach_from_parent())
-    old_results = list(op.results)
-    if keep is None:
-        keep = list(range(min(len(old_results), len(result_types))))
-    for new_index, old_index in enumerate(keep):
-        if old_index is not None:
-            old_results[old_index].replace_all_uses_with(new.results[new_index])
-    erase_op(op)
-    return new
+    return rebuild_op(op, operands, result_types, keep)
 
 
 def _resource_subtype(value_type):

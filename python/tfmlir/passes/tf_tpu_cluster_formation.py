@@ -133,7 +133,7 @@ from .analysis.executor import op_key
 from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ancestor_in_block, captured_values
+from .ir_helpers import ancestor_in_block, captured_values, is_proper_ancestor, walk_ops
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -516,24 +516,10 @@ class _Union:
         return key in self.a or key in self.b
 
 
-def _walk_ops(op):
-    """`op` and the ops nested in it, in post-order (just `op` when it has no regions)."""
-    if not len(op.regions):
-        return [op]
-    found = []
-
-    def visit(nested):
-        found.append(nested.operation)
-        return _ADVANCE
-
-    op.walk(visit, _POST_ORDER)
-    return found
-
-
 def _data_user_in(op, keys, more_keys):
     """A user of a result of `op` (or of an op nested in it) whose op_key is in `keys` or
     `more_keys`, or None."""
-    for inner in _walk_ops(op):
+    for inner in walk_ops(op):
         for result in inner.results:
             for use in result.uses:
                 user = use.owner.operation
@@ -546,7 +532,7 @@ def _data_user_in(op, keys, more_keys):
 def _data_definer_in(op, keys, more_keys):
     """The defining op of an operand of `op` (or of an op nested in it) whose op_key is in
     `keys` or `more_keys`, or None (the first in post-order, operand order)."""
-    for inner in _walk_ops(op):
+    for inner in walk_ops(op):
         for value in inner.operands:
             if not isinstance(value, ir.OpResult):
                 continue
@@ -590,7 +576,7 @@ def _cluster_results(block, cluster):
 
 def _strip_attributes(op, replicated_core):
     """Removes the attributes a cluster makes redundant from `op` and the ops nested in it."""
-    for inner in _walk_ops(op):
+    for inner in walk_ops(op):
         attributes = inner.attributes
         for name in (REPLICATION_INFO_ATTR, COMPILE_DEVICE_TYPE_ATTR):
             if name in attributes:
@@ -788,7 +774,7 @@ def _replicate_cluster(cluster_op, num_replicas, num_cores, plan):
         value = ri.results[0]
         for use in list(value.uses):
             user = use.owner.operation
-            if _inside(user, cluster_op):
+            if user == cluster_op or is_proper_ancestor(cluster_op, user):
                 user.operands[use.operand_number] = argument
         for use in list(value.uses):
             user = use.owner.operation
@@ -809,15 +795,6 @@ def _replicate_cluster(cluster_op, num_replicas, num_cores, plan):
     for pi in partitioned_inputs:
         pi.move_before(result_op)
     cluster_op.move_before(result_op)
-
-
-def _inside(op, ancestor):
-    while op is not None:
-        if op == ancestor:
-            return True
-        parent = op.parent
-        op = parent.operation if parent is not None else None
-    return False
 
 
 def _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list, num_replicas, end,

@@ -278,10 +278,10 @@ def _encode_varint(value):
 
 def assign_device_sharding(device):
     """The serialized ``xla.OpSharding`` of XLA's ``sharding_builder::AssignDevice(device)``
-    (type MAXIMAL, ``tile_assignment_devices = [device]``), byte for byte as protobuf's
-    ``SerializeAsString`` writes it."""
+    (type MAXIMAL, ``tile_assignment_dimensions = [1]``, ``tile_assignment_devices = [device]``),
+    byte for byte as protobuf's ``SerializeAsString`` writes it."""
     packed = _encode_varint(device)
-    return b"\x08\x01\x22" + _encode_varint(len(packed)) + packed
+    return b"\x08\x01\x1a\x01\x01\x22" + _encode_varint(len(packed)) + packed
 
 
 def _iota_devices(dims, reshape, perm):

@@ -26,8 +26,8 @@ func.func private @spmd_defaults_body(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>
 // operand (an input) and its result (an output) core 1.
 
 // CHECK-LABEL: func.func @mpmd
-// CHECK: input_sharding_configuration = ["\08\01\22\01\01", "{devices=[2,1]0,1}"]
-// CHECK-SAME: output_sharding_configuration = ["\08\01\22\01\01", "\08\01\22\01\00"]
+// CHECK: input_sharding_configuration = ["\08\01\1A\01\01\22\01\01", "{devices=[2,1]0,1}"]
+// CHECK-SAME: output_sharding_configuration = ["\08\01\1A\01\01\22\01\01", "\08\01\1A\01\01\22\01\00"]
 // CHECK-SAME: use_spmd_for_xla_partitioning = false
 func.func @mpmd(%arg0: tensor<4x2xf32>) {
   %0:2 = "tf_device.cluster_func"(%arg0, %arg0) {func = @mpmd_body, num_cores_per_replica = 2 : i64, use_spmd_for_xla_partitioning = false} : (tensor<4x2xf32>, tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
@@ -47,8 +47,8 @@ func.func private @mpmd_body(%arg0: tensor<4x2xf32>, %arg1: tensor<4x2xf32>) -> 
 // again outside the function only, with core 0 as default.
 
 // CHECK-LABEL: func.func @maximal_fallback
-// CHECK: input_sharding_configuration = ["\08\01\22\01\00"]
-// CHECK-SAME: output_sharding_configuration = ["\08\01\22\01\00"]
+// CHECK: input_sharding_configuration = ["\08\01\1A\01\01\22\01\00"]
+// CHECK-SAME: output_sharding_configuration = ["\08\01\1A\01\01\22\01\00"]
 // CHECK-SAME: use_spmd_for_xla_partitioning = false
 func.func @maximal_fallback(%arg0: tensor<4xf32>) {
   %0 = "tf_device.cluster_func"(%arg0) {func = @maximal_fallback_body, num_cores_per_replica = 2 : i64, use_spmd_for_xla_partitioning = true} : (tensor<4xf32>) -> tensor<4xf32>

@@ -78,3 +78,19 @@ def _lookup(table, name, tables):
     if symbols is None:
         symbols = tables[key] = symbol_ops(table)
     return symbols.get(name)
+
+
+def function_callee(op, table, attr="func", with_body=False):
+    """The ``func.func`` that `op`'s flat symbol attribute `attr` names in `table` (a
+    SymbolTable), or PassFailure at `op` when there is none (or it has no body and
+    `with_body` is set)."""
+    name = ir.FlatSymbolRefAttr(op.attributes[attr]).value
+    try:
+        callee = table[name]
+    except KeyError:
+        callee = None
+    if (callee is None or callee.operation.name != FUNC
+            or (with_body and not len(callee.operation.regions[0].blocks))):
+        raise PassFailure(f"'{op.name}' op callee @{name} is not a function of the module"
+                          + (" with a body" if with_body else ""), op)
+    return callee

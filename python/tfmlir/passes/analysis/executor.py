@@ -469,18 +469,21 @@ def create_island(result_types, control_inputs, loc, ip, yield_operands=(), cont
     return island, yield_op
 
 
-def rebuild_op(op, operands):
-    """Replaces `op` by a copy with `operands` (same name, result types,
-    attributes, location; the bodies of its regions are moved over).
+def rebuild_op(op, operands, result_types=None, keep=None):
+    """Replaces `op` by a copy with `operands` (same name, attributes, location; the bodies of its
+    regions are moved over; the same result types unless `result_types` is given).
 
-    MLIR cannot change an op's operand count in place; this is the Python
-    equivalent of creating the op anew from an ``OperationState``. Uses of the
-    old results are redirected. Returns the new op.
+    MLIR cannot change an op's operand or result count in place; this is the Python
+    equivalent of creating the op anew from an ``OperationState``. Uses of the old results
+    are redirected: `keep` lists, per new result, the old result it replaces (None: none;
+    default: the first ones). Returns the new op.
     """
     op = op.operation
     regions = op.regions
+    if result_types is None:
+        result_types = [r.type for r in op.results]
     new = ir.Operation.create(
-        op.name, results=[r.type for r in op.results], operands=list(operands),
+        op.name, results=list(result_types), operands=list(operands),
         attributes=dict(op.attributes.items()), regions=len(regions), loc=op.location,
         ip=ir.InsertionPoint(op))
     for old_region, new_region in zip(regions, new.regions):
@@ -490,7 +493,11 @@ def rebuild_op(op, operands):
                 arg_old.replace_all_uses_with(arg_new)
             for child in list(old_block.operations):
                 new_block.append(child.operation.detach_from_parent())
-    for old_result, new_result in zip(op.results, new.results):
-        old_result.replace_all_uses_with(new_result)
+    old_results = list(op.results)
+    if keep is None:
+        keep = list(range(min(len(old_results), len(result_types))))
+    for new_index, old_index in enumerate(keep):
+        if old_index is not None:
+            old_results[old_index].replace_all_uses_with(new.results[new_index])
     erase_op(op)
     return new
