@@ -10,6 +10,8 @@ compilation, a Keras model). Harness: :mod:`bridge_diff`.
 * ``hybrid``: TF's registered passes in TF, the others in tfmlir, equals TF's whole
   ``tf-replicated-clustering-bridge-v2``. While tfmlir lacks some of those passes the
   cases are expected failures that name them (strict: they must pass once the passes exist).
+* ``tfmlir_v1``: every pass of ``tf-replicated-clustering-bridge-v1`` in tfmlir equals TF's
+  whole ``tf-replicated-clustering-bridge-v1``.
 """
 import pytest
 
@@ -84,3 +86,28 @@ def test_hybrid_v2_equals_tf(name, hybrid_v2):
     expected = ({"ok": False, "error": theirs[len("// error: "):]} if theirs.startswith("// error")
                 else {"ok": True, "text": theirs})
     _compare(hybrid_v2[name], expected, name)
+
+
+# -- the v1 front, every pass in tfmlir ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tfmlir_v1():
+    texts = {name: programs.get(name) for name in programs.PROGRAMS}
+    return bridge_diff.run_pipeline(texts, _compositions()[V1], everything=True)
+
+
+@pytest.mark.tf
+def test_tfmlir_has_every_v1_pass():
+    from tfmlir.passes import bridge_pipelines
+
+    assert bridge_pipelines.missing_passes(_compositions()[V1]) == []
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("name", programs.PROGRAMS)
+def test_tfmlir_v1_equals_tf(name, tfmlir_v1):
+    """tfmlir's whole tf-replicated-clustering-bridge-v1 gives TF's output (``<name>.tf-v1``)."""
+    theirs = programs.get(f"{name}.tf-v1")
+    expected = ({"ok": False, "error": theirs[len("// error: "):]} if theirs.startswith("// error")
+                else {"ok": True, "text": theirs})
+    _compare(tfmlir_v1[name], expected, name)

@@ -102,3 +102,54 @@ def test_inlining_failure_leaves_module_unchanged():
     before, after, errors = _run_and_snapshot(text, PIPELINES["tf-executor-tpu-v1-island-inlining"])
     assert "Failed to inline" in errors[0]
     assert after == before
+
+
+_V1_COARSENING_INPUT = r'''
+func.func @merges(%arg0: tensor<i32>) {
+  tf_executor.graph {
+    %a, %ac = tf_executor.island wraps "tf.Neg"(%arg0) {_replication_info = "a", _xla_compile_device_type = "TPU"} : (tensor<i32>) -> tensor<i32>
+    %b, %bc = tf_executor.island wraps "tf.Neg"(%a) {_replication_info = "a", _xla_compile_device_type = "TPU"} : (tensor<i32>) -> tensor<i32>
+    %o:2, %oc = tf_executor.island {
+      %i = "tf.Identity"(%arg0) : (tensor<i32>) -> tensor<i32>
+      %n = "tf.Neg"(%i) : (tensor<i32>) -> tensor<i32>
+      tf_executor.yield %i, %n : tensor<i32>, tensor<i32>
+    }
+    tf_executor.fetch
+  }
+  func.return
+}
+func.func @skipped() {
+  tf_executor.graph {
+    tf_executor.fetch
+  }
+  func.return
+}
+func.func @calls_skipped(%arg0: tensor<i32>) {
+  tf_executor.graph {
+    %c = tf_executor.island wraps "tf.TPUPartitionedCall"(%arg0) <{f = @skipped}> : (tensor<i32>) -> ()
+    tf_executor.fetch
+  }
+  func.return
+}
+func.func @cycle(%arg0: tensor<i32>) {
+  tf_executor.graph {
+    %a, %ac = tf_executor.island wraps "tf.Neg"(%arg0) {_xla_compile_device_type = "TPU"} : (tensor<i32>) -> tensor<i32>
+    %h, %hc = tf_executor.island wraps "tf.Abs"(%a) : (tensor<i32>) -> tensor<i32>
+    %b, %bc = tf_executor.island wraps "tf.Neg"(%h) {_xla_compile_device_type = "TPU"} : (tensor<i32>) -> tensor<i32>
+    tf_executor.fetch
+  }
+  func.return
+}
+'''
+
+
+def test_v1_island_coarsening_failure_leaves_module_unchanged():
+    # The functions before the failing one were merged, cleaned of Identity ops and marked
+    # _skip_island_outlining: all of it is undone.
+    before, after, errors = _run_and_snapshot(_V1_COARSENING_INPUT, "tf-executor-tpu-v1-island-coarsening")
+    assert "Merging island failed" in errors[0]
+    assert after == before
+    fine = _V1_COARSENING_INPUT[:_V1_COARSENING_INPUT.index("func.func @cycle")]
+    result = run_ours(fine, "tf-executor-tpu-v1-island-coarsening")
+    assert result["ok"], result
+    assert "_skip_island_outlining = true" in result["text"] and '"tf.Identity"' not in result["text"]

@@ -71,3 +71,11 @@ IDENTITY = "tf.Identity"
 ASSERT = "tf.Assert"
 XLA_SET_DYNAMIC_DIMENSION_SIZE = "tf.XlaSetDynamicDimensionSize"
 WRITE_SUMMARY = "tf.WriteSummary"
+
+# Attributes of TPU computations in TF1 graphs (after
+# tf-canonicalize-compile-and-replicate-attributes).
+REPLICATION_INFO_ATTR = "_replication_info"
+COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
+TPU_DEVICE = "TPU"
+TPU_COMPILATION_STATUS_ATTR = "_tpu_compilation_status"
+SKIP_ISLAND_OUTLINING_ATTR = "_skip_island_outlining"
