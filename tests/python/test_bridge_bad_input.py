@@ -2,7 +2,8 @@
 
 Each case is a TPU program of :mod:`tpu_bridge_programs` broken the way users
 break them (:data:`CASES`): ops of one computation that both feed and consume
-the same op outside it, a ``tf.TPUReplicateMetadata`` whose replica count the
+the same op outside it, a computation calling a function that holds another
+computation (TF accepts it), a ``tf.TPUReplicateMetadata`` whose replica count the
 ``tf.TPUReplicatedInput`` ops do not match, a computation nested in a function
 called from another, a ``tf.TPUReplicateMetadata`` without ops, outside
 compilation inside a loop with no host device. tfmlir's bridge (TF's
@@ -56,8 +57,34 @@ def _nested(text):
     return text[:metadata.end()] + second + text[metadata.end():]
 
 
+# A computation whose op calls a function holding another computation (its own metadata).
+NESTED_COMPUTATIONS = """\
+module attributes {tf.devices = ["/job:localhost/replica:0/task:0/device:CPU:0", "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", "/job:localhost/replica:0/task:0/device:TPU:0"], tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 1987 : i32}} {
+  func.func @main(%arg0: tensor<f32>) -> tensor<f32> {
+    %0 = tf_executor.graph {
+      %c = tf_executor.island wraps "tf.TPUReplicateMetadata"() {_tpu_replicate = "outer", allow_soft_placement = false, computation_shape = [], device = "", device_assignment = [], host_compute_core = [], num_cores_per_replica = 1 : i64, num_replicas = 1 : i64, padding_map = [], step_marker_location = "STEP_MARK_AT_ENTRY", topology = "", tpu_compile_options_proto = "", use_spmd_for_xla_partitioning = false, use_tpu = true} : () -> ()
+      %1, %c1 = tf_executor.island wraps "tf.StatefulPartitionedCall"(%arg0) {_tpu_replicate = "outer", config = "", config_proto = "", executor_type = "", f = @inner_fn, device = ""} : (tensor<f32>) -> tensor<f32>
+      %2, %c2 = tf_executor.island wraps "tf.Identity"(%1) {_tpu_replicate = "outer", device = ""} : (tensor<f32>) -> tensor<f32>
+      tf_executor.fetch %2 : tensor<f32>
+    }
+    func.return %0 : tensor<f32>
+  }
+  func.func private @inner_fn(%arg0: tensor<f32>) -> tensor<f32> {
+    "tf.TPUReplicateMetadata"() {_tpu_replicate = "inner", allow_soft_placement = false, computation_shape = [], device = "", device_assignment = [], host_compute_core = [], num_cores_per_replica = 1 : i64, num_replicas = 1 : i64, padding_map = [], step_marker_location = "STEP_MARK_AT_ENTRY", topology = "", tpu_compile_options_proto = "", use_spmd_for_xla_partitioning = false, use_tpu = true} : () -> ()
+    %0 = "tf.Neg"(%arg0) {_tpu_replicate = "inner", device = ""} : (tensor<f32>) -> tensor<f32>
+    func.return %0 : tensor<f32>
+  }
+}
+"""
+
+
+def _nested_computations(_text):
+    return NESTED_COMPUTATIONS
+
+
 # case: (program, transformation)
 CASES = {
+    "nested_computations": ("outside_head", _nested_computations),
     "feed_and_consume_outside_op": ("outside_middle", _cycle),
     "replicated_input_count": ("replicate_2", _replica_count),
     "metadata_without_ops": ("outside_head", _metadata_without_ops),
@@ -82,6 +109,8 @@ KNOWN_GAPS = {
     "loop_outside_compilation_without_host": "the upstream inliner needs the tf dialect's inliner "
                                              "interface: the loop body stays a call and its "
                                              "outside compilation is never extracted",
+    "nested_computations": "the same inliner interface: the call stays and resource-op lifting "
+                           "refuses calls in a cluster",
 }
 
 
