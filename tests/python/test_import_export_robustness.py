@@ -507,6 +507,16 @@ def test_truncated_packed_field_is_an_import_error():
         import_graph_def(b"\x0a" + _varint(len(node)) + node)
 
 
+@pytest.mark.parametrize("encoded", [b"\x1d\x01\x02\x03\x04",                 # input as fixed32
+                                     b"\x19\x01\x02\x03\x04\x05\x06\x07\x08"])  # as fixed64
+def test_string_field_with_a_fixed_wire_type_is_an_import_error(encoded):
+    # NodeDef.input (field 3) is a string: a fixed-width value there is malformed wire data,
+    # not an integer input name.
+    node = b"\x0a\x01a\x12\x04NoOp" + encoded
+    with pytest.raises(importers.TFImportError, match="fixed(32|64) for a string field"):
+        import_graph_def(b"\x0a" + _varint(len(node)) + node)
+
+
 def test_deeply_nested_messages_are_refused():
     inner = b""
     for _ in range(5000):  # FullTypeDef.args nesting

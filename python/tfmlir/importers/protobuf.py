@@ -427,13 +427,17 @@ def _scalar(kind, buf, view, pos, wire, end):
             raise DecodeError("truncated fixed32")
         if kind is FLOAT:
             return _unpack_f(buf, pos)[0], pos + 4
-        return int.from_bytes(buf[pos:pos + 4], "little"), pos + 4
+        if kind is INT or kind is ENUM:
+            return int.from_bytes(buf[pos:pos + 4], "little"), pos + 4
+        raise DecodeError(f"fixed32 for a {kind} field")
     if wire == 1:
         if pos + 8 > end:
             raise DecodeError("truncated fixed64")
         if kind is DOUBLE:
             return _unpack_d(buf, pos)[0], pos + 8
-        return _unpack_q(buf, pos)[0], pos + 8
+        if kind is INT or kind is ENUM:
+            return _unpack_q(buf, pos)[0], pos + 8
+        raise DecodeError(f"fixed64 for a {kind} field")
     raise DecodeError(f"wire type {wire} for a {kind} field")
 
 
