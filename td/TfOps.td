@@ -30,7 +30,7 @@ def TF_ConstOp : TF_Op<"Const", [ConstantLike, Pure,
   TF_DerivedResultTypeAttr dtype = TF_DerivedResultTypeAttr<0>;
 }
 
-def TF_IdentityOp : TF_Op<"Identity", [Pure]> {
+def TF_IdentityOp : TF_Op<"Identity", [Pure, TF_NoConstantFold]> {
   let summary = "Return a tensor with the same shape and contents as the input tensor or value.";
   let arguments = (ins AnyTensor:$input);
   let results = (outs AnyTensor:$output);

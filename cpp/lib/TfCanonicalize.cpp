@@ -80,3 +80,7 @@ void tfmlir::TF::populateReshapePatterns(RewritePatternSet &results, MLIRContext
 void tfmlir::TF::populateTransposePatterns(RewritePatternSet &results, MLIRContext *context) {
   results.add<TF_TransposeOfTranspose>(context);
 }
+
+void tfmlir::TF::populateRealDivPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<TF_RealDivOfSqrt, TF_RealDivOfF32Const>(context);
+}
