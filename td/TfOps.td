@@ -116,6 +116,9 @@ def TF_WhileRegionOp : TF_Op<"WhileRegion", [SingleBlockImplicitTerminator<"Yiel
   let results = (outs Variadic<AnyType>:$output);
   let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
   let hasVerifier = 1;
+  // TF's WhileRegionExplicitCast and WhileRegionEliminatePassThrough
+  // (cpp/lib/TfCanonicalize.cpp).
+  let hasCanonicalizer = 1;
 }
 
 def TF_CaseRegionOp : TF_Op<"CaseRegion", [SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {
