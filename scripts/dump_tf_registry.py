@@ -186,6 +186,10 @@ def dump_ods_facts():
                     "call": "CallOpInterface::Trait" in traits,
                     "infers_types": "InferTypeOpInterface::Trait" in traits,
                     "same_element_type": "SameOperandsAndResultElementTypeResolveRef" in traits,
+                    # TF's own traits read by its inliner (CanDuplicate) and
+                    # constant-folding hook (CanBeFolded).
+                    "cannot_duplicate": "TF::CannotDuplicate" in traits,
+                    "no_constant_fold": "TF::NoConstantFold" in traits,
                 },
                 "commutative": "IsCommutative" in traits,
             }

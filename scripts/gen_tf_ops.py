@@ -106,7 +106,10 @@ FOLDERS = {"Add": "foldAddOp", "AddV2": "foldAddOp", "Sub": "foldSubOp", "Mul": 
            "Pack": "foldPackOp", "ConcatV2": "foldConcatV2Op"}
 
 PATTERNS = {n: f"populate{n}Patterns" for n in (
-    "AddV2", "LogicalNot", "Neg", "Reshape", "Sub", "Transpose")}
+    "AddV2", "LogicalNot", "Neg", "RealDiv", "Reshape", "Sub", "Transpose")}
+# Ops the patterns create without being the root of one: their classes are
+# needed too (td/CMakeLists.txt's TfPatternOps.h).
+PATTERN_RESULT_OPS = ("Mul", "Reciprocal", "Rsqrt", "Sqrt")
 
 # Result type inference only where TensorFlow's dialect has it (its ODS facts say
 # InferTypeOpInterface): the shape functions themselves live once, in Python
@@ -421,6 +424,13 @@ class OpGen:
                     traits.append("NoMemoryEffect")
         if op["is_commutative"]:
             traits.append("Commutative")
+        facts_traits = (self.facts or {}).get("traits", {})
+        if facts_traits.get("cannot_duplicate"):
+            traits.append("TF_CannotDuplicate")
+        if facts_traits.get("no_constant_fold"):
+            traits.append("TF_NoConstantFold")
+        if self.facts is None:
+            traits.append("TF_UnregisteredInTF")
         operands, in_trait, in_collapsed = self.groups(op["inputs"], "attr_sized_operands", "same_variadic_operands")
         results, out_trait, out_collapsed = self.groups(op["outputs"], "attr_sized_results", "same_variadic_results")
         for t in (in_trait, out_trait):
@@ -649,7 +659,7 @@ def main():
     for i in range(0, len(defs), SHARD_SIZE):
         shard = f"TfGenOps{i // SHARD_SIZE:02d}"
         shards.append(shard)
-        if any(n in PATTERNS for n, _ in defs[i:i + SHARD_SIZE]):
+        if any(n in PATTERNS or n in PATTERN_RESULT_OPS for n, _ in defs[i:i + SHARD_SIZE]):
             pattern_shards.append(shard)
         with open(os.path.join(OUT_DIR, shard + ".td"), "w") as f:
             f.write(HEADER + f"#ifndef TFMLIR_{shard.upper()}_TD\n#define TFMLIR_{shard.upper()}_TD\n\n"

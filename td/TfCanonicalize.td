@@ -47,6 +47,17 @@ def TF_AddV2OfNegLeft : Pattern<(TF_AddV2Op:$src (TF_NegOp $x), $y),
 def TF_SubOfNeg : Pattern<(TF_SubOp:$src $x, (TF_NegOp $y)),
     [(TF_AddV2Op:$dst $x, $y)], [], [(TF_CopyAttrs $src, $dst)]>;
 
+// x / sqrt(y) -> x * rsqrt(y)
+def TF_RealDivOfSqrt : Pattern<(TF_RealDivOp:$src $x, (TF_SqrtOp $y)),
+    [(TF_RsqrtOp:$rsqrt $y), (TF_MulOp:$dst $x, $rsqrt)], [],
+    [(TF_CopyAttrs $src, $dst), (TF_CopyAttrs $src, $rsqrt)]>;
+
+// x / c -> x * reciprocal(c) for an f32 constant c (the reciprocal then
+// folds through the dialect's constant-folding hook)
+def TF_RealDivOfF32Const : Pattern<(TF_RealDivOp:$src $x, (TF_ConstOp FloatElementsAttr<32>:$c)),
+    [(TF_ReciprocalOp:$reciprocal (TF_ConstOp $c)), (TF_MulOp:$dst $x, $reciprocal)], [],
+    [(TF_CopyAttrs $src, $dst), (TF_CopyAttrs $src, $reciprocal)]>;
+
 // -(-x) -> x and !!x -> x (when nothing but the type would change)
 def TF_NegOfNeg : Pat<(TF_NegOp:$src (TF_NegOp $x)), (replaceWithValue $x),
                       [(TF_SameType $src, $x)]>;

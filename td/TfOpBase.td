@@ -49,6 +49,22 @@ class TF_Op<string mnemonic, list<Trait> traits = []>
     : Op<TF_Dialect, mnemonic, traits>;
 
 //===----------------------------------------------------------------------===//
+// TF's op traits (cpp/include/tfmlir/TfBase.h), read by the dialect's inliner
+// and constant-folding interfaces (cpp/lib/TfInterfaces.cpp).
+//===----------------------------------------------------------------------===//
+
+class TF_NativeOpTrait<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::tfmlir::TF::trait";
+}
+// The op must not be duplicated (random ops): TF's CannotDuplicate.
+def TF_CannotDuplicate : TF_NativeOpTrait<"CannotDuplicate">;
+// TF's constant-folding hook skips the op: TF's NoConstantFold.
+def TF_NoConstantFold : TF_NativeOpTrait<"NoConstantFold">;
+// An op of TF's op registry that TF's dialect does not define (TF parses it
+// as an unregistered op; tfmlir registers it with the OpDef's effects).
+def TF_UnregisteredInTF : TF_NativeOpTrait<"UnregisteredInTF">;
+
+//===----------------------------------------------------------------------===//
 // Side-effect resources
 //===----------------------------------------------------------------------===//
 

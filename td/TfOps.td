@@ -30,7 +30,7 @@ def TF_ConstOp : TF_Op<"Const", [ConstantLike, Pure,
   TF_DerivedResultTypeAttr dtype = TF_DerivedResultTypeAttr<0>;
 }
 
-def TF_IdentityOp : TF_Op<"Identity", [Pure]> {
+def TF_IdentityOp : TF_Op<"Identity", [Pure, TF_NoConstantFold]> {
   let summary = "Return a tensor with the same shape and contents as the input tensor or value.";
   let arguments = (ins AnyTensor:$input);
   let results = (outs AnyTensor:$output);
@@ -116,6 +116,9 @@ def TF_WhileRegionOp : TF_Op<"WhileRegion", [SingleBlockImplicitTerminator<"Yiel
   let results = (outs Variadic<AnyType>:$output);
   let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
   let hasVerifier = 1;
+  // TF's WhileRegionExplicitCast and WhileRegionEliminatePassThrough
+  // (cpp/lib/TfCanonicalize.cpp).
+  let hasCanonicalizer = 1;
 }
 
 def TF_CaseRegionOp : TF_Op<"CaseRegion", [SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {

@@ -5,9 +5,11 @@
 #include "tfmlir/TfType.h"
 #include "tfmlir/Tf.h"
 #include "tfmlir/TfDevice.h"
+#include "tfmlir/TfInterfaces.h"
 #include "tfmlir/TfSavedModel.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/DerivedAttributeOpInterface.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
@@ -167,4 +169,83 @@ MlirOperation tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root) {
     return WalkResult::advance();
   });
   return wrap(found);
+}
+
+void tfmlirEmitDiagnostic(MlirLocation loc, MlirDiagnosticSeverity severity,
+                          MlirStringRef message) {
+  Location l = unwrap(loc);
+  StringRef text = unwrap(message);
+  switch (severity) {
+  case MlirDiagnosticError:
+    emitError(l) << text;
+    break;
+  case MlirDiagnosticWarning:
+    emitWarning(l) << text;
+    break;
+  default:
+    emitRemark(l) << text;
+    break;
+  }
+}
+
+bool tfmlirContextIsMultithreadingEnabled(MlirContext ctx) {
+  return unwrap(ctx)->isMultithreadingEnabled();
+}
+
+namespace {
+struct CHooks {
+  TfmlirConstantEvaluator evaluator = nullptr;
+  void *evaluatorData = nullptr;
+  TfmlirDeviceNameMerger merger = nullptr;
+  void *mergerData = nullptr;
+};
+CHooks &cHooks() {
+  static CHooks instance;
+  return instance;
+}
+} // namespace
+
+static bool evaluateThroughCApi(StringRef name, DictionaryAttr attributes,
+                                ArrayRef<Attribute> operands, TypeRange resultTypes,
+                                SmallVectorImpl<Attribute> &results, void *) {
+  const CHooks &h = cHooks();
+  if (!h.evaluator)
+    return false;
+  SmallVector<MlirAttribute> cOperands;
+  for (Attribute a : operands)
+    cOperands.push_back(wrap(a));
+  SmallVector<MlirType> cTypes;
+  for (Type t : resultTypes)
+    cTypes.push_back(wrap(t));
+  SmallVector<MlirAttribute> cResults(resultTypes.size(), MlirAttribute{nullptr});
+  if (!h.evaluator(wrap(name), wrap(attributes), cOperands.size(), cOperands.data(),
+                   cTypes.size(), cTypes.data(), cResults.data(), h.evaluatorData))
+    return false;
+  for (MlirAttribute a : cResults)
+    results.push_back(unwrap(a));
+  return true;
+}
+
+void tfmlirSetConstantEvaluator(TfmlirConstantEvaluator fn, void *userData) {
+  cHooks().evaluator = fn;
+  cHooks().evaluatorData = userData;
+  TF::setConstantEvaluator(fn ? evaluateThroughCApi : nullptr, nullptr);
+}
+
+static bool mergeThroughCApi(StringRef caller, StringRef node, std::string &merged, void *) {
+  const CHooks &h = cHooks();
+  if (!h.merger)
+    return false;
+  return h.merger(
+      wrap(caller), wrap(node),
+      [](MlirStringRef chunk, void *out) {
+        static_cast<std::string *>(out)->append(chunk.data, chunk.length);
+      },
+      &merged, h.mergerData);
+}
+
+void tfmlirSetDeviceNameMerger(TfmlirDeviceNameMerger fn, void *userData) {
+  cHooks().merger = fn;
+  cHooks().mergerData = userData;
+  TF::setDeviceNameMerger(fn ? mergeThroughCApi : nullptr, nullptr);
 }

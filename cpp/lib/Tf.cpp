@@ -1,5 +1,6 @@
 //===- Tf.cpp - the tf dialect (open) and its hand-written ops ------------===//
 #include "tfmlir/Tf.h"
+#include "tfmlir/TfInterfaces.h"
 #include "tfmlir/TfOpSemantics.h"
 
 #include "mlir/Dialect/Traits.h"
@@ -21,6 +22,7 @@ void TFDialect::initialize() {
 #include "tfmlir/TfOps.cpp.inc"
       >();
   registerGeneratedOps();
+  addTFDialectInterfaces(*this);
   // TF's dialect is open: ops of newer TF versions or custom ops may appear.
   allowUnknownOperations();
 }

@@ -8,6 +8,7 @@
 #include "tfmlir/TfPatternOps.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/BitVector.h"
 
 using namespace mlir;
 
@@ -79,4 +80,122 @@ void tfmlir::TF::populateReshapePatterns(RewritePatternSet &results, MLIRContext
 
 void tfmlir::TF::populateTransposePatterns(RewritePatternSet &results, MLIRContext *context) {
   results.add<TF_TransposeOfTranspose>(context);
+}
+
+void tfmlir::TF::populateRealDivPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<TF_RealDivOfSqrt, TF_RealDivOfF32Const>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// tf.WhileRegion (TF's patterns of the same names)
+//===----------------------------------------------------------------------===//
+
+/// `v` through any chain of tf.Identity / tf.IdentityN.
+static Value lookThroughIdentity(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    StringRef name = def->getName().getStringRef();
+    if (name != "tf.Identity" && name != "tf.IdentityN")
+      break;
+    v = def->getOperand(llvm::cast<OpResult>(v).getResultNumber());
+  }
+  return v;
+}
+
+namespace {
+/// An operand whose type is not its (agreeing) cond and body arguments'
+/// becomes a tf.Cast to that type.
+struct WhileRegionExplicitCast : public OpRewritePattern<tfmlir::TF::WhileRegionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tfmlir::TF::WhileRegionOp op,
+                                PatternRewriter &rewriter) const override {
+    Block &body = op.getBody().front(), &cond = op.getCond().front();
+    bool changed = false;
+    for (unsigned i = 0, e = op.getNumOperands(); i < e; ++i) {
+      Type type = body.getArgument(i).getType();
+      Value operand = op->getOperand(i);
+      if (type != cond.getArgument(i).getType() || type == operand.getType())
+        continue;
+      rewriter.setInsertionPoint(op);
+      OperationState state(op.getLoc(), "tf.Cast");
+      state.addOperands(operand);
+      state.addTypes(type);
+      Operation *cast = rewriter.create(state);
+      rewriter.modifyOpInPlace(op, [&] { op->setOperand(i, cast->getResult(0)); });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
+/// Values the body passes through unchanged (and the cond, if it forwards
+/// values) are replaced by the operand; loop values nothing uses any more are
+/// removed.
+struct WhileRegionEliminatePassThrough : public OpRewritePattern<tfmlir::TF::WhileRegionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tfmlir::TF::WhileRegionOp op,
+                                PatternRewriter &rewriter) const override {
+    unsigned numOperands = op.getNumOperands();
+    Block &body = op.getBody().front(), &cond = op.getCond().front();
+    Operation *bodyYield = body.getTerminator(), *condYield = cond.getTerminator();
+    bool condForwards = condYield->getNumOperands() > 1;
+    llvm::BitVector removed(numOperands);
+    bool replaced = false;
+    for (unsigned i = 0; i < numOperands; ++i) {
+      BlockArgument bodyArg = body.getArgument(i), condArg = cond.getArgument(i);
+      Value yielded = lookThroughIdentity(bodyYield->getOperand(i));
+      Value condYielded = condForwards ? lookThroughIdentity(condYield->getOperand(i + 1)) : Value();
+      Value operand = op->getOperand(i);
+      if ((yielded == bodyArg || yielded == operand) &&
+          (!condForwards || condYielded == condArg || condYielded == operand)) {
+        for (Value v : {Value(bodyArg), Value(condArg), Value(op->getResult(i))})
+          if (v.getType() == operand.getType() && !v.use_empty()) {
+            rewriter.replaceAllUsesWith(v, operand);
+            replaced = true;
+          }
+      }
+      if (bodyArg.use_empty() && condArg.use_empty() && op->getResult(i).use_empty())
+        removed.set(i);
+    }
+    if (removed.none())
+      return success(replaced);
+
+    SmallVector<Value> operands;
+    SmallVector<Type> types;
+    for (unsigned i = 0; i < numOperands; ++i)
+      if (!removed.test(i)) {
+        operands.push_back(op->getOperand(i));
+        types.push_back(op->getResult(i).getType());
+      }
+    rewriter.setInsertionPoint(op);
+    auto newOp = rewriter.create<tfmlir::TF::WhileRegionOp>(op.getLoc(), types, operands,
+                                                            op->getAttrs());
+    rewriter.inlineRegionBefore(op.getCond(), newOp.getCond(), newOp.getCond().end());
+    rewriter.inlineRegionBefore(op.getBody(), newOp.getBody(), newOp.getBody().end());
+    Block &newBody = newOp.getBody().front(), &newCond = newOp.getCond().front();
+    rewriter.modifyOpInPlace(newOp, [&] {
+      newCond.eraseArguments(removed);
+      newBody.eraseArguments(removed);
+      newBody.getTerminator()->eraseOperands(removed);
+      if (condForwards) {
+        llvm::BitVector shifted(numOperands + 1);
+        for (unsigned i = 0; i < numOperands; ++i)
+          if (removed.test(i))
+            shifted.set(i + 1);
+        newCond.getTerminator()->eraseOperands(shifted);
+      }
+    });
+    SmallVector<Value> results(numOperands);
+    unsigned next = 0;
+    for (unsigned i = 0; i < numOperands; ++i)
+      if (!removed.test(i))
+        results[i] = newOp->getResult(next++);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void tfmlir::TF::WhileRegionOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                           MLIRContext *context) {
+  results.add<WhileRegionExplicitCast, WhileRegionEliminatePassThrough>(context);
 }

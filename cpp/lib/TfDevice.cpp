@@ -1,11 +1,13 @@
 //===- TfDevice.cpp - the tf_device dialect -------------------------------===//
 #include "tfmlir/TfDevice.h"
 #include "tfmlir/Limits.h"
+#include "tfmlir/TfInterfaces.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -14,11 +16,30 @@ using namespace tfmlir::tf_device;
 
 #include "tfmlir/TfDeviceDialect.cpp.inc"
 
+namespace {
+/// TF's tf_device inliner interface: calls other than cluster_func inline,
+/// into any tf_device region, all tf_device ops legal; type mismatches at the
+/// call boundary become tf.Cast {Truncate = false} (as in the tf dialect).
+struct DeviceInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *call, Operation *, bool) const final {
+    return !llvm::isa<ClusterFuncOp>(call);
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
+  Operation *materializeCallConversion(OpBuilder &builder, Value input, Type resultType,
+                                       Location loc) const final {
+    return TF::createCallConversionCast(builder, input, resultType, loc);
+  }
+};
+} // namespace
+
 void TfDeviceDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "tfmlir/TfDeviceOps.cpp.inc"
       >();
+  addInterfaces<DeviceInlinerInterface>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -27,16 +27,16 @@ using namespace tfmlir::tf_executor;
 #include "tfmlir/TfExecutorTypes.cpp.inc"
 
 namespace {
-/// Inlining into islands is legal when the inlined region has one block.
+/// TF's tf_executor inliner interface: every call is legal to inline, into
+/// an island when the inlined region has one block; tf_executor ops
+/// themselves are never inlined (the default).
 struct ExecutorInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
   bool isLegalToInline(Region *dest, Region *src, bool,
                        IRMapping &) const final {
     return llvm::isa<IslandOp>(dest->getParentOp()) &&
            llvm::hasSingleElement(*src);
-  }
-  bool isLegalToInline(Operation *, Region *dest, bool, IRMapping &) const final {
-    return llvm::isa<IslandOp>(dest->getParentOp());
   }
 };
 

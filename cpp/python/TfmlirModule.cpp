@@ -20,6 +20,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cctype>
 #include <string_view>
 
 namespace nb = nanobind;
@@ -241,6 +242,108 @@ static std::vector<MlirType> checkedSubtypes(const std::vector<MlirType> &subtyp
   return subtypes;
 }
 
+//===----------------------------------------------------------------------===//
+// Python implementations of the tf dialect's hooks (tfmlir-c/Dialects.h).
+//
+// A hook calls Python only on a thread that holds the GIL: the thread that
+// called into MLIR from Python. An MLIR worker thread must not wait for the
+// GIL while the thread holding it waits for the workers (the upstream
+// bindings keep the GIL while a PassManager runs), so there the hooks
+// decline; tfmlir's pass framework runs pipelines single-threaded for that.
+// Errors in the callbacks are swallowed: the hook declines.
+//===----------------------------------------------------------------------===//
+
+static nb::object *constantEvaluator = nullptr;
+static nb::object *deviceNameMerger = nullptr;
+
+static bool mayCallPython() { return Py_IsInitialized() && PyGILState_Check(); }
+
+/// Runs `body` with the caller's pending Python error (if any) set aside;
+/// exceptions from `body` become `false`.
+template <typename F>
+static bool callPythonHook(F body) {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  bool ok = false;
+  try {
+    ok = body();
+  } catch (nb::python_error &) {
+  } catch (const std::exception &) {
+  }
+  PyErr_Clear();
+  PyErr_Restore(type, value, traceback);
+  return ok;
+}
+
+static bool evaluateInPython(MlirStringRef opName, MlirAttribute attributes,
+                             intptr_t numOperands, MlirAttribute const *operands,
+                             intptr_t numResults, MlirType const *resultTypes,
+                             MlirAttribute *results, void *) {
+  if (!constantEvaluator || !mayCallPython())
+    return false;
+  return callPythonHook([&] {
+    nb::list values, types;
+    for (intptr_t i = 0; i < numOperands; ++i)
+      values.append(nb::cast(operands[i]));
+    for (intptr_t i = 0; i < numResults; ++i)
+      types.append(nb::cast(resultTypes[i]));
+    nb::object out = (*constantEvaluator)(safeStr(opName), nb::cast(attributes), values, types);
+    if (out.is_none())
+      return false;
+    std::vector<MlirAttribute> folded;
+    for (nb::handle item : out)
+      folded.push_back(nb::cast<MlirAttribute>(item));
+    if (static_cast<intptr_t>(folded.size()) != numResults)
+      return false;
+    for (intptr_t i = 0; i < numResults; ++i)
+      results[i] = folded[i];
+    return true;
+  });
+}
+
+static bool mergeInPython(MlirStringRef caller, MlirStringRef node, MlirStringCallback merged,
+                          void *mergedUserData, void *) {
+  if (!deviceNameMerger || !mayCallPython())
+    return false;
+  return callPythonHook([&] {
+    nb::object out = (*deviceNameMerger)(safeStr(caller), safeStr(node));
+    if (out.is_none())
+      return false;
+    std::string text = nb::cast<std::string>(out);
+    merged(mlirStringRefCreate(text.data(), text.size()), mergedUserData);
+    return true;
+  });
+}
+
+/// Replaces the Python object held for a hook (None clears it).
+static void setHookObject(nb::object *&slot, nb::object callback) {
+  delete slot;
+  slot = callback.is_none() ? nullptr : new nb::object(std::move(callback));
+}
+
+static MlirDiagnosticSeverity severityOf(nb::handle severity) {
+  if (nb::isinstance<nb::str>(severity)) {
+    std::string name = nb::cast<std::string>(severity);
+    for (char &c : name)
+      c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+    if (name == "error")
+      return MlirDiagnosticError;
+    if (name == "warning")
+      return MlirDiagnosticWarning;
+    if (name == "remark")
+      return MlirDiagnosticRemark;
+    throw nb::value_error("severity must be 'error', 'warning' or 'remark'");
+  }
+  nb::object value = nb::hasattr(severity, "value") ? nb::object(severity.attr("value"))
+                                                     : nb::borrow<nb::object>(severity);
+  int code = nb::cast<int>(value);
+  if (code == MlirDiagnosticError || code == MlirDiagnosticWarning ||
+      code == MlirDiagnosticRemark)
+    return static_cast<MlirDiagnosticSeverity>(code);
+  throw nb::value_error("severity must be ERROR, WARNING or REMARK (a note needs a "
+                        "diagnostic to attach to)");
+}
+
 NB_MODULE(_tfmlir, m) {
   m.doc() = "tfmlir native glue: dialect registration, tf_type/tf_executor types";
 
@@ -362,6 +465,52 @@ NB_MODULE(_tfmlir, m) {
       "-- each note the same 4-tuple -- as a diagnostic handler; returns its id. "
       "Unlike Context.attach_diagnostic_handler, text is never read through "
       "getters that abort on non-UTF-8 bytes.");
+  m.def(
+      "emit_diagnostic",
+      [](MlirLocation loc, nb::handle severity, const std::string &message) {
+        tfmlirEmitDiagnostic(loc, severityOf(severity),
+                             mlirStringRefCreate(message.data(), message.size()));
+      },
+      nb::arg("location"), nb::arg("severity"), nb::arg("message"),
+      "Emits a diagnostic at `location`, as MLIR's emitError / emitWarning / "
+      "emitRemark: `severity` is an ir.DiagnosticSeverity (ERROR, WARNING, "
+      "REMARK), its int value, or 'error' / 'warning' / 'remark'. It reaches "
+      "the context's diagnostic handlers like any diagnostic MLIR emits.");
+  m.def(
+      "is_multithreading_enabled",
+      [](MlirContext ctx) { return tfmlirContextIsMultithreadingEnabled(ctx); },
+      nb::arg("context"), "Whether the context runs passes on several threads.");
+  m.def(
+      "set_constant_evaluator",
+      [](nb::object callback) {
+        setHookObject(constantEvaluator, std::move(callback));
+        tfmlirSetConstantEvaluator(constantEvaluator ? evaluateInPython : nullptr, nullptr);
+      },
+      nb::arg("callback").none(),
+      "Installs `callback(op_name: str, attributes: DictionaryAttr, operands: "
+      "list[Attribute], result_types: list[Type]) -> list[Attribute] | None` as "
+      "the tf dialect's constant evaluator (TF's kernel-based constant "
+      "folding); None removes it. Called only on the thread holding the GIL; "
+      "exceptions mean 'not folded'.");
+  m.def(
+      "set_device_name_merger",
+      [](nb::object callback) {
+        setHookObject(deviceNameMerger, std::move(callback));
+        tfmlirSetDeviceNameMerger(deviceNameMerger ? mergeInPython : nullptr, nullptr);
+      },
+      nb::arg("callback").none(),
+      "Installs `callback(caller: str, node: str) -> str | None` (TF's "
+      "MergeUnsetDevNames of node with caller, printed; None if either does "
+      "not parse) for the tf inliner's multi-device placement; None removes it.");
+  m.def(
+      "clear_hooks",
+      []() {
+        tfmlirSetConstantEvaluator(nullptr, nullptr);
+        tfmlirSetDeviceNameMerger(nullptr, nullptr);
+        setHookObject(constantEvaluator, nb::none());
+        setHookObject(deviceNameMerger, nb::none());
+      },
+      "Removes the Python hooks (registered with atexit by the package).");
   m.def(
       "detach_diagnostic_handler",
       [](MlirContext ctx, uint64_t id) { mlirContextDetachDiagnosticHandler(ctx, id); },

@@ -16,6 +16,7 @@ from ._loader import load_native as _load_native
 _native = _load_native()
 
 from ._registration import register_dialects, load_dialects  # noqa: E402
+from . import _hooks  # noqa: E402,F401  (the tf dialect's folding and inlining hooks)
 from .parsing import parse_module  # noqa: E402
 
 

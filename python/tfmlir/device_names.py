@@ -9,6 +9,8 @@
 * :func:`is_tpu_replicated_core`: TF's ``IsTPUReplicatedCore``.
 * :func:`name_to_string` / :func:`is_complete_specification`: ``ParsedNameToString`` and
   ``IsCompleteSpecification``.
+* :func:`merge_unset_names` / :func:`merged_device`: ``MergeUnsetDevNames`` (the tf
+  dialect's inliner places inlined ops with it, through a hook the package installs).
 
 One parser for the importer, the exporter and the passes.
 """
@@ -211,3 +213,25 @@ def canonical_device(name):
     if not p.has_id:
         p.has_id, p.id = True, 0
     return name_to_string(p)
+
+
+def merge_unset_names(target, other):
+    """TF's ``DeviceNameUtils::MergeUnsetDevNames``: `target` (a ParsedName) with every part it
+    leaves unset taken from `other`; a new ParsedName."""
+    merged = ParsedName(**vars(target))
+    for part in ("job", "replica", "task", "type", "id"):
+        if getattr(other, "has_" + part) and not getattr(merged, "has_" + part):
+            setattr(merged, "has_" + part, True)
+            setattr(merged, part, getattr(other, part))
+    return merged
+
+
+def merged_device(caller, node) -> Optional[str]:
+    """The device TF's multi-device function inlining gives a body op placed on `node` in a call
+    placed on `caller`: ``ParsedNameToString(MergeUnsetDevNames(node, caller))``, or None when
+    either name does not parse. (The tf dialect's inliner asks this through its hook.)"""
+    parsed_caller = parse_full_name(caller)
+    parsed_node = parse_full_name(node)
+    if parsed_caller is None or parsed_node is None:
+        return None
+    return name_to_string(merge_unset_names(parsed_node, parsed_caller))

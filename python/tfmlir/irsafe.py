@@ -14,8 +14,6 @@ abort the whole process on bytes that are not UTF-8; others raise
   its location, before any Python code reads it.
 * :class:`DiagnosticHandler` is a diagnostic handler whose text is read in
   C++, so a diagnostic about such IR is printed, never fatal.
-* :func:`emit_warning` emits a warning diagnostic (the bindings can emit
-  errors only).
 
 String attribute *values* may hold any bytes (TensorFlow string attributes
 are bytes); read them with ``StringAttr.value_bytes``.
@@ -27,7 +25,7 @@ from mlir import ir
 from . import _tfmlir
 
 __all__ = ["op_name", "location_filename", "location_name", "find_non_utf8", "check_utf8",
-           "NonUtf8Error", "Diagnostic", "DiagnosticHandler", "emit_warning"]
+           "NonUtf8Error", "Diagnostic", "DiagnosticHandler"]
 
 
 def _operation(op):
@@ -126,71 +124,3 @@ class DiagnosticHandler:
     def __exit__(self, *exc):
         self.detach()
         return False
-
-
-# --- warnings ------------------------------------------------------------------
-#
-# MLIR's C API (and so the Python bindings) can emit error diagnostics only
-# (``mlirEmitError``). A warning is emitted through MLIR's C++ entry points,
-# which libMLIRPythonCAPI.so exports: ``mlir::emitWarning(Location, const
-# Twine &)`` builds the in-flight diagnostic and ``InFlightDiagnostic::report``
-# hands it to the context's handlers. Both are called with ctypes (a PyDLL,
-# so the GIL stays held: the handlers are Python callbacks). The layouts used
-# are those of the LLVM/MLIR headers the bindings are built from: a Twine is
-# two 16-byte children and two one-byte kinds (``PtrAndLengthKind`` = 5,
-# ``EmptyKind`` = 1); the InFlightDiagnostic is returned through a buffer
-# larger than it. ``report`` leaves the diagnostic empty, so it needs no
-# destructor.
-
-_TWINE_PTR_AND_LENGTH = 5
-_TWINE_EMPTY = 1
-_IN_FLIGHT_BUFFER = 4096
-_EMIT_WARNING = "_ZN4mlir11emitWarningENS_8LocationERKN4llvm5TwineE"
-_REPORT = "_ZN4mlir18InFlightDiagnostic6reportEv"
-_warning_entry = None  # (emitWarning, report, Twine type, capsule reader) once loaded
-
-
-def _load_warning_entry():
-    global _warning_entry
-    if _warning_entry is not None:
-        return _warning_entry
-    import ctypes
-    import os
-
-    from mlir import _mlir_libs
-
-    library = ctypes.PyDLL(os.path.join(os.path.dirname(_mlir_libs.__file__),
-                                        "libMLIRPythonCAPI.so"))
-    emit = getattr(library, _EMIT_WARNING)
-    emit.restype = None
-    emit.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-    report = getattr(library, _REPORT)
-    report.restype = None
-    report.argtypes = [ctypes.c_void_p]
-
-    class Twine(ctypes.Structure):
-        _fields_ = [("lhs", ctypes.c_void_p), ("lhs_length", ctypes.c_size_t),
-                    ("rhs", ctypes.c_void_p), ("rhs_length", ctypes.c_size_t),
-                    ("lhs_kind", ctypes.c_ubyte), ("rhs_kind", ctypes.c_ubyte)]
-
-    capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    capsule_pointer.restype = ctypes.c_void_p
-    capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    _warning_entry = (emit, report, Twine, capsule_pointer, ctypes)
-    return _warning_entry
-
-
-def emit_warning(location, message: str) -> None:
-    """Emits a warning diagnostic `message` at `location` (an ``ir.Location``) to its context's
-    diagnostic handlers, as MLIR's ``emitWarning`` (unhandled warnings are dropped)."""
-    if not isinstance(location, ir.Location):
-        raise TypeError("emit_warning expects an mlir.ir.Location")
-    emit, report, twine_type, capsule_pointer, ctypes = _load_warning_entry()
-    data = message.encode("utf-8", "surrogateescape")
-    text = ctypes.create_string_buffer(data, len(data) + 1)
-    twine = twine_type(ctypes.cast(text, ctypes.c_void_p), len(data), None, 0,
-                       _TWINE_PTR_AND_LENGTH, _TWINE_EMPTY)
-    pointer = capsule_pointer(location._CAPIPtr, b"mlir.ir.Location._CAPIPtr")
-    in_flight = ctypes.create_string_buffer(_IN_FLIGHT_BUFFER)
-    emit(in_flight, pointer, ctypes.byref(twine))
-    report(in_flight)

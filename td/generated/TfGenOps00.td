@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_AOp : TF_Op<"A", [Pure]> {
+def TF_AOp : TF_Op<"A", [Pure, TF_UnregisteredInTF]> {
   let summary = "A";
   let arguments = (ins
   );
@@ -14,7 +14,7 @@ def TF_AOp : TF_Op<"A", [Pure]> {
   );
 }
 
-def TF_AbortOp : TF_Op<"Abort", [Pure]> {
+def TF_AbortOp : TF_Op<"Abort", [Pure, TF_UnregisteredInTF]> {
   let summary = "Abort";
   let arguments = (ins
   );
@@ -59,7 +59,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_AccumulateNV2Op : TF_Op<"AccumulateNV2", [Pure, Commutative]> {
+def TF_AccumulateNV2Op : TF_Op<"AccumulateNV2", [Pure, Commutative, TF_UnregisteredInTF]> {
   let summary = "AccumulateNV2";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">>:$inputs
@@ -78,7 +78,7 @@ def TF_AccumulateNV2Op : TF_Op<"AccumulateNV2", [Pure, Commutative]> {
   }];
 }
 
-def TF_AccumulatorApplyGradientOp : TF_Op<"AccumulatorApplyGradient", [Pure]> {
+def TF_AccumulatorApplyGradientOp : TF_Op<"AccumulatorApplyGradient", [Pure, TF_UnregisteredInTF]> {
   let summary = "AccumulatorApplyGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -88,7 +88,7 @@ def TF_AccumulatorApplyGradientOp : TF_Op<"AccumulatorApplyGradient", [Pure]> {
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_AccumulatorNumAccumulatedOp : TF_Op<"AccumulatorNumAccumulated", [Pure]> {
+def TF_AccumulatorNumAccumulatedOp : TF_Op<"AccumulatorNumAccumulated", [Pure, TF_UnregisteredInTF]> {
   let summary = "AccumulatorNumAccumulated";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -98,7 +98,7 @@ def TF_AccumulatorNumAccumulatedOp : TF_Op<"AccumulatorNumAccumulated", [Pure]> 
   );
 }
 
-def TF_AccumulatorSetGlobalStepOp : TF_Op<"AccumulatorSetGlobalStep", [Pure]> {
+def TF_AccumulatorSetGlobalStepOp : TF_Op<"AccumulatorSetGlobalStep", [Pure, TF_UnregisteredInTF]> {
   let summary = "AccumulatorSetGlobalStep";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -106,7 +106,7 @@ def TF_AccumulatorSetGlobalStepOp : TF_Op<"AccumulatorSetGlobalStep", [Pure]> {
   );
 }
 
-def TF_AccumulatorTakeGradientOp : TF_Op<"AccumulatorTakeGradient", [Pure]> {
+def TF_AccumulatorTakeGradientOp : TF_Op<"AccumulatorTakeGradient", [Pure, TF_UnregisteredInTF]> {
   let summary = "AccumulatorTakeGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -197,7 +197,7 @@ def TF_AddOp : TF_Op<"Add", [Pure]> {
   }];
 }
 
-def TF_AddManySparseToTensorsMapOp : TF_Op<"AddManySparseToTensorsMap", []> {
+def TF_AddManySparseToTensorsMapOp : TF_Op<"AddManySparseToTensorsMap", [TF_UnregisteredInTF]> {
   let summary = "AddManySparseToTensorsMap";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
@@ -230,7 +230,7 @@ def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_AddSparseToTensorsMapOp : TF_Op<"AddSparseToTensorsMap", []> {
+def TF_AddSparseToTensorsMapOp : TF_Op<"AddSparseToTensorsMap", [TF_UnregisteredInTF]> {
   let summary = "AddSparseToTensorsMap";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
@@ -283,7 +283,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   }];
 }
 
-def TF_AdjustContrastOp : TF_Op<"AdjustContrast", [Pure]> {
+def TF_AdjustContrastOp : TF_Op<"AdjustContrast", [Pure, TF_UnregisteredInTF]> {
   let summary = "AdjustContrast";
   let arguments = (ins
     TF_TensorOfDTypes<"0x27e", "uint8, int8, int16, int32, int64, float, double">:$images,
@@ -346,7 +346,7 @@ def TF_AllOp : TF_Op<"All", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_AllCandidateSamplerOp : TF_Op<"AllCandidateSampler", []> {
+def TF_AllCandidateSamplerOp : TF_Op<"AllCandidateSampler", [TF_UnregisteredInTF]> {
   let summary = "AllCandidateSampler";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes
@@ -369,7 +369,7 @@ def TF_AllCandidateSamplerOp : TF_Op<"AllCandidateSampler", []> {
   }];
 }
 
-def TF_AllToAllOp : TF_Op<"AllToAll", [Pure]> {
+def TF_AllToAllOp : TF_Op<"AllToAll", [Pure, TF_NoConstantFold]> {
   let summary = "AllToAll";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$input,
@@ -396,7 +396,7 @@ def TF_AngleOp : TF_Op<"Angle", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_AnonymousHashTableOp : TF_Op<"AnonymousHashTable", []> {
+def TF_AnonymousHashTableOp : TF_Op<"AnonymousHashTable", [TF_UnregisteredInTF]> {
   let summary = "AnonymousHashTable";
   let arguments = (ins
   );
@@ -482,7 +482,7 @@ def TF_AnonymousMultiDeviceIteratorV3Op : TF_Op<"AnonymousMultiDeviceIteratorV3"
   );
 }
 
-def TF_AnonymousMutableDenseHashTableOp : TF_Op<"AnonymousMutableDenseHashTable", []> {
+def TF_AnonymousMutableDenseHashTableOp : TF_Op<"AnonymousMutableDenseHashTable", [TF_UnregisteredInTF]> {
   let summary = "AnonymousMutableDenseHashTable";
   let arguments = (ins
     AnyTensor:$empty_key,
@@ -504,7 +504,7 @@ def TF_AnonymousMutableDenseHashTableOp : TF_Op<"AnonymousMutableDenseHashTable"
   }];
 }
 
-def TF_AnonymousMutableHashTableOp : TF_Op<"AnonymousMutableHashTable", []> {
+def TF_AnonymousMutableHashTableOp : TF_Op<"AnonymousMutableHashTable", [TF_UnregisteredInTF]> {
   let summary = "AnonymousMutableHashTable";
   let arguments = (ins
   );
@@ -521,7 +521,7 @@ def TF_AnonymousMutableHashTableOp : TF_Op<"AnonymousMutableHashTable", []> {
   }];
 }
 
-def TF_AnonymousMutableHashTableOfTensorsOp : TF_Op<"AnonymousMutableHashTableOfTensors", []> {
+def TF_AnonymousMutableHashTableOfTensorsOp : TF_Op<"AnonymousMutableHashTableOfTensors", [TF_UnregisteredInTF]> {
   let summary = "AnonymousMutableHashTableOfTensors";
   let arguments = (ins
   );
@@ -577,7 +577,7 @@ def TF_AnyOp : TF_Op<"Any", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ApplyAdaMaxOp : TF_Op<"ApplyAdaMax", [Pure]> {
+def TF_ApplyAdaMaxOp : TF_Op<"ApplyAdaMax", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAdaMax";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -603,7 +603,7 @@ def TF_ApplyAdaMaxOp : TF_Op<"ApplyAdaMax", [Pure]> {
   }];
 }
 
-def TF_ApplyAdadeltaOp : TF_Op<"ApplyAdadelta", [Pure]> {
+def TF_ApplyAdadeltaOp : TF_Op<"ApplyAdadelta", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAdadelta";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -627,7 +627,7 @@ def TF_ApplyAdadeltaOp : TF_Op<"ApplyAdadelta", [Pure]> {
   }];
 }
 
-def TF_ApplyAdagradOp : TF_Op<"ApplyAdagrad", [Pure]> {
+def TF_ApplyAdagradOp : TF_Op<"ApplyAdagrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAdagrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -649,7 +649,7 @@ def TF_ApplyAdagradOp : TF_Op<"ApplyAdagrad", [Pure]> {
   }];
 }
 
-def TF_ApplyAdagradDAOp : TF_Op<"ApplyAdagradDA", [Pure]> {
+def TF_ApplyAdagradDAOp : TF_Op<"ApplyAdagradDA", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAdagradDA";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -674,7 +674,7 @@ def TF_ApplyAdagradDAOp : TF_Op<"ApplyAdagradDA", [Pure]> {
   }];
 }
 
-def TF_ApplyAdagradV2Op : TF_Op<"ApplyAdagradV2", [Pure]> {
+def TF_ApplyAdagradV2Op : TF_Op<"ApplyAdagradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAdagradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -697,7 +697,7 @@ def TF_ApplyAdagradV2Op : TF_Op<"ApplyAdagradV2", [Pure]> {
   }];
 }
 
-def TF_ApplyAdamOp : TF_Op<"ApplyAdam", [Pure]> {
+def TF_ApplyAdamOp : TF_Op<"ApplyAdam", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAdam";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -725,7 +725,7 @@ def TF_ApplyAdamOp : TF_Op<"ApplyAdam", [Pure]> {
   }];
 }
 
-def TF_ApplyAddSignOp : TF_Op<"ApplyAddSign", [Pure]> {
+def TF_ApplyAddSignOp : TF_Op<"ApplyAddSign", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyAddSign";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -749,7 +749,7 @@ def TF_ApplyAddSignOp : TF_Op<"ApplyAddSign", [Pure]> {
   }];
 }
 
-def TF_ApplyCenteredRMSPropOp : TF_Op<"ApplyCenteredRMSProp", [Pure]> {
+def TF_ApplyCenteredRMSPropOp : TF_Op<"ApplyCenteredRMSProp", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyCenteredRMSProp";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -775,7 +775,7 @@ def TF_ApplyCenteredRMSPropOp : TF_Op<"ApplyCenteredRMSProp", [Pure]> {
   }];
 }
 
-def TF_ApplyFtrlOp : TF_Op<"ApplyFtrl", [Pure]> {
+def TF_ApplyFtrlOp : TF_Op<"ApplyFtrl", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyFtrl";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -801,7 +801,7 @@ def TF_ApplyFtrlOp : TF_Op<"ApplyFtrl", [Pure]> {
   }];
 }
 
-def TF_ApplyFtrlV2Op : TF_Op<"ApplyFtrlV2", [Pure]> {
+def TF_ApplyFtrlV2Op : TF_Op<"ApplyFtrlV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyFtrlV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -828,7 +828,7 @@ def TF_ApplyFtrlV2Op : TF_Op<"ApplyFtrlV2", [Pure]> {
   }];
 }
 
-def TF_ApplyGradientDescentOp : TF_Op<"ApplyGradientDescent", [Pure]> {
+def TF_ApplyGradientDescentOp : TF_Op<"ApplyGradientDescent", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyGradientDescent";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -848,7 +848,7 @@ def TF_ApplyGradientDescentOp : TF_Op<"ApplyGradientDescent", [Pure]> {
   }];
 }
 
-def TF_ApplyMomentumOp : TF_Op<"ApplyMomentum", [Pure]> {
+def TF_ApplyMomentumOp : TF_Op<"ApplyMomentum", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyMomentum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -871,7 +871,7 @@ def TF_ApplyMomentumOp : TF_Op<"ApplyMomentum", [Pure]> {
   }];
 }
 
-def TF_ApplyPowerSignOp : TF_Op<"ApplyPowerSign", [Pure]> {
+def TF_ApplyPowerSignOp : TF_Op<"ApplyPowerSign", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyPowerSign";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -895,7 +895,7 @@ def TF_ApplyPowerSignOp : TF_Op<"ApplyPowerSign", [Pure]> {
   }];
 }
 
-def TF_ApplyProximalAdagradOp : TF_Op<"ApplyProximalAdagrad", [Pure]> {
+def TF_ApplyProximalAdagradOp : TF_Op<"ApplyProximalAdagrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyProximalAdagrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -918,7 +918,7 @@ def TF_ApplyProximalAdagradOp : TF_Op<"ApplyProximalAdagrad", [Pure]> {
   }];
 }
 
-def TF_ApplyProximalGradientDescentOp : TF_Op<"ApplyProximalGradientDescent", [Pure]> {
+def TF_ApplyProximalGradientDescentOp : TF_Op<"ApplyProximalGradientDescent", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyProximalGradientDescent";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -940,7 +940,7 @@ def TF_ApplyProximalGradientDescentOp : TF_Op<"ApplyProximalGradientDescent", [P
   }];
 }
 
-def TF_ApplyRMSPropOp : TF_Op<"ApplyRMSProp", [Pure]> {
+def TF_ApplyRMSPropOp : TF_Op<"ApplyRMSProp", [Pure, TF_UnregisteredInTF]> {
   let summary = "ApplyRMSProp";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1102,7 +1102,7 @@ def TF_AssertOp : TF_Op<"Assert", []> {
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_AssertCardinalityDatasetOp : TF_Op<"AssertCardinalityDataset", [Pure]> {
+def TF_AssertCardinalityDatasetOp : TF_Op<"AssertCardinalityDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "AssertCardinalityDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1121,7 +1121,7 @@ def TF_AssertCardinalityDatasetOp : TF_Op<"AssertCardinalityDataset", [Pure]> {
   }];
 }
 
-def TF_AssertNextDatasetOp : TF_Op<"AssertNextDataset", [Pure]> {
+def TF_AssertNextDatasetOp : TF_Op<"AssertNextDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "AssertNextDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1140,7 +1140,7 @@ def TF_AssertNextDatasetOp : TF_Op<"AssertNextDataset", [Pure]> {
   }];
 }
 
-def TF_AssertPrevDatasetOp : TF_Op<"AssertPrevDataset", [Pure]> {
+def TF_AssertPrevDatasetOp : TF_Op<"AssertPrevDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "AssertPrevDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1173,7 +1173,7 @@ def TF_AssignOp : TF_Op<"Assign", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_AssignAddOp : TF_Op<"AssignAdd", [Pure]> {
+def TF_AssignAddOp : TF_Op<"AssignAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "AssignAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -1192,7 +1192,7 @@ def TF_AssignAddOp : TF_Op<"AssignAdd", [Pure]> {
   }];
 }
 
-def TF_AssignSubOp : TF_Op<"AssignSub", [Pure]> {
+def TF_AssignSubOp : TF_Op<"AssignSub", [Pure, TF_UnregisteredInTF]> {
   let summary = "AssignSub";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -1220,7 +1220,7 @@ def TF_AssignSubVariableOpOp : TF_Op<"AssignSubVariableOp", []> {
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_AssignVariableXlaConcatNDOp : TF_Op<"AssignVariableXlaConcatND", []> {
+def TF_AssignVariableXlaConcatNDOp : TF_Op<"AssignVariableXlaConcatND", [TF_UnregisteredInTF]> {
   let summary = "AssignVariableXlaConcatND";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource,
@@ -1312,7 +1312,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_AttrOp : TF_Op<"Attr", [Pure]> {
+def TF_AttrOp : TF_Op<"Attr", [Pure, TF_UnregisteredInTF]> {
   let summary = "Attr";
   let arguments = (ins
   );
@@ -1325,7 +1325,7 @@ def TF_AttrOp : TF_Op<"Attr", [Pure]> {
   }];
 }
 
-def TF_AttrBoolOp : TF_Op<"AttrBool", [Pure]> {
+def TF_AttrBoolOp : TF_Op<"AttrBool", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrBool";
   let arguments = (ins
   );
@@ -1338,7 +1338,7 @@ def TF_AttrBoolOp : TF_Op<"AttrBool", [Pure]> {
   }];
 }
 
-def TF_AttrBoolListOp : TF_Op<"AttrBoolList", [Pure]> {
+def TF_AttrBoolListOp : TF_Op<"AttrBoolList", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrBoolList";
   let arguments = (ins
   );
@@ -1351,7 +1351,7 @@ def TF_AttrBoolListOp : TF_Op<"AttrBoolList", [Pure]> {
   }];
 }
 
-def TF_AttrDefaultOp : TF_Op<"AttrDefault", [Pure]> {
+def TF_AttrDefaultOp : TF_Op<"AttrDefault", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrDefault";
   let arguments = (ins
   );
@@ -1364,7 +1364,7 @@ def TF_AttrDefaultOp : TF_Op<"AttrDefault", [Pure]> {
   }];
 }
 
-def TF_AttrEmptyListDefaultOp : TF_Op<"AttrEmptyListDefault", [Pure]> {
+def TF_AttrEmptyListDefaultOp : TF_Op<"AttrEmptyListDefault", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrEmptyListDefault";
   let arguments = (ins
   );
@@ -1377,7 +1377,7 @@ def TF_AttrEmptyListDefaultOp : TF_Op<"AttrEmptyListDefault", [Pure]> {
   }];
 }
 
-def TF_AttrEnumOp : TF_Op<"AttrEnum", [Pure]> {
+def TF_AttrEnumOp : TF_Op<"AttrEnum", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrEnum";
   let arguments = (ins
   );
@@ -1390,7 +1390,7 @@ def TF_AttrEnumOp : TF_Op<"AttrEnum", [Pure]> {
   }];
 }
 
-def TF_AttrEnumListOp : TF_Op<"AttrEnumList", [Pure]> {
+def TF_AttrEnumListOp : TF_Op<"AttrEnumList", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrEnumList";
   let arguments = (ins
   );
@@ -1403,7 +1403,7 @@ def TF_AttrEnumListOp : TF_Op<"AttrEnumList", [Pure]> {
   }];
 }
 
-def TF_AttrFloatOp : TF_Op<"AttrFloat", [Pure]> {
+def TF_AttrFloatOp : TF_Op<"AttrFloat", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrFloat";
   let arguments = (ins
   );
@@ -1416,7 +1416,7 @@ def TF_AttrFloatOp : TF_Op<"AttrFloat", [Pure]> {
   }];
 }
 
-def TF_AttrListDefaultOp : TF_Op<"AttrListDefault", [Pure]> {
+def TF_AttrListDefaultOp : TF_Op<"AttrListDefault", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrListDefault";
   let arguments = (ins
   );
@@ -1429,7 +1429,7 @@ def TF_AttrListDefaultOp : TF_Op<"AttrListDefault", [Pure]> {
   }];
 }
 
-def TF_AttrListMinOp : TF_Op<"AttrListMin", [Pure]> {
+def TF_AttrListMinOp : TF_Op<"AttrListMin", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrListMin";
   let arguments = (ins
   );
@@ -1442,7 +1442,7 @@ def TF_AttrListMinOp : TF_Op<"AttrListMin", [Pure]> {
   }];
 }
 
-def TF_AttrListTypeDefaultOp : TF_Op<"AttrListTypeDefault", [Pure, SameVariadicOperandSize]> {
+def TF_AttrListTypeDefaultOp : TF_Op<"AttrListTypeDefault", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "AttrListTypeDefault";
   let arguments = (ins
     Variadic<AnyTensor>:$a,
@@ -1452,7 +1452,7 @@ def TF_AttrListTypeDefaultOp : TF_Op<"AttrListTypeDefault", [Pure, SameVariadicO
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_AttrMinOp : TF_Op<"AttrMin", [Pure]> {
+def TF_AttrMinOp : TF_Op<"AttrMin", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrMin";
   let arguments = (ins
   );
@@ -1465,7 +1465,7 @@ def TF_AttrMinOp : TF_Op<"AttrMin", [Pure]> {
   }];
 }
 
-def TF_AttrPartialShapeOp : TF_Op<"AttrPartialShape", [Pure]> {
+def TF_AttrPartialShapeOp : TF_Op<"AttrPartialShape", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrPartialShape";
   let arguments = (ins
   );
@@ -1478,7 +1478,7 @@ def TF_AttrPartialShapeOp : TF_Op<"AttrPartialShape", [Pure]> {
   }];
 }
 
-def TF_AttrPartialShapeListOp : TF_Op<"AttrPartialShapeList", [Pure]> {
+def TF_AttrPartialShapeListOp : TF_Op<"AttrPartialShapeList", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrPartialShapeList";
   let arguments = (ins
   );
@@ -1491,7 +1491,7 @@ def TF_AttrPartialShapeListOp : TF_Op<"AttrPartialShapeList", [Pure]> {
   }];
 }
 
-def TF_AttrShapeOp : TF_Op<"AttrShape", [Pure]> {
+def TF_AttrShapeOp : TF_Op<"AttrShape", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrShape";
   let arguments = (ins
   );
@@ -1504,7 +1504,7 @@ def TF_AttrShapeOp : TF_Op<"AttrShape", [Pure]> {
   }];
 }
 
-def TF_AttrShapeListOp : TF_Op<"AttrShapeList", [Pure]> {
+def TF_AttrShapeListOp : TF_Op<"AttrShapeList", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrShapeList";
   let arguments = (ins
   );
@@ -1517,7 +1517,7 @@ def TF_AttrShapeListOp : TF_Op<"AttrShapeList", [Pure]> {
   }];
 }
 
-def TF_AttrTypeDefaultOp : TF_Op<"AttrTypeDefault", [Pure]> {
+def TF_AttrTypeDefaultOp : TF_Op<"AttrTypeDefault", [Pure, TF_UnregisteredInTF]> {
   let summary = "AttrTypeDefault";
   let arguments = (ins
     AnyTensor:$a
@@ -1525,7 +1525,7 @@ def TF_AttrTypeDefaultOp : TF_Op<"AttrTypeDefault", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_AudioMicrofrontendOp : TF_Op<"AudioMicrofrontend", [Pure]> {
+def TF_AudioMicrofrontendOp : TF_Op<"AudioMicrofrontend", [Pure, TF_UnregisteredInTF]> {
   let summary = "Audio Microfrontend Op.";
   let description = [{
 This Op converts a sequence of audio data into one or more
@@ -1604,7 +1604,7 @@ Returns
   }];
 }
 
-def TF_AudioSpectrogramOp : TF_Op<"AudioSpectrogram", [Pure]> {
+def TF_AudioSpectrogramOp : TF_Op<"AudioSpectrogram", [Pure, TF_UnregisteredInTF]> {
   let summary = "AudioSpectrogram";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input
@@ -1623,7 +1623,7 @@ def TF_AudioSpectrogramOp : TF_Op<"AudioSpectrogram", [Pure]> {
   }];
 }
 
-def TF_AudioSummaryOp : TF_Op<"AudioSummary", [Pure]> {
+def TF_AudioSummaryOp : TF_Op<"AudioSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "AudioSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$tag,
@@ -1642,7 +1642,7 @@ def TF_AudioSummaryOp : TF_Op<"AudioSummary", [Pure]> {
   }];
 }
 
-def TF_AudioSummaryV2Op : TF_Op<"AudioSummaryV2", [Pure]> {
+def TF_AudioSummaryV2Op : TF_Op<"AudioSummaryV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "AudioSummaryV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$tag,
@@ -1661,7 +1661,7 @@ def TF_AudioSummaryV2Op : TF_Op<"AudioSummaryV2", [Pure]> {
   }];
 }
 
-def TF_AutoShardDatasetOp : TF_Op<"AutoShardDataset", [Pure]> {
+def TF_AutoShardDatasetOp : TF_Op<"AutoShardDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "AutoShardDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1745,7 +1745,7 @@ def TF_AvgPoolGradOp : TF_Op<"AvgPoolGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_BOp : TF_Op<"B", [Pure]> {
+def TF_BOp : TF_Op<"B", [Pure, TF_UnregisteredInTF]> {
   let summary = "B";
   let arguments = (ins
   );
@@ -1754,7 +1754,7 @@ def TF_BOp : TF_Op<"B", [Pure]> {
   );
 }
 
-def TF_BandedTriangularSolveOp : TF_Op<"BandedTriangularSolve", [Pure]> {
+def TF_BandedTriangularSolveOp : TF_Op<"BandedTriangularSolve", [Pure, TF_UnregisteredInTF]> {
   let summary = "BandedTriangularSolve";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$matrix,
@@ -1774,7 +1774,7 @@ def TF_BandedTriangularSolveOp : TF_Op<"BandedTriangularSolve", [Pure]> {
   }];
 }
 
-def TF_BarrierOp : TF_Op<"Barrier", []> {
+def TF_BarrierOp : TF_Op<"Barrier", [TF_UnregisteredInTF]> {
   let summary = "Barrier";
   let arguments = (ins
   );

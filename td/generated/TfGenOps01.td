@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_BarrierCloseOp : TF_Op<"BarrierClose", [Pure]> {
+def TF_BarrierCloseOp : TF_Op<"BarrierClose", [Pure, TF_UnregisteredInTF]> {
   let summary = "BarrierClose";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -19,7 +19,7 @@ def TF_BarrierCloseOp : TF_Op<"BarrierClose", [Pure]> {
   }];
 }
 
-def TF_BarrierIncompleteSizeOp : TF_Op<"BarrierIncompleteSize", [Pure]> {
+def TF_BarrierIncompleteSizeOp : TF_Op<"BarrierIncompleteSize", [Pure, TF_UnregisteredInTF]> {
   let summary = "BarrierIncompleteSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -29,7 +29,7 @@ def TF_BarrierIncompleteSizeOp : TF_Op<"BarrierIncompleteSize", [Pure]> {
   );
 }
 
-def TF_BarrierInsertManyOp : TF_Op<"BarrierInsertMany", [Pure]> {
+def TF_BarrierInsertManyOp : TF_Op<"BarrierInsertMany", [Pure, TF_UnregisteredInTF]> {
   let summary = "BarrierInsertMany";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -46,7 +46,7 @@ def TF_BarrierInsertManyOp : TF_Op<"BarrierInsertMany", [Pure]> {
   }];
 }
 
-def TF_BarrierReadySizeOp : TF_Op<"BarrierReadySize", [Pure]> {
+def TF_BarrierReadySizeOp : TF_Op<"BarrierReadySize", [Pure, TF_UnregisteredInTF]> {
   let summary = "BarrierReadySize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -56,7 +56,7 @@ def TF_BarrierReadySizeOp : TF_Op<"BarrierReadySize", [Pure]> {
   );
 }
 
-def TF_BarrierTakeManyOp : TF_Op<"BarrierTakeMany", [Pure]> {
+def TF_BarrierTakeManyOp : TF_Op<"BarrierTakeMany", [Pure, TF_UnregisteredInTF]> {
   let summary = "BarrierTakeMany";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -79,7 +79,7 @@ def TF_BarrierTakeManyOp : TF_Op<"BarrierTakeMany", [Pure]> {
   }];
 }
 
-def TF_BatchOp : TF_Op<"Batch", [Pure]> {
+def TF_BatchOp : TF_Op<"Batch", [Pure, TF_UnregisteredInTF]> {
   let summary = "Batch";
   let arguments = (ins
     Variadic<AnyTensor>:$in_tensors
@@ -107,7 +107,7 @@ def TF_BatchOp : TF_Op<"Batch", [Pure]> {
   }];
 }
 
-def TF_BatchCholeskyOp : TF_Op<"BatchCholesky", [Pure]> {
+def TF_BatchCholeskyOp : TF_Op<"BatchCholesky", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchCholesky";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$input
@@ -118,7 +118,7 @@ def TF_BatchCholeskyOp : TF_Op<"BatchCholesky", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchCholeskyGradOp : TF_Op<"BatchCholeskyGrad", [Pure]> {
+def TF_BatchCholeskyGradOp : TF_Op<"BatchCholeskyGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchCholeskyGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "float, double">:$l,
@@ -130,7 +130,7 @@ def TF_BatchCholeskyGradOp : TF_Op<"BatchCholeskyGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchDatasetOp : TF_Op<"BatchDataset", [Pure]> {
+def TF_BatchDatasetOp : TF_Op<"BatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -166,7 +166,7 @@ def TF_BatchDatasetV2Op : TF_Op<"BatchDatasetV2", [Pure]> {
   );
 }
 
-def TF_BatchFFTOp : TF_Op<"BatchFFT", [Pure]> {
+def TF_BatchFFTOp : TF_Op<"BatchFFT", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchFFT";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100", "complex64">:$input
@@ -176,7 +176,7 @@ def TF_BatchFFTOp : TF_Op<"BatchFFT", [Pure]> {
   );
 }
 
-def TF_BatchFFT2DOp : TF_Op<"BatchFFT2D", [Pure]> {
+def TF_BatchFFT2DOp : TF_Op<"BatchFFT2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchFFT2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100", "complex64">:$input
@@ -186,7 +186,7 @@ def TF_BatchFFT2DOp : TF_Op<"BatchFFT2D", [Pure]> {
   );
 }
 
-def TF_BatchFFT3DOp : TF_Op<"BatchFFT3D", [Pure]> {
+def TF_BatchFFT3DOp : TF_Op<"BatchFFT3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchFFT3D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100", "complex64">:$input
@@ -226,7 +226,7 @@ def TF_BatchFunctionOp : TF_Op<"BatchFunction", [Pure, AttrSizedOperandSegments]
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_BatchIFFTOp : TF_Op<"BatchIFFT", [Pure]> {
+def TF_BatchIFFTOp : TF_Op<"BatchIFFT", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchIFFT";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100", "complex64">:$input
@@ -236,7 +236,7 @@ def TF_BatchIFFTOp : TF_Op<"BatchIFFT", [Pure]> {
   );
 }
 
-def TF_BatchIFFT2DOp : TF_Op<"BatchIFFT2D", [Pure]> {
+def TF_BatchIFFT2DOp : TF_Op<"BatchIFFT2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchIFFT2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100", "complex64">:$input
@@ -246,7 +246,7 @@ def TF_BatchIFFT2DOp : TF_Op<"BatchIFFT2D", [Pure]> {
   );
 }
 
-def TF_BatchIFFT3DOp : TF_Op<"BatchIFFT3D", [Pure]> {
+def TF_BatchIFFT3DOp : TF_Op<"BatchIFFT3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchIFFT3D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100", "complex64">:$input
@@ -326,7 +326,7 @@ def TF_BatchMatMulV3Op : TF_Op<"BatchMatMulV3", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixBandPartOp : TF_Op<"BatchMatrixBandPart", [Pure]> {
+def TF_BatchMatrixBandPartOp : TF_Op<"BatchMatrixBandPart", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixBandPart";
   let arguments = (ins
     AnyTensor:$input,
@@ -339,7 +339,7 @@ def TF_BatchMatrixBandPartOp : TF_Op<"BatchMatrixBandPart", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixDeterminantOp : TF_Op<"BatchMatrixDeterminant", [Pure]> {
+def TF_BatchMatrixDeterminantOp : TF_Op<"BatchMatrixDeterminant", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixDeterminant";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$input
@@ -350,7 +350,7 @@ def TF_BatchMatrixDeterminantOp : TF_Op<"BatchMatrixDeterminant", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixDiagOp : TF_Op<"BatchMatrixDiag", [Pure]> {
+def TF_BatchMatrixDiagOp : TF_Op<"BatchMatrixDiag", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixDiag";
   let arguments = (ins
     AnyTensor:$diagonal
@@ -361,7 +361,7 @@ def TF_BatchMatrixDiagOp : TF_Op<"BatchMatrixDiag", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixDiagPartOp : TF_Op<"BatchMatrixDiagPart", [Pure]> {
+def TF_BatchMatrixDiagPartOp : TF_Op<"BatchMatrixDiagPart", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixDiagPart";
   let arguments = (ins
     AnyTensor:$input
@@ -372,7 +372,7 @@ def TF_BatchMatrixDiagPartOp : TF_Op<"BatchMatrixDiagPart", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixInverseOp : TF_Op<"BatchMatrixInverse", [Pure]> {
+def TF_BatchMatrixInverseOp : TF_Op<"BatchMatrixInverse", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixInverse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$input
@@ -390,7 +390,7 @@ def TF_BatchMatrixInverseOp : TF_Op<"BatchMatrixInverse", [Pure]> {
   }];
 }
 
-def TF_BatchMatrixSetDiagOp : TF_Op<"BatchMatrixSetDiag", [Pure]> {
+def TF_BatchMatrixSetDiagOp : TF_Op<"BatchMatrixSetDiag", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixSetDiag";
   let arguments = (ins
     AnyTensor:$input,
@@ -402,7 +402,7 @@ def TF_BatchMatrixSetDiagOp : TF_Op<"BatchMatrixSetDiag", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixSolveOp : TF_Op<"BatchMatrixSolve", [Pure]> {
+def TF_BatchMatrixSolveOp : TF_Op<"BatchMatrixSolve", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixSolve";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$matrix,
@@ -421,7 +421,7 @@ def TF_BatchMatrixSolveOp : TF_Op<"BatchMatrixSolve", [Pure]> {
   }];
 }
 
-def TF_BatchMatrixSolveLsOp : TF_Op<"BatchMatrixSolveLs", [Pure]> {
+def TF_BatchMatrixSolveLsOp : TF_Op<"BatchMatrixSolveLs", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixSolveLs";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$matrix,
@@ -441,7 +441,7 @@ def TF_BatchMatrixSolveLsOp : TF_Op<"BatchMatrixSolveLs", [Pure]> {
   }];
 }
 
-def TF_BatchMatrixTriangularSolveOp : TF_Op<"BatchMatrixTriangularSolve", [Pure]> {
+def TF_BatchMatrixTriangularSolveOp : TF_Op<"BatchMatrixTriangularSolve", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchMatrixTriangularSolve";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$matrix,
@@ -478,7 +478,7 @@ def TF_BatchNormWithGlobalNormalizationOp : TF_Op<"BatchNormWithGlobalNormalizat
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchNormWithGlobalNormalizationGradOp : TF_Op<"BatchNormWithGlobalNormalizationGrad", [Pure]> {
+def TF_BatchNormWithGlobalNormalizationGradOp : TF_Op<"BatchNormWithGlobalNormalizationGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchNormWithGlobalNormalizationGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$t1,
@@ -505,7 +505,7 @@ def TF_BatchNormWithGlobalNormalizationGradOp : TF_Op<"BatchNormWithGlobalNormal
   }];
 }
 
-def TF_BatchSelfAdjointEigOp : TF_Op<"BatchSelfAdjointEig", [Pure]> {
+def TF_BatchSelfAdjointEigOp : TF_Op<"BatchSelfAdjointEig", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchSelfAdjointEig";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$input
@@ -516,7 +516,7 @@ def TF_BatchSelfAdjointEigOp : TF_Op<"BatchSelfAdjointEig", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchSelfAdjointEigV2Op : TF_Op<"BatchSelfAdjointEigV2", [Pure]> {
+def TF_BatchSelfAdjointEigV2Op : TF_Op<"BatchSelfAdjointEigV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchSelfAdjointEigV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "double, float">:$input
@@ -535,7 +535,7 @@ def TF_BatchSelfAdjointEigV2Op : TF_Op<"BatchSelfAdjointEigV2", [Pure]> {
   }];
 }
 
-def TF_BatchSvdOp : TF_Op<"BatchSvd", [Pure]> {
+def TF_BatchSvdOp : TF_Op<"BatchSvd", [Pure, TF_UnregisteredInTF]> {
   let summary = "BatchSvd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$input
@@ -585,7 +585,7 @@ def TF_BatchToSpaceNDOp : TF_Op<"BatchToSpaceND", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tcrops = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_BesselI0Op : TF_Op<"BesselI0", [Pure]> {
+def TF_BesselI0Op : TF_Op<"BesselI0", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselI0";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -622,7 +622,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_BesselI1Op : TF_Op<"BesselI1", [Pure]> {
+def TF_BesselI1Op : TF_Op<"BesselI1", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselI1";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -659,7 +659,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_BesselJ0Op : TF_Op<"BesselJ0", [Pure]> {
+def TF_BesselJ0Op : TF_Op<"BesselJ0", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselJ0";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -670,7 +670,7 @@ def TF_BesselJ0Op : TF_Op<"BesselJ0", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselJ1Op : TF_Op<"BesselJ1", [Pure]> {
+def TF_BesselJ1Op : TF_Op<"BesselJ1", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselJ1";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -681,7 +681,7 @@ def TF_BesselJ1Op : TF_Op<"BesselJ1", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselK0Op : TF_Op<"BesselK0", [Pure]> {
+def TF_BesselK0Op : TF_Op<"BesselK0", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselK0";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -692,7 +692,7 @@ def TF_BesselK0Op : TF_Op<"BesselK0", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselK0eOp : TF_Op<"BesselK0e", [Pure]> {
+def TF_BesselK0eOp : TF_Op<"BesselK0e", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselK0e";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -703,7 +703,7 @@ def TF_BesselK0eOp : TF_Op<"BesselK0e", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselK1Op : TF_Op<"BesselK1", [Pure]> {
+def TF_BesselK1Op : TF_Op<"BesselK1", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselK1";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -714,7 +714,7 @@ def TF_BesselK1Op : TF_Op<"BesselK1", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselK1eOp : TF_Op<"BesselK1e", [Pure]> {
+def TF_BesselK1eOp : TF_Op<"BesselK1e", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselK1e";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -725,7 +725,7 @@ def TF_BesselK1eOp : TF_Op<"BesselK1e", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselY0Op : TF_Op<"BesselY0", [Pure]> {
+def TF_BesselY0Op : TF_Op<"BesselY0", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselY0";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -736,7 +736,7 @@ def TF_BesselY0Op : TF_Op<"BesselY0", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselY1Op : TF_Op<"BesselY1", [Pure]> {
+def TF_BesselY1Op : TF_Op<"BesselY1", [Pure, TF_UnregisteredInTF]> {
   let summary = "BesselY1";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -805,7 +805,7 @@ def TF_BiasAddV1Op : TF_Op<"BiasAddV1", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BinaryOp : TF_Op<"Binary", [Pure]> {
+def TF_BinaryOp : TF_Op<"Binary", [Pure, TF_UnregisteredInTF]> {
   let summary = "Binary";
   let arguments = (ins
     AnyTensor:$a,
@@ -902,7 +902,7 @@ def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative]> {
   }];
 }
 
-def TF_BlockLSTMOp : TF_Op<"BlockLSTM", [Pure]> {
+def TF_BlockLSTMOp : TF_Op<"BlockLSTM", [Pure, TF_UnregisteredInTF]> {
   let summary = "BlockLSTM";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
@@ -936,7 +936,7 @@ def TF_BlockLSTMOp : TF_Op<"BlockLSTM", [Pure]> {
   }];
 }
 
-def TF_BlockLSTMGradOp : TF_Op<"BlockLSTMGrad", [Pure]> {
+def TF_BlockLSTMGradOp : TF_Op<"BlockLSTMGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "BlockLSTMGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
@@ -978,7 +978,7 @@ def TF_BlockLSTMGradOp : TF_Op<"BlockLSTMGrad", [Pure]> {
   }];
 }
 
-def TF_BlockLSTMGradV2Op : TF_Op<"BlockLSTMGradV2", [Pure]> {
+def TF_BlockLSTMGradV2Op : TF_Op<"BlockLSTMGradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "BlockLSTMGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
@@ -1020,7 +1020,7 @@ def TF_BlockLSTMGradV2Op : TF_Op<"BlockLSTMGradV2", [Pure]> {
   }];
 }
 
-def TF_BlockLSTMV2Op : TF_Op<"BlockLSTMV2", [Pure]> {
+def TF_BlockLSTMV2Op : TF_Op<"BlockLSTMV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "BlockLSTMV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
@@ -1053,7 +1053,7 @@ def TF_BlockLSTMV2Op : TF_Op<"BlockLSTMV2", [Pure]> {
   }];
 }
 
-def TF_BoostedTreesAggregateStatsOp : TF_Op<"BoostedTreesAggregateStats", [Pure]> {
+def TF_BoostedTreesAggregateStatsOp : TF_Op<"BoostedTreesAggregateStats", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesAggregateStats";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
@@ -1086,7 +1086,7 @@ def TF_BoostedTreesBucketizeOp : TF_Op<"BoostedTreesBucketize", [Pure, SameVaria
   TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_BoostedTreesCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesCalculateBestFeatureSplit", [Pure]> {
+def TF_BoostedTreesCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesCalculateBestFeatureSplit", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesCalculateBestFeatureSplit";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
@@ -1115,7 +1115,7 @@ def TF_BoostedTreesCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesCalculateBes
   }];
 }
 
-def TF_BoostedTreesCalculateBestFeatureSplitV2Op : TF_Op<"BoostedTreesCalculateBestFeatureSplitV2", [Pure]> {
+def TF_BoostedTreesCalculateBestFeatureSplitV2Op : TF_Op<"BoostedTreesCalculateBestFeatureSplitV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesCalculateBestFeatureSplitV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
@@ -1147,7 +1147,7 @@ def TF_BoostedTreesCalculateBestFeatureSplitV2Op : TF_Op<"BoostedTreesCalculateB
   }];
 }
 
-def TF_BoostedTreesCalculateBestGainsPerFeatureOp : TF_Op<"BoostedTreesCalculateBestGainsPerFeature", [Pure, SameVariadicResultSize]> {
+def TF_BoostedTreesCalculateBestGainsPerFeatureOp : TF_Op<"BoostedTreesCalculateBestGainsPerFeature", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
   let summary = "BoostedTreesCalculateBestGainsPerFeature";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
@@ -1174,7 +1174,7 @@ def TF_BoostedTreesCalculateBestGainsPerFeatureOp : TF_Op<"BoostedTreesCalculate
   }];
 }
 
-def TF_BoostedTreesCenterBiasOp : TF_Op<"BoostedTreesCenterBias", []> {
+def TF_BoostedTreesCenterBiasOp : TF_Op<"BoostedTreesCenterBias", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesCenterBias";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1188,7 +1188,7 @@ def TF_BoostedTreesCenterBiasOp : TF_Op<"BoostedTreesCenterBias", []> {
   );
 }
 
-def TF_BoostedTreesCreateEnsembleOp : TF_Op<"BoostedTreesCreateEnsemble", []> {
+def TF_BoostedTreesCreateEnsembleOp : TF_Op<"BoostedTreesCreateEnsemble", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesCreateEnsemble";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1197,7 +1197,7 @@ def TF_BoostedTreesCreateEnsembleOp : TF_Op<"BoostedTreesCreateEnsemble", []> {
   );
 }
 
-def TF_BoostedTreesCreateQuantileStreamResourceOp : TF_Op<"BoostedTreesCreateQuantileStreamResource", []> {
+def TF_BoostedTreesCreateQuantileStreamResourceOp : TF_Op<"BoostedTreesCreateQuantileStreamResource", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesCreateQuantileStreamResource";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
@@ -1213,7 +1213,7 @@ def TF_BoostedTreesCreateQuantileStreamResourceOp : TF_Op<"BoostedTreesCreateQua
   }];
 }
 
-def TF_BoostedTreesDeserializeEnsembleOp : TF_Op<"BoostedTreesDeserializeEnsemble", []> {
+def TF_BoostedTreesDeserializeEnsembleOp : TF_Op<"BoostedTreesDeserializeEnsemble", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesDeserializeEnsemble";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1222,7 +1222,7 @@ def TF_BoostedTreesDeserializeEnsembleOp : TF_Op<"BoostedTreesDeserializeEnsembl
   );
 }
 
-def TF_BoostedTreesEnsembleResourceHandleOpOp : TF_Op<"BoostedTreesEnsembleResourceHandleOp", []> {
+def TF_BoostedTreesEnsembleResourceHandleOpOp : TF_Op<"BoostedTreesEnsembleResourceHandleOp", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesEnsembleResourceHandleOp";
   let arguments = (ins
   );
@@ -1239,7 +1239,7 @@ def TF_BoostedTreesEnsembleResourceHandleOpOp : TF_Op<"BoostedTreesEnsembleResou
   }];
 }
 
-def TF_BoostedTreesExampleDebugOutputsOp : TF_Op<"BoostedTreesExampleDebugOutputs", []> {
+def TF_BoostedTreesExampleDebugOutputsOp : TF_Op<"BoostedTreesExampleDebugOutputs", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesExampleDebugOutputs";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1258,7 +1258,7 @@ def TF_BoostedTreesExampleDebugOutputsOp : TF_Op<"BoostedTreesExampleDebugOutput
   }];
 }
 
-def TF_BoostedTreesFlushQuantileSummariesOp : TF_Op<"BoostedTreesFlushQuantileSummaries", []> {
+def TF_BoostedTreesFlushQuantileSummariesOp : TF_Op<"BoostedTreesFlushQuantileSummaries", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesFlushQuantileSummaries";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle
@@ -1269,7 +1269,7 @@ def TF_BoostedTreesFlushQuantileSummariesOp : TF_Op<"BoostedTreesFlushQuantileSu
   TF_DerivedResultGroupSizeAttr num_features = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_BoostedTreesGetEnsembleStatesOp : TF_Op<"BoostedTreesGetEnsembleStates", []> {
+def TF_BoostedTreesGetEnsembleStatesOp : TF_Op<"BoostedTreesGetEnsembleStates", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesGetEnsembleStates";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle
@@ -1283,7 +1283,7 @@ def TF_BoostedTreesGetEnsembleStatesOp : TF_Op<"BoostedTreesGetEnsembleStates", 
   );
 }
 
-def TF_BoostedTreesMakeQuantileSummariesOp : TF_Op<"BoostedTreesMakeQuantileSummaries", [Pure]> {
+def TF_BoostedTreesMakeQuantileSummariesOp : TF_Op<"BoostedTreesMakeQuantileSummaries", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesMakeQuantileSummaries";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$float_values,
@@ -1296,7 +1296,7 @@ def TF_BoostedTreesMakeQuantileSummariesOp : TF_Op<"BoostedTreesMakeQuantileSumm
   TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_BoostedTreesMakeStatsSummaryOp : TF_Op<"BoostedTreesMakeStatsSummary", [Pure]> {
+def TF_BoostedTreesMakeStatsSummaryOp : TF_Op<"BoostedTreesMakeStatsSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesMakeStatsSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
@@ -1318,7 +1318,7 @@ def TF_BoostedTreesMakeStatsSummaryOp : TF_Op<"BoostedTreesMakeStatsSummary", [P
   }];
 }
 
-def TF_BoostedTreesPredictOp : TF_Op<"BoostedTreesPredict", []> {
+def TF_BoostedTreesPredictOp : TF_Op<"BoostedTreesPredict", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesPredict";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1337,7 +1337,7 @@ def TF_BoostedTreesPredictOp : TF_Op<"BoostedTreesPredict", []> {
   }];
 }
 
-def TF_BoostedTreesQuantileStreamResourceAddSummariesOp : TF_Op<"BoostedTreesQuantileStreamResourceAddSummaries", []> {
+def TF_BoostedTreesQuantileStreamResourceAddSummariesOp : TF_Op<"BoostedTreesQuantileStreamResourceAddSummaries", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesQuantileStreamResourceAddSummaries";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
@@ -1346,7 +1346,7 @@ def TF_BoostedTreesQuantileStreamResourceAddSummariesOp : TF_Op<"BoostedTreesQua
   TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<1>;
 }
 
-def TF_BoostedTreesQuantileStreamResourceDeserializeOp : TF_Op<"BoostedTreesQuantileStreamResourceDeserialize", []> {
+def TF_BoostedTreesQuantileStreamResourceDeserializeOp : TF_Op<"BoostedTreesQuantileStreamResourceDeserialize", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesQuantileStreamResourceDeserialize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
@@ -1355,7 +1355,7 @@ def TF_BoostedTreesQuantileStreamResourceDeserializeOp : TF_Op<"BoostedTreesQuan
   TF_DerivedOperandGroupSizeAttr num_streams = TF_DerivedOperandGroupSizeAttr<1>;
 }
 
-def TF_BoostedTreesQuantileStreamResourceFlushOp : TF_Op<"BoostedTreesQuantileStreamResourceFlush", []> {
+def TF_BoostedTreesQuantileStreamResourceFlushOp : TF_Op<"BoostedTreesQuantileStreamResourceFlush", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesQuantileStreamResourceFlush";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
@@ -1370,7 +1370,7 @@ def TF_BoostedTreesQuantileStreamResourceFlushOp : TF_Op<"BoostedTreesQuantileSt
   }];
 }
 
-def TF_BoostedTreesQuantileStreamResourceGetBucketBoundariesOp : TF_Op<"BoostedTreesQuantileStreamResourceGetBucketBoundaries", []> {
+def TF_BoostedTreesQuantileStreamResourceGetBucketBoundariesOp : TF_Op<"BoostedTreesQuantileStreamResourceGetBucketBoundaries", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesQuantileStreamResourceGetBucketBoundaries";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle
@@ -1381,7 +1381,7 @@ def TF_BoostedTreesQuantileStreamResourceGetBucketBoundariesOp : TF_Op<"BoostedT
   TF_DerivedResultGroupSizeAttr num_features = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_BoostedTreesQuantileStreamResourceHandleOpOp : TF_Op<"BoostedTreesQuantileStreamResourceHandleOp", []> {
+def TF_BoostedTreesQuantileStreamResourceHandleOpOp : TF_Op<"BoostedTreesQuantileStreamResourceHandleOp", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesQuantileStreamResourceHandleOp";
   let arguments = (ins
   );
@@ -1398,7 +1398,7 @@ def TF_BoostedTreesQuantileStreamResourceHandleOpOp : TF_Op<"BoostedTreesQuantil
   }];
 }
 
-def TF_BoostedTreesSerializeEnsembleOp : TF_Op<"BoostedTreesSerializeEnsemble", []> {
+def TF_BoostedTreesSerializeEnsembleOp : TF_Op<"BoostedTreesSerializeEnsemble", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesSerializeEnsemble";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle
@@ -1409,7 +1409,7 @@ def TF_BoostedTreesSerializeEnsembleOp : TF_Op<"BoostedTreesSerializeEnsemble", 
   );
 }
 
-def TF_BoostedTreesSparseAggregateStatsOp : TF_Op<"BoostedTreesSparseAggregateStats", [Pure]> {
+def TF_BoostedTreesSparseAggregateStatsOp : TF_Op<"BoostedTreesSparseAggregateStats", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesSparseAggregateStats";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
@@ -1434,7 +1434,7 @@ def TF_BoostedTreesSparseAggregateStatsOp : TF_Op<"BoostedTreesSparseAggregateSt
   }];
 }
 
-def TF_BoostedTreesSparseCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesSparseCalculateBestFeatureSplit", [Pure]> {
+def TF_BoostedTreesSparseCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesSparseCalculateBestFeatureSplit", [Pure, TF_UnregisteredInTF]> {
   let summary = "BoostedTreesSparseCalculateBestFeatureSplit";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
@@ -1465,7 +1465,7 @@ def TF_BoostedTreesSparseCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesSparse
   }];
 }
 
-def TF_BoostedTreesTrainingPredictOp : TF_Op<"BoostedTreesTrainingPredict", []> {
+def TF_BoostedTreesTrainingPredictOp : TF_Op<"BoostedTreesTrainingPredict", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesTrainingPredict";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1488,7 +1488,7 @@ def TF_BoostedTreesTrainingPredictOp : TF_Op<"BoostedTreesTrainingPredict", []> 
   }];
 }
 
-def TF_BoostedTreesUpdateEnsembleOp : TF_Op<"BoostedTreesUpdateEnsemble", [SameVariadicOperandSize]> {
+def TF_BoostedTreesUpdateEnsembleOp : TF_Op<"BoostedTreesUpdateEnsemble", [TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "BoostedTreesUpdateEnsemble";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
@@ -1511,7 +1511,7 @@ def TF_BoostedTreesUpdateEnsembleOp : TF_Op<"BoostedTreesUpdateEnsemble", [SameV
   }];
 }
 
-def TF_BoostedTreesUpdateEnsembleV2Op : TF_Op<"BoostedTreesUpdateEnsembleV2", []> {
+def TF_BoostedTreesUpdateEnsembleV2Op : TF_Op<"BoostedTreesUpdateEnsembleV2", [TF_UnregisteredInTF]> {
   let summary = "BoostedTreesUpdateEnsembleV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1577,7 +1577,7 @@ def TF_BucketizeOp : TF_Op<"Bucketize", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BytesProducedStatsDatasetOp : TF_Op<"BytesProducedStatsDataset", [Pure]> {
+def TF_BytesProducedStatsDatasetOp : TF_Op<"BytesProducedStatsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "BytesProducedStatsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1596,7 +1596,7 @@ def TF_BytesProducedStatsDatasetOp : TF_Op<"BytesProducedStatsDataset", [Pure]> 
   }];
 }
 
-def TF_CSRSparseMatrixComponentsOp : TF_Op<"CSRSparseMatrixComponents", [Pure]> {
+def TF_CSRSparseMatrixComponentsOp : TF_Op<"CSRSparseMatrixComponents", [Pure, TF_UnregisteredInTF]> {
   let summary = "CSRSparseMatrixComponents";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$csr_sparse_matrix,
@@ -1610,7 +1610,7 @@ def TF_CSRSparseMatrixComponentsOp : TF_Op<"CSRSparseMatrixComponents", [Pure]> 
   TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<2>;
 }
 
-def TF_CSRSparseMatrixToDenseOp : TF_Op<"CSRSparseMatrixToDense", [Pure]> {
+def TF_CSRSparseMatrixToDenseOp : TF_Op<"CSRSparseMatrixToDense", [Pure, TF_UnregisteredInTF]> {
   let summary = "CSRSparseMatrixToDense";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$sparse_input
@@ -1621,7 +1621,7 @@ def TF_CSRSparseMatrixToDenseOp : TF_Op<"CSRSparseMatrixToDense", [Pure]> {
   TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_CSRSparseMatrixToSparseTensorOp : TF_Op<"CSRSparseMatrixToSparseTensor", [Pure]> {
+def TF_CSRSparseMatrixToSparseTensorOp : TF_Op<"CSRSparseMatrixToSparseTensor", [Pure, TF_UnregisteredInTF]> {
   let summary = "CSRSparseMatrixToSparseTensor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$sparse_matrix
@@ -1634,7 +1634,7 @@ def TF_CSRSparseMatrixToSparseTensorOp : TF_Op<"CSRSparseMatrixToSparseTensor", 
   TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_CSVDatasetOp : TF_Op<"CSVDataset", []> {
+def TF_CSVDatasetOp : TF_Op<"CSVDataset", [TF_UnregisteredInTF]> {
   let summary = "CSVDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -1660,7 +1660,7 @@ def TF_CSVDatasetOp : TF_Op<"CSVDataset", []> {
   }];
 }
 
-def TF_CSVDatasetV2Op : TF_Op<"CSVDatasetV2", []> {
+def TF_CSVDatasetV2Op : TF_Op<"CSVDatasetV2", [TF_UnregisteredInTF]> {
   let summary = "CSVDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -1687,7 +1687,7 @@ def TF_CSVDatasetV2Op : TF_Op<"CSVDatasetV2", []> {
   }];
 }
 
-def TF_CTCBeamSearchDecoderOp : TF_Op<"CTCBeamSearchDecoder", [Pure, SameVariadicResultSize]> {
+def TF_CTCBeamSearchDecoderOp : TF_Op<"CTCBeamSearchDecoder", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
   let summary = "CTCBeamSearchDecoder";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "float, double">:$inputs,

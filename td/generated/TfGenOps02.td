@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_CTCGreedyDecoderOp : TF_Op<"CTCGreedyDecoder", [Pure]> {
+def TF_CTCGreedyDecoderOp : TF_Op<"CTCGreedyDecoder", [Pure, TF_UnregisteredInTF]> {
   let summary = "CTCGreedyDecoder";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "float, double">:$inputs,
@@ -28,7 +28,7 @@ def TF_CTCGreedyDecoderOp : TF_Op<"CTCGreedyDecoder", [Pure]> {
   }];
 }
 
-def TF_CTCLossOp : TF_Op<"CTCLoss", [Pure]> {
+def TF_CTCLossOp : TF_Op<"CTCLoss", [Pure, TF_UnregisteredInTF]> {
   let summary = "CTCLoss";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "float, double">:$inputs,
@@ -52,7 +52,7 @@ def TF_CTCLossOp : TF_Op<"CTCLoss", [Pure]> {
   }];
 }
 
-def TF_CTCLossV2Op : TF_Op<"CTCLossV2", [Pure]> {
+def TF_CTCLossV2Op : TF_Op<"CTCLossV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "CTCLossV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$inputs,
@@ -75,7 +75,7 @@ def TF_CTCLossV2Op : TF_Op<"CTCLossV2", [Pure]> {
   }];
 }
 
-def TF_CacheDatasetOp : TF_Op<"CacheDataset", [Pure]> {
+def TF_CacheDatasetOp : TF_Op<"CacheDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "CacheDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -110,7 +110,7 @@ def TF_CacheDatasetV2Op : TF_Op<"CacheDatasetV2", []> {
   );
 }
 
-def TF_CalibrationStatisticsSaverOp : TF_Op<"CalibrationStatisticsSaver", []> {
+def TF_CalibrationStatisticsSaverOp : TF_Op<"CalibrationStatisticsSaver", [TF_UnregisteredInTF]> {
   let summary = "Aggregates and saves the calibration statistics data.";
   let description = [{
 This op collects outputs of multiples CustomAggregator ops, which includes
@@ -185,7 +185,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>, TF_NoConstantFold, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "CheckNumerics";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
@@ -214,7 +214,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CheckNumericsV2Op : TF_Op<"CheckNumericsV2", []> {
+def TF_CheckNumericsV2Op : TF_Op<"CheckNumericsV2", [TF_UnregisteredInTF]> {
   let summary = "CheckNumericsV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor
@@ -232,7 +232,7 @@ def TF_CheckNumericsV2Op : TF_Op<"CheckNumericsV2", []> {
   }];
 }
 
-def TF_CheckPinnedOp : TF_Op<"CheckPinned", [Pure]> {
+def TF_CheckPinnedOp : TF_Op<"CheckPinned", [Pure, TF_UnregisteredInTF]> {
   let summary = "CheckPinned";
   let arguments = (ins
     AnyTensor:$tensor
@@ -254,7 +254,7 @@ def TF_CholeskyOp : TF_Op<"Cholesky", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CholeskyGradOp : TF_Op<"CholeskyGrad", [Pure]> {
+def TF_CholeskyGradOp : TF_Op<"CholeskyGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "CholeskyGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80006", "half, float, double">:$l,
@@ -266,7 +266,7 @@ def TF_CholeskyGradOp : TF_Op<"CholeskyGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ChooseFastestBranchDatasetOp : TF_Op<"ChooseFastestBranchDataset", [Pure]> {
+def TF_ChooseFastestBranchDatasetOp : TF_Op<"ChooseFastestBranchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ChooseFastestBranchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -291,7 +291,7 @@ def TF_ChooseFastestBranchDatasetOp : TF_Op<"ChooseFastestBranchDataset", [Pure]
   }];
 }
 
-def TF_ChooseFastestDatasetOp : TF_Op<"ChooseFastestDataset", [Pure]> {
+def TF_ChooseFastestDatasetOp : TF_Op<"ChooseFastestDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ChooseFastestDataset";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$input_datasets
@@ -369,7 +369,7 @@ def TF_CollectiveAllToAllV2Op : TF_Op<"CollectiveAllToAllV2", [MemoryEffects<[Me
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveAllToAllV3Op : TF_Op<"CollectiveAllToAllV3", []> {
+def TF_CollectiveAllToAllV3Op : TF_Op<"CollectiveAllToAllV3", [TF_UnregisteredInTF]> {
   let summary = "CollectiveAllToAllV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
@@ -389,7 +389,7 @@ def TF_CollectiveAllToAllV3Op : TF_Op<"CollectiveAllToAllV3", []> {
   }];
 }
 
-def TF_CollectiveAssignGroupV2Op : TF_Op<"CollectiveAssignGroupV2", [Pure]> {
+def TF_CollectiveAssignGroupV2Op : TF_Op<"CollectiveAssignGroupV2", [Pure, TF_NoConstantFold]> {
   let summary = "CollectiveAssignGroupV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
@@ -418,7 +418,7 @@ def TF_CollectiveBcastRecvOp : TF_Op<"CollectiveBcastRecv", []> {
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_CollectiveBcastRecvV2Op : TF_Op<"CollectiveBcastRecvV2", []> {
+def TF_CollectiveBcastRecvV2Op : TF_Op<"CollectiveBcastRecvV2", [TF_UnregisteredInTF]> {
   let summary = "CollectiveBcastRecvV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$group_size,
@@ -458,7 +458,7 @@ def TF_CollectiveBcastSendOp : TF_Op<"CollectiveBcastSend", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveBcastSendV2Op : TF_Op<"CollectiveBcastSendV2", []> {
+def TF_CollectiveBcastSendV2Op : TF_Op<"CollectiveBcastSendV2", [TF_UnregisteredInTF]> {
   let summary = "CollectiveBcastSendV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$input,
@@ -516,7 +516,7 @@ def TF_CollectiveGatherV2Op : TF_Op<"CollectiveGatherV2", [MemoryEffects<[MemWri
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveInitializeCommunicatorOp : TF_Op<"CollectiveInitializeCommunicator", []> {
+def TF_CollectiveInitializeCommunicatorOp : TF_Op<"CollectiveInitializeCommunicator", [TF_UnregisteredInTF]> {
   let summary = "CollectiveInitializeCommunicator";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$group_key,
@@ -629,7 +629,7 @@ def TF_CollectiveReduceV2Op : TF_Op<"CollectiveReduceV2", [MemoryEffects<[MemWri
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CollectiveReduceV3Op : TF_Op<"CollectiveReduceV3", []> {
+def TF_CollectiveReduceV3Op : TF_Op<"CollectiveReduceV3", [TF_UnregisteredInTF]> {
   let summary = "CollectiveReduceV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
@@ -650,7 +650,7 @@ def TF_CollectiveReduceV3Op : TF_Op<"CollectiveReduceV3", []> {
   }];
 }
 
-def TF_CombinedNonMaxSuppressionOp : TF_Op<"CombinedNonMaxSuppression", [Pure]> {
+def TF_CombinedNonMaxSuppressionOp : TF_Op<"CombinedNonMaxSuppression", [Pure, TF_UnregisteredInTF]> {
   let summary = "CombinedNonMaxSuppression";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$boxes,
@@ -701,7 +701,7 @@ def TF_ComplexAbsOp : TF_Op<"ComplexAbs", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_ComplexStructOp : TF_Op<"ComplexStruct", [Pure]> {
+def TF_ComplexStructOp : TF_Op<"ComplexStruct", [Pure, TF_UnregisteredInTF]> {
   let summary = "ComplexStruct";
   let arguments = (ins
   );
@@ -719,7 +719,7 @@ def TF_ComplexStructOp : TF_Op<"ComplexStruct", [Pure]> {
   }];
 }
 
-def TF_CompositeTensorVariantFromComponentsOp : TF_Op<"CompositeTensorVariantFromComponents", [Pure]> {
+def TF_CompositeTensorVariantFromComponentsOp : TF_Op<"CompositeTensorVariantFromComponents", [Pure, TF_UnregisteredInTF]> {
   let summary = "CompositeTensorVariantFromComponents";
   let arguments = (ins
     Variadic<AnyTensor>:$components
@@ -737,7 +737,7 @@ def TF_CompositeTensorVariantFromComponentsOp : TF_Op<"CompositeTensorVariantFro
   }];
 }
 
-def TF_CompositeTensorVariantToComponentsOp : TF_Op<"CompositeTensorVariantToComponents", [Pure]> {
+def TF_CompositeTensorVariantToComponentsOp : TF_Op<"CompositeTensorVariantToComponents", [Pure, TF_UnregisteredInTF]> {
   let summary = "CompositeTensorVariantToComponents";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$encoded
@@ -755,7 +755,7 @@ def TF_CompositeTensorVariantToComponentsOp : TF_Op<"CompositeTensorVariantToCom
   }];
 }
 
-def TF_CompressElementOp : TF_Op<"CompressElement", [Pure]> {
+def TF_CompressElementOp : TF_Op<"CompressElement", [Pure, TF_UnregisteredInTF]> {
   let summary = "CompressElement";
   let arguments = (ins
     Variadic<AnyTensor>:$components
@@ -766,7 +766,7 @@ def TF_CompressElementOp : TF_Op<"CompressElement", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr input_types = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_ComputeAccidentalHitsOp : TF_Op<"ComputeAccidentalHits", [Pure]> {
+def TF_ComputeAccidentalHitsOp : TF_Op<"ComputeAccidentalHits", [Pure, TF_UnregisteredInTF]> {
   let summary = "ComputeAccidentalHits";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes,
@@ -788,7 +788,7 @@ def TF_ComputeAccidentalHitsOp : TF_Op<"ComputeAccidentalHits", [Pure]> {
   }];
 }
 
-def TF_ComputeBatchSizeOp : TF_Op<"ComputeBatchSize", [Pure]> {
+def TF_ComputeBatchSizeOp : TF_Op<"ComputeBatchSize", [Pure, TF_UnregisteredInTF]> {
   let summary = "ComputeBatchSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -798,7 +798,7 @@ def TF_ComputeBatchSizeOp : TF_Op<"ComputeBatchSize", [Pure]> {
   );
 }
 
-def TF_ComputeDedupDataSizeOp : TF_Op<"ComputeDedupDataSize", []> {
+def TF_ComputeDedupDataSizeOp : TF_Op<"ComputeDedupDataSize", [TF_UnregisteredInTF]> {
   let summary = "ComputeDedupDataSize";
   let arguments = (ins
   );
@@ -814,7 +814,7 @@ def TF_ComputeDedupDataSizeOp : TF_Op<"ComputeDedupDataSize", []> {
   }];
 }
 
-def TF_ComputeDedupDataSizeV2Op : TF_Op<"ComputeDedupDataSizeV2", []> {
+def TF_ComputeDedupDataSizeV2Op : TF_Op<"ComputeDedupDataSizeV2", [TF_UnregisteredInTF]> {
   let summary = "ComputeDedupDataSizeV2";
   let arguments = (ins
   );
@@ -833,7 +833,7 @@ def TF_ComputeDedupDataSizeV2Op : TF_Op<"ComputeDedupDataSizeV2", []> {
   }];
 }
 
-def TF_ComputeDedupDataTupleMaskOp : TF_Op<"ComputeDedupDataTupleMask", []> {
+def TF_ComputeDedupDataTupleMaskOp : TF_Op<"ComputeDedupDataTupleMask", [TF_UnregisteredInTF]> {
   let summary = "ComputeDedupDataTupleMask";
   let arguments = (ins
   );
@@ -849,7 +849,7 @@ def TF_ComputeDedupDataTupleMaskOp : TF_Op<"ComputeDedupDataTupleMask", []> {
   }];
 }
 
-def TF_ComputeDedupDataTupleMaskV2Op : TF_Op<"ComputeDedupDataTupleMaskV2", []> {
+def TF_ComputeDedupDataTupleMaskV2Op : TF_Op<"ComputeDedupDataTupleMaskV2", [TF_UnregisteredInTF]> {
   let summary = "ComputeDedupDataTupleMaskV2";
   let arguments = (ins
   );
@@ -921,7 +921,7 @@ def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure]> {
   }];
 }
 
-def TF_ConcatenateDatasetOp : TF_Op<"ConcatenateDataset", [Pure]> {
+def TF_ConcatenateDatasetOp : TF_Op<"ConcatenateDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ConcatenateDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -941,7 +941,7 @@ def TF_ConcatenateDatasetOp : TF_Op<"ConcatenateDataset", [Pure]> {
   }];
 }
 
-def TF_ConditionalAccumulatorOp : TF_Op<"ConditionalAccumulator", []> {
+def TF_ConditionalAccumulatorOp : TF_Op<"ConditionalAccumulator", [TF_UnregisteredInTF]> {
   let summary = "ConditionalAccumulator";
   let arguments = (ins
   );
@@ -1061,20 +1061,20 @@ def TF_ConnectTPUEmbeddingHostsOp : TF_Op<"ConnectTPUEmbeddingHosts", []> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_ConstructionFailsOp : TF_Op<"ConstructionFails", [Pure]> {
+def TF_ConstructionFailsOp : TF_Op<"ConstructionFails", [Pure, TF_UnregisteredInTF]> {
   let summary = "ConstructionFails";
   let arguments = (ins
   );
 }
 
-def TF_ConsumeMutexLockOp : TF_Op<"ConsumeMutexLock", []> {
+def TF_ConsumeMutexLockOp : TF_Op<"ConsumeMutexLock", [TF_UnregisteredInTF]> {
   let summary = "ConsumeMutexLock";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$mutex_lock
   );
 }
 
-def TF_ControlTriggerOp : TF_Op<"ControlTrigger", [Pure]> {
+def TF_ControlTriggerOp : TF_Op<"ControlTrigger", [Pure, TF_UnregisteredInTF]> {
   let summary = "ControlTrigger";
   let arguments = (ins
   );
@@ -1337,7 +1337,7 @@ def TF_ConvertToListOfSparseCoreCooTensorsOp : TF_Op<"ConvertToListOfSparseCoreC
   TF_DerivedResultGroupSizeAttr num_sc_per_chip = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_ConvertToSparseCoreCsrWrappedCooTensorOp : TF_Op<"ConvertToSparseCoreCsrWrappedCooTensor", [Pure, SameVariadicOperandSize]> {
+def TF_ConvertToSparseCoreCsrWrappedCooTensorOp : TF_Op<"ConvertToSparseCoreCsrWrappedCooTensor", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "ConvertToSparseCoreCsrWrappedCooTensor";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$sorted_row_ids_list,
@@ -1372,7 +1372,7 @@ def TF_ConvertToSparseCoreCsrWrappedCooTensorOp : TF_Op<"ConvertToSparseCoreCsrW
   }];
 }
 
-def TF_CopyOp : TF_Op<"Copy", [Pure]> {
+def TF_CopyOp : TF_Op<"Copy", [Pure, TF_UnregisteredInTF]> {
   let summary = "Copy";
   let arguments = (ins
     AnyTensor:$input
@@ -1391,7 +1391,7 @@ def TF_CopyOp : TF_Op<"Copy", [Pure]> {
   }];
 }
 
-def TF_CopyHostOp : TF_Op<"CopyHost", [Pure]> {
+def TF_CopyHostOp : TF_Op<"CopyHost", [Pure, TF_UnregisteredInTF]> {
   let summary = "CopyHost";
   let arguments = (ins
     AnyTensor:$input
@@ -1410,7 +1410,7 @@ def TF_CopyHostOp : TF_Op<"CopyHost", [Pure]> {
   }];
 }
 
-def TF_CopyOpOp : TF_Op<"CopyOp", [Pure]> {
+def TF_CopyOpOp : TF_Op<"CopyOp", [Pure, TF_UnregisteredInTF]> {
   let summary = "CopyOp";
   let arguments = (ins
     AnyTensor:$a
@@ -1421,7 +1421,7 @@ def TF_CopyOpOp : TF_Op<"CopyOp", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CopyToMeshOp : TF_Op<"CopyToMesh", [Pure]> {
+def TF_CopyToMeshOp : TF_Op<"CopyToMesh", [Pure, TF_UnregisteredInTF]> {
   let summary = "CopyToMesh";
   let arguments = (ins
     AnyTensor:$input
@@ -1439,7 +1439,7 @@ def TF_CopyToMeshOp : TF_Op<"CopyToMesh", [Pure]> {
   }];
 }
 
-def TF_CopyToMeshGradOp : TF_Op<"CopyToMeshGrad", [Pure]> {
+def TF_CopyToMeshGradOp : TF_Op<"CopyToMeshGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "CopyToMeshGrad";
   let arguments = (ins
     AnyTensor:$input,
@@ -1503,7 +1503,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CountUpToOp : TF_Op<"CountUpTo", [Pure]> {
+def TF_CountUpToOp : TF_Op<"CountUpTo", [Pure, TF_UnregisteredInTF]> {
   let summary = "CountUpTo";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$ref
@@ -1543,7 +1543,7 @@ def TF_CreateSummaryFileWriterOp : TF_Op<"CreateSummaryFileWriter", []> {
   );
 }
 
-def TF_CropAndResizeOp : TF_Op<"CropAndResize", [Pure]> {
+def TF_CropAndResizeOp : TF_Op<"CropAndResize", [Pure, TF_UnregisteredInTF]> {
   let summary = "CropAndResize";
   let arguments = (ins
     TF_TensorOfDTypes<"0xa027e", "uint8, uint16, int8, int16, int32, int64, half, float, double">:$image,
@@ -1565,7 +1565,7 @@ def TF_CropAndResizeOp : TF_Op<"CropAndResize", [Pure]> {
   }];
 }
 
-def TF_CropAndResizeGradBoxesOp : TF_Op<"CropAndResizeGradBoxes", [Pure]> {
+def TF_CropAndResizeGradBoxesOp : TF_Op<"CropAndResizeGradBoxes", [Pure, TF_UnregisteredInTF]> {
   let summary = "CropAndResizeGradBoxes";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$grads,
@@ -1586,7 +1586,7 @@ def TF_CropAndResizeGradBoxesOp : TF_Op<"CropAndResizeGradBoxes", [Pure]> {
   }];
 }
 
-def TF_CropAndResizeGradImageOp : TF_Op<"CropAndResizeGradImage", [Pure]> {
+def TF_CropAndResizeGradImageOp : TF_Op<"CropAndResizeGradImage", [Pure, TF_UnregisteredInTF]> {
   let summary = "CropAndResizeGradImage";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$grads,
@@ -1634,7 +1634,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure]> {
+def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure, TF_NoConstantFold]> {
   let summary = "CrossReplicaSum";
   let arguments = (ins
     TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$input,
@@ -1646,7 +1646,7 @@ def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CudnnRNNOp : TF_Op<"CudnnRNN", []> {
+def TF_CudnnRNNOp : TF_Op<"CudnnRNN", [TF_UnregisteredInTF]> {
   let summary = "CudnnRNN";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1676,7 +1676,7 @@ def TF_CudnnRNNOp : TF_Op<"CudnnRNN", []> {
   }];
 }
 
-def TF_CudnnRNNBackpropOp : TF_Op<"CudnnRNNBackprop", []> {
+def TF_CudnnRNNBackpropOp : TF_Op<"CudnnRNNBackprop", [TF_UnregisteredInTF]> {
   let summary = "CudnnRNNBackprop";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1712,7 +1712,7 @@ def TF_CudnnRNNBackpropOp : TF_Op<"CudnnRNNBackprop", []> {
   }];
 }
 
-def TF_CudnnRNNBackpropV2Op : TF_Op<"CudnnRNNBackpropV2", []> {
+def TF_CudnnRNNBackpropV2Op : TF_Op<"CudnnRNNBackpropV2", [TF_UnregisteredInTF]> {
   let summary = "CudnnRNNBackpropV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1749,7 +1749,7 @@ def TF_CudnnRNNBackpropV2Op : TF_Op<"CudnnRNNBackpropV2", []> {
   }];
 }
 
-def TF_CudnnRNNBackpropV3Op : TF_Op<"CudnnRNNBackpropV3", []> {
+def TF_CudnnRNNBackpropV3Op : TF_Op<"CudnnRNNBackpropV3", [TF_UnregisteredInTF]> {
   let summary = "CudnnRNNBackpropV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1789,7 +1789,7 @@ def TF_CudnnRNNBackpropV3Op : TF_Op<"CudnnRNNBackpropV3", []> {
   }];
 }
 
-def TF_CudnnRNNCanonicalToParamsOp : TF_Op<"CudnnRNNCanonicalToParams", [Pure, SameVariadicOperandSize]> {
+def TF_CudnnRNNCanonicalToParamsOp : TF_Op<"CudnnRNNCanonicalToParams", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "CudnnRNNCanonicalToParams";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
@@ -1817,7 +1817,7 @@ def TF_CudnnRNNCanonicalToParamsOp : TF_Op<"CudnnRNNCanonicalToParams", [Pure, S
   }];
 }
 
-def TF_CudnnRNNCanonicalToParamsV2Op : TF_Op<"CudnnRNNCanonicalToParamsV2", [Pure]> {
+def TF_CudnnRNNCanonicalToParamsV2Op : TF_Op<"CudnnRNNCanonicalToParamsV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "CudnnRNNCanonicalToParamsV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1843,7 +1843,7 @@ def TF_CudnnRNNCanonicalToParamsV2Op : TF_Op<"CudnnRNNCanonicalToParamsV2", [Pur
   }];
 }
 
-def TF_CudnnRNNParamsSizeOp : TF_Op<"CudnnRNNParamsSize", [Pure]> {
+def TF_CudnnRNNParamsSizeOp : TF_Op<"CudnnRNNParamsSize", [Pure, TF_UnregisteredInTF]> {
   let summary = "CudnnRNNParamsSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
@@ -1870,7 +1870,7 @@ def TF_CudnnRNNParamsSizeOp : TF_Op<"CudnnRNNParamsSize", [Pure]> {
   }];
 }
 
-def TF_CudnnRNNParamsToCanonicalOp : TF_Op<"CudnnRNNParamsToCanonical", [Pure, SameVariadicResultSize]> {
+def TF_CudnnRNNParamsToCanonicalOp : TF_Op<"CudnnRNNParamsToCanonical", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
   let summary = "CudnnRNNParamsToCanonical";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
@@ -1898,7 +1898,7 @@ def TF_CudnnRNNParamsToCanonicalOp : TF_Op<"CudnnRNNParamsToCanonical", [Pure, S
   }];
 }
 
-def TF_CudnnRNNParamsToCanonicalV2Op : TF_Op<"CudnnRNNParamsToCanonicalV2", [Pure]> {
+def TF_CudnnRNNParamsToCanonicalV2Op : TF_Op<"CudnnRNNParamsToCanonicalV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "CudnnRNNParamsToCanonicalV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$num_layers,

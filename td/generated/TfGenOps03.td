@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_CudnnRNNV2Op : TF_Op<"CudnnRNNV2", []> {
+def TF_CudnnRNNV2Op : TF_Op<"CudnnRNNV2", [TF_UnregisteredInTF]> {
   let summary = "CudnnRNNV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -36,7 +36,7 @@ def TF_CudnnRNNV2Op : TF_Op<"CudnnRNNV2", []> {
   }];
 }
 
-def TF_CudnnRNNV3Op : TF_Op<"CudnnRNNV3", []> {
+def TF_CudnnRNNV3Op : TF_Op<"CudnnRNNV3", [TF_UnregisteredInTF]> {
   let summary = "CudnnRNNV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -115,7 +115,7 @@ def TF_CumulativeLogsumexpOp : TF_Op<"CumulativeLogsumexp", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_CustomAggregatorOp : TF_Op<"CustomAggregator", [Pure]> {
+def TF_CustomAggregatorOp : TF_Op<"CustomAggregator", [Pure, TF_UnregisteredInTF]> {
   let summary = "CustomAggregator";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input
@@ -139,7 +139,7 @@ def TF_CustomAggregatorOp : TF_Op<"CustomAggregator", [Pure]> {
   }];
 }
 
-def TF_DTensorAllGatherOp : TF_Op<"DTensorAllGather", [Pure]> {
+def TF_DTensorAllGatherOp : TF_Op<"DTensorAllGather", [Pure, TF_UnregisteredInTF]> {
   let summary = "DTensorAllGather";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc8465e", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool">:$input
@@ -158,7 +158,7 @@ def TF_DTensorAllGatherOp : TF_Op<"DTensorAllGather", [Pure]> {
   }];
 }
 
-def TF_DTensorAllReduceOp : TF_Op<"DTensorAllReduce", [Pure]> {
+def TF_DTensorAllReduceOp : TF_Op<"DTensorAllReduce", [Pure, TF_UnregisteredInTF]> {
   let summary = "DTensorAllReduce";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc8465e", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool">:$input,
@@ -178,7 +178,7 @@ def TF_DTensorAllReduceOp : TF_Op<"DTensorAllReduce", [Pure]> {
   }];
 }
 
-def TF_DTensorAllScatterOp : TF_Op<"DTensorAllScatter", [Pure]> {
+def TF_DTensorAllScatterOp : TF_Op<"DTensorAllScatter", [Pure, TF_UnregisteredInTF]> {
   let summary = "DTensorAllScatter";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc846de", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool, string">:$input
@@ -197,7 +197,7 @@ def TF_DTensorAllScatterOp : TF_Op<"DTensorAllScatter", [Pure]> {
   }];
 }
 
-def TF_DTensorAllToAllOp : TF_Op<"DTensorAllToAll", [Pure]> {
+def TF_DTensorAllToAllOp : TF_Op<"DTensorAllToAll", [Pure, TF_UnregisteredInTF]> {
   let summary = "DTensorAllToAll";
   let arguments = (ins
     TF_TensorOfDTypes<"0x48460e", "half, bfloat16, float, double, int32, uint32, int64, bool">:$input
@@ -216,7 +216,7 @@ def TF_DTensorAllToAllOp : TF_Op<"DTensorAllToAll", [Pure]> {
   }];
 }
 
-def TF_DTensorReduceScatterOp : TF_Op<"DTensorReduceScatter", [Pure]> {
+def TF_DTensorReduceScatterOp : TF_Op<"DTensorReduceScatter", [Pure, TF_UnregisteredInTF]> {
   let summary = "DTensorReduceScatter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x48460a", "half, bfloat16, float, int32, uint32, int64, bool">:$input,
@@ -237,7 +237,7 @@ def TF_DTensorReduceScatterOp : TF_Op<"DTensorReduceScatter", [Pure]> {
   }];
 }
 
-def TF_DTensorRestoreV2Op : TF_Op<"DTensorRestoreV2", []> {
+def TF_DTensorRestoreV2Op : TF_Op<"DTensorRestoreV2", [TF_UnregisteredInTF]> {
   let summary = "DTensorRestoreV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$prefix,
@@ -258,7 +258,7 @@ def TF_DTensorRestoreV2Op : TF_Op<"DTensorRestoreV2", []> {
   }];
 }
 
-def TF_DTensorSetGlobalTPUArrayOp : TF_Op<"DTensorSetGlobalTPUArray", []> {
+def TF_DTensorSetGlobalTPUArrayOp : TF_Op<"DTensorSetGlobalTPUArray", [TF_UnregisteredInTF]> {
   let summary = "DTensorSetGlobalTPUArray";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$topology
@@ -325,7 +325,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_DataServiceDatasetOp : TF_Op<"DataServiceDataset", []> {
+def TF_DataServiceDatasetOp : TF_Op<"DataServiceDataset", [TF_UnregisteredInTF]> {
   let summary = "DataServiceDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$dataset_id,
@@ -353,7 +353,7 @@ def TF_DataServiceDatasetOp : TF_Op<"DataServiceDataset", []> {
   }];
 }
 
-def TF_DataServiceDatasetV2Op : TF_Op<"DataServiceDatasetV2", []> {
+def TF_DataServiceDatasetV2Op : TF_Op<"DataServiceDatasetV2", [TF_UnregisteredInTF]> {
   let summary = "DataServiceDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$dataset_id,
@@ -383,7 +383,7 @@ def TF_DataServiceDatasetV2Op : TF_Op<"DataServiceDatasetV2", []> {
   }];
 }
 
-def TF_DataServiceDatasetV3Op : TF_Op<"DataServiceDatasetV3", []> {
+def TF_DataServiceDatasetV3Op : TF_Op<"DataServiceDatasetV3", [TF_UnregisteredInTF]> {
   let summary = "DataServiceDatasetV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$dataset_id,
@@ -415,7 +415,7 @@ def TF_DataServiceDatasetV3Op : TF_Op<"DataServiceDatasetV3", []> {
   }];
 }
 
-def TF_DataServiceDatasetV4Op : TF_Op<"DataServiceDatasetV4", []> {
+def TF_DataServiceDatasetV4Op : TF_Op<"DataServiceDatasetV4", [TF_UnregisteredInTF]> {
   let summary = "DataServiceDatasetV4";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$dataset_id,
@@ -447,7 +447,7 @@ def TF_DataServiceDatasetV4Op : TF_Op<"DataServiceDatasetV4", []> {
   }];
 }
 
-def TF_DatasetCardinalityOp : TF_Op<"DatasetCardinality", [Pure]> {
+def TF_DatasetCardinalityOp : TF_Op<"DatasetCardinality", [Pure, TF_UnregisteredInTF]> {
   let summary = "DatasetCardinality";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -464,7 +464,7 @@ def TF_DatasetCardinalityOp : TF_Op<"DatasetCardinality", [Pure]> {
   }];
 }
 
-def TF_DatasetFingerprintOp : TF_Op<"DatasetFingerprint", [Pure]> {
+def TF_DatasetFingerprintOp : TF_Op<"DatasetFingerprint", [Pure, TF_UnregisteredInTF]> {
   let summary = "DatasetFingerprint";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -474,7 +474,7 @@ def TF_DatasetFingerprintOp : TF_Op<"DatasetFingerprint", [Pure]> {
   );
 }
 
-def TF_DatasetFromGraphOp : TF_Op<"DatasetFromGraph", [Pure]> {
+def TF_DatasetFromGraphOp : TF_Op<"DatasetFromGraph", [Pure, TF_UnregisteredInTF]> {
   let summary = "DatasetFromGraph";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$graph_def
@@ -484,7 +484,7 @@ def TF_DatasetFromGraphOp : TF_Op<"DatasetFromGraph", [Pure]> {
   );
 }
 
-def TF_DatasetToGraphOp : TF_Op<"DatasetToGraph", [Pure]> {
+def TF_DatasetToGraphOp : TF_Op<"DatasetToGraph", [Pure, TF_UnregisteredInTF]> {
   let summary = "DatasetToGraph";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -503,7 +503,7 @@ def TF_DatasetToGraphOp : TF_Op<"DatasetToGraph", [Pure]> {
   }];
 }
 
-def TF_DatasetToGraphV2Op : TF_Op<"DatasetToGraphV2", [Pure]> {
+def TF_DatasetToGraphV2Op : TF_Op<"DatasetToGraphV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "DatasetToGraphV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -521,7 +521,7 @@ def TF_DatasetToGraphV2Op : TF_Op<"DatasetToGraphV2", [Pure]> {
   }];
 }
 
-def TF_DatasetToSingleElementOp : TF_Op<"DatasetToSingleElement", []> {
+def TF_DatasetToSingleElementOp : TF_Op<"DatasetToSingleElement", [TF_UnregisteredInTF]> {
   let summary = "DatasetToSingleElement";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset
@@ -540,7 +540,7 @@ def TF_DatasetToSingleElementOp : TF_Op<"DatasetToSingleElement", []> {
   }];
 }
 
-def TF_DatasetToTFRecordOp : TF_Op<"DatasetToTFRecord", []> {
+def TF_DatasetToTFRecordOp : TF_Op<"DatasetToTFRecord", [TF_UnregisteredInTF]> {
   let summary = "DatasetToTFRecord";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -549,7 +549,7 @@ def TF_DatasetToTFRecordOp : TF_Op<"DatasetToTFRecord", []> {
   );
 }
 
-def TF_DawsnOp : TF_Op<"Dawsn", [Pure]> {
+def TF_DawsnOp : TF_Op<"Dawsn", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dawsn";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -560,7 +560,7 @@ def TF_DawsnOp : TF_Op<"Dawsn", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DebugGradientIdentityOp : TF_Op<"DebugGradientIdentity", [Pure]> {
+def TF_DebugGradientIdentityOp : TF_Op<"DebugGradientIdentity", [Pure, TF_UnregisteredInTF]> {
   let summary = "DebugGradientIdentity";
   let arguments = (ins
     AnyTensor:$input
@@ -571,7 +571,7 @@ def TF_DebugGradientIdentityOp : TF_Op<"DebugGradientIdentity", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DebugGradientRefIdentityOp : TF_Op<"DebugGradientRefIdentity", [Pure]> {
+def TF_DebugGradientRefIdentityOp : TF_Op<"DebugGradientRefIdentity", [Pure, TF_UnregisteredInTF]> {
   let summary = "DebugGradientRefIdentity";
   let arguments = (ins
     AnyTensor:$input
@@ -632,7 +632,7 @@ def TF_DebugIdentityV2Op : TF_Op<"DebugIdentityV2", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DebugIdentityV3Op : TF_Op<"DebugIdentityV3", []> {
+def TF_DebugIdentityV3Op : TF_Op<"DebugIdentityV3", [TF_UnregisteredInTF]> {
   let summary = "DebugIdentityV3";
   let arguments = (ins
     AnyTensor:$input
@@ -656,7 +656,7 @@ def TF_DebugIdentityV3Op : TF_Op<"DebugIdentityV3", []> {
   }];
 }
 
-def TF_DebugNanCountOp : TF_Op<"DebugNanCount", [Pure]> {
+def TF_DebugNanCountOp : TF_Op<"DebugNanCount", [Pure, TF_UnregisteredInTF]> {
   let summary = "DebugNanCount";
   let arguments = (ins
     AnyTensor:$input
@@ -677,7 +677,7 @@ def TF_DebugNanCountOp : TF_Op<"DebugNanCount", [Pure]> {
   }];
 }
 
-def TF_DebugNumericSummaryOp : TF_Op<"DebugNumericSummary", [Pure]> {
+def TF_DebugNumericSummaryOp : TF_Op<"DebugNumericSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "DebugNumericSummary";
   let arguments = (ins
     AnyTensor:$input
@@ -701,7 +701,7 @@ def TF_DebugNumericSummaryOp : TF_Op<"DebugNumericSummary", [Pure]> {
   }];
 }
 
-def TF_DebugNumericSummaryV2Op : TF_Op<"DebugNumericSummaryV2", [Pure]> {
+def TF_DebugNumericSummaryV2Op : TF_Op<"DebugNumericSummaryV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "DebugNumericSummaryV2";
   let arguments = (ins
     AnyTensor:$input
@@ -738,7 +738,7 @@ def TF_DecodeAndCropJpegOp : TF_Op<"DecodeAndCropJpeg", [Pure]> {
   );
 }
 
-def TF_DecodeBase64Op : TF_Op<"DecodeBase64", [Pure]> {
+def TF_DecodeBase64Op : TF_Op<"DecodeBase64", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeBase64";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -748,7 +748,7 @@ def TF_DecodeBase64Op : TF_Op<"DecodeBase64", [Pure]> {
   );
 }
 
-def TF_DecodeBmpOp : TF_Op<"DecodeBmp", [Pure]> {
+def TF_DecodeBmpOp : TF_Op<"DecodeBmp", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeBmp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$contents
@@ -765,7 +765,7 @@ def TF_DecodeBmpOp : TF_Op<"DecodeBmp", [Pure]> {
   }];
 }
 
-def TF_DecodeCSVOp : TF_Op<"DecodeCSV", [Pure]> {
+def TF_DecodeCSVOp : TF_Op<"DecodeCSV", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeCSV";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$records,
@@ -787,7 +787,7 @@ def TF_DecodeCSVOp : TF_Op<"DecodeCSV", [Pure]> {
   }];
 }
 
-def TF_DecodeCompressedOp : TF_Op<"DecodeCompressed", [Pure]> {
+def TF_DecodeCompressedOp : TF_Op<"DecodeCompressed", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeCompressed";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$bytes
@@ -814,7 +814,7 @@ def TF_DecodeGifOp : TF_Op<"DecodeGif", [Pure]> {
   );
 }
 
-def TF_DecodeImageOp : TF_Op<"DecodeImage", [Pure]> {
+def TF_DecodeImageOp : TF_Op<"DecodeImage", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeImage";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$contents
@@ -833,7 +833,7 @@ def TF_DecodeImageOp : TF_Op<"DecodeImage", [Pure]> {
   }];
 }
 
-def TF_DecodeJSONExampleOp : TF_Op<"DecodeJSONExample", [Pure]> {
+def TF_DecodeJSONExampleOp : TF_Op<"DecodeJSONExample", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeJSONExample";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$json_examples
@@ -859,7 +859,7 @@ def TF_DecodeJpegOp : TF_Op<"DecodeJpeg", [Pure]> {
   );
 }
 
-def TF_DecodeJxlOp : TF_Op<"DecodeJxl", [Pure]> {
+def TF_DecodeJxlOp : TF_Op<"DecodeJxl", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeJxl";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$contents
@@ -902,7 +902,7 @@ def TF_DecodePngOp : TF_Op<"DecodePng", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_DecodeProtoV2Op : TF_Op<"DecodeProtoV2", [Pure]> {
+def TF_DecodeProtoV2Op : TF_Op<"DecodeProtoV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeProtoV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$bytes
@@ -925,7 +925,7 @@ def TF_DecodeProtoV2Op : TF_Op<"DecodeProtoV2", [Pure]> {
   }];
 }
 
-def TF_DecodeRawOp : TF_Op<"DecodeRaw", [Pure]> {
+def TF_DecodeRawOp : TF_Op<"DecodeRaw", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeRaw";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$bytes
@@ -943,7 +943,7 @@ def TF_DecodeRawOp : TF_Op<"DecodeRaw", [Pure]> {
   }];
 }
 
-def TF_DecodeWavOp : TF_Op<"DecodeWav", [Pure]> {
+def TF_DecodeWavOp : TF_Op<"DecodeWav", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeWav";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$contents
@@ -962,7 +962,7 @@ def TF_DecodeWavOp : TF_Op<"DecodeWav", [Pure]> {
   }];
 }
 
-def TF_DecodeWebPOp : TF_Op<"DecodeWebP", [Pure]> {
+def TF_DecodeWebPOp : TF_Op<"DecodeWebP", [Pure, TF_UnregisteredInTF]> {
   let summary = "DecodeWebP";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$contents
@@ -980,7 +980,7 @@ def TF_DecodeWebPOp : TF_Op<"DecodeWebP", [Pure]> {
   }];
 }
 
-def TF_DeepCopyOp : TF_Op<"DeepCopy", []> {
+def TF_DeepCopyOp : TF_Op<"DeepCopy", [TF_UnregisteredInTF]> {
   let summary = "DeepCopy";
   let arguments = (ins
     AnyTensor:$x
@@ -991,7 +991,7 @@ def TF_DeepCopyOp : TF_Op<"DeepCopy", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DefaultAttrsOp : TF_Op<"DefaultAttrs", [Pure]> {
+def TF_DefaultAttrsOp : TF_Op<"DefaultAttrs", [Pure, TF_UnregisteredInTF]> {
   let summary = "DefaultAttrs";
   let arguments = (ins
   );
@@ -1051,7 +1051,7 @@ def TF_DeleteRandomSeedGeneratorOp : TF_Op<"DeleteRandomSeedGenerator", []> {
   );
 }
 
-def TF_DeleteRpcFutureResourceOp : TF_Op<"DeleteRpcFutureResource", []> {
+def TF_DeleteRpcFutureResourceOp : TF_Op<"DeleteRpcFutureResource", [TF_UnregisteredInTF]> {
   let summary = "DeleteRpcFutureResource";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -1067,14 +1067,14 @@ def TF_DeleteSeedGeneratorOp : TF_Op<"DeleteSeedGenerator", []> {
   );
 }
 
-def TF_DeleteSessionTensorOp : TF_Op<"DeleteSessionTensor", []> {
+def TF_DeleteSessionTensorOp : TF_Op<"DeleteSessionTensor", [TF_UnregisteredInTF]> {
   let summary = "DeleteSessionTensor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
   );
 }
 
-def TF_DenseBincountOp : TF_Op<"DenseBincount", [Pure]> {
+def TF_DenseBincountOp : TF_Op<"DenseBincount", [Pure, TF_UnregisteredInTF]> {
   let summary = "DenseBincount";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$input,
@@ -1095,7 +1095,7 @@ def TF_DenseBincountOp : TF_Op<"DenseBincount", [Pure]> {
   }];
 }
 
-def TF_DenseCountSparseOutputOp : TF_Op<"DenseCountSparseOutput", [Pure]> {
+def TF_DenseCountSparseOutputOp : TF_Op<"DenseCountSparseOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "DenseCountSparseOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$values,
@@ -1119,7 +1119,7 @@ def TF_DenseCountSparseOutputOp : TF_Op<"DenseCountSparseOutput", [Pure]> {
   }];
 }
 
-def TF_DenseToCSRSparseMatrixOp : TF_Op<"DenseToCSRSparseMatrix", [Pure]> {
+def TF_DenseToCSRSparseMatrixOp : TF_Op<"DenseToCSRSparseMatrix", [Pure, TF_UnregisteredInTF]> {
   let summary = "DenseToCSRSparseMatrix";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$dense_input,
@@ -1131,7 +1131,7 @@ def TF_DenseToCSRSparseMatrixOp : TF_Op<"DenseToCSRSparseMatrix", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DenseToDenseSetOperationOp : TF_Op<"DenseToDenseSetOperation", [Pure]> {
+def TF_DenseToDenseSetOperationOp : TF_Op<"DenseToDenseSetOperation", [Pure, TF_UnregisteredInTF]> {
   let summary = "DenseToDenseSetOperation";
   let arguments = (ins
     TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$set1,
@@ -1153,7 +1153,7 @@ def TF_DenseToDenseSetOperationOp : TF_Op<"DenseToDenseSetOperation", [Pure]> {
   }];
 }
 
-def TF_DenseToSparseBatchDatasetOp : TF_Op<"DenseToSparseBatchDataset", [Pure]> {
+def TF_DenseToSparseBatchDatasetOp : TF_Op<"DenseToSparseBatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "DenseToSparseBatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1173,7 +1173,7 @@ def TF_DenseToSparseBatchDatasetOp : TF_Op<"DenseToSparseBatchDataset", [Pure]> 
   }];
 }
 
-def TF_DenseToSparseSetOperationOp : TF_Op<"DenseToSparseSetOperation", [Pure]> {
+def TF_DenseToSparseSetOperationOp : TF_Op<"DenseToSparseSetOperation", [Pure, TF_UnregisteredInTF]> {
   let summary = "DenseToSparseSetOperation";
   let arguments = (ins
     TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$set1,
@@ -1288,7 +1288,7 @@ def TF_DeserializeIteratorOp : TF_Op<"DeserializeIterator", []> {
   );
 }
 
-def TF_DeserializeManySparseOp : TF_Op<"DeserializeManySparse", [Pure]> {
+def TF_DeserializeManySparseOp : TF_Op<"DeserializeManySparse", [Pure, TF_UnregisteredInTF]> {
   let summary = "DeserializeManySparse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$serialized_sparse
@@ -1323,7 +1323,7 @@ def TF_DestroyResourceOpOp : TF_Op<"DestroyResourceOp", []> {
   );
 }
 
-def TF_DestroyTemporaryVariableOp : TF_Op<"DestroyTemporaryVariable", [Pure]> {
+def TF_DestroyTemporaryVariableOp : TF_Op<"DestroyTemporaryVariable", [Pure, TF_UnregisteredInTF]> {
   let summary = "DestroyTemporaryVariable";
   let arguments = (ins
     AnyTensor:$ref
@@ -1341,7 +1341,7 @@ def TF_DestroyTemporaryVariableOp : TF_Op<"DestroyTemporaryVariable", [Pure]> {
   }];
 }
 
-def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure]> {
+def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure, TF_NoConstantFold]> {
   let summary = "DeviceIndex";
   let arguments = (ins
     StrArrayAttr:$device_names
@@ -1351,7 +1351,7 @@ def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure]> {
   );
 }
 
-def TF_DevicePlacementOpOp : TF_Op<"DevicePlacementOp", []> {
+def TF_DevicePlacementOpOp : TF_Op<"DevicePlacementOp", [TF_UnregisteredInTF]> {
   let summary = "DevicePlacementOp";
   let arguments = (ins
   );
@@ -1416,7 +1416,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_Dilation2DOp : TF_Op<"Dilation2D", [Pure]> {
+def TF_Dilation2DOp : TF_Op<"Dilation2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dilation2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
@@ -1437,7 +1437,7 @@ def TF_Dilation2DOp : TF_Op<"Dilation2D", [Pure]> {
   }];
 }
 
-def TF_Dilation2DBackpropFilterOp : TF_Op<"Dilation2DBackpropFilter", [Pure]> {
+def TF_Dilation2DBackpropFilterOp : TF_Op<"Dilation2DBackpropFilter", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dilation2DBackpropFilter";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
@@ -1459,7 +1459,7 @@ def TF_Dilation2DBackpropFilterOp : TF_Op<"Dilation2DBackpropFilter", [Pure]> {
   }];
 }
 
-def TF_Dilation2DBackpropInputOp : TF_Op<"Dilation2DBackpropInput", [Pure]> {
+def TF_Dilation2DBackpropInputOp : TF_Op<"Dilation2DBackpropInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dilation2DBackpropInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
@@ -1481,7 +1481,7 @@ def TF_Dilation2DBackpropInputOp : TF_Op<"Dilation2DBackpropInput", [Pure]> {
   }];
 }
 
-def TF_DirectedInterleaveDatasetOp : TF_Op<"DirectedInterleaveDataset", [Pure]> {
+def TF_DirectedInterleaveDatasetOp : TF_Op<"DirectedInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "DirectedInterleaveDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$selector_input_dataset,
@@ -1509,7 +1509,7 @@ def TF_DisableCopyOnReadOp : TF_Op<"DisableCopyOnRead", []> {
   );
 }
 
-def TF_DistributedSaveOp : TF_Op<"DistributedSave", []> {
+def TF_DistributedSaveOp : TF_Op<"DistributedSave", [TF_UnregisteredInTF]> {
   let summary = "DistributedSave";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
@@ -1574,7 +1574,7 @@ def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
   }];
 }
 
-def TF_DrawBoundingBoxesOp : TF_Op<"DrawBoundingBoxes", [Pure]> {
+def TF_DrawBoundingBoxesOp : TF_Op<"DrawBoundingBoxes", [Pure, TF_UnregisteredInTF]> {
   let summary = "DrawBoundingBoxes";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80002", "float, half">:$images,
@@ -1586,7 +1586,7 @@ def TF_DrawBoundingBoxesOp : TF_Op<"DrawBoundingBoxes", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DrawBoundingBoxesV2Op : TF_Op<"DrawBoundingBoxesV2", [Pure]> {
+def TF_DrawBoundingBoxesV2Op : TF_Op<"DrawBoundingBoxesV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "DrawBoundingBoxesV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80002", "float, half">:$images,
@@ -1599,7 +1599,7 @@ def TF_DrawBoundingBoxesV2Op : TF_Op<"DrawBoundingBoxesV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DtypeWithDefaultOpOp : TF_Op<"DtypeWithDefaultOp", []> {
+def TF_DtypeWithDefaultOpOp : TF_Op<"DtypeWithDefaultOp", [TF_UnregisteredInTF]> {
   let summary = "DtypeWithDefaultOp";
   let arguments = (ins
     AnyTensor:$in
@@ -1610,7 +1610,7 @@ def TF_DtypeWithDefaultOpOp : TF_Op<"DtypeWithDefaultOp", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DummyIterationCounterOp : TF_Op<"DummyIterationCounter", []> {
+def TF_DummyIterationCounterOp : TF_Op<"DummyIterationCounter", [TF_UnregisteredInTF]> {
   let summary = "DummyIterationCounter";
   let arguments = (ins
   );
@@ -1637,7 +1637,7 @@ def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
   );
 }
 
-def TF_DumpTensorOp : TF_Op<"DumpTensor", []> {
+def TF_DumpTensorOp : TF_Op<"DumpTensor", [TF_UnregisteredInTF]> {
   let summary = "DumpTensor";
   let arguments = (ins
     AnyTensor:$tensor_data
@@ -1672,7 +1672,7 @@ def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueT
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_DynamicEnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingRaggedTensorBatch", [SameVariadicOperandSize]> {
+def TF_DynamicEnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingRaggedTensorBatch", [TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "DynamicEnqueueTPUEmbeddingRaggedTensorBatch";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_splits,

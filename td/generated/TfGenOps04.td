@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_EagerPyFuncOp : TF_Op<"EagerPyFunc", []> {
+def TF_EagerPyFuncOp : TF_Op<"EagerPyFunc", [TF_UnregisteredInTF]> {
   let summary = "EagerPyFunc";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -25,7 +25,7 @@ def TF_EagerPyFuncOp : TF_Op<"EagerPyFunc", []> {
   }];
 }
 
-def TF_EditDistanceOp : TF_Op<"EditDistance", [Pure]> {
+def TF_EditDistanceOp : TF_Op<"EditDistance", [Pure, TF_UnregisteredInTF]> {
   let summary = "EditDistance";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$hypothesis_indices,
@@ -48,7 +48,7 @@ def TF_EditDistanceOp : TF_Op<"EditDistance", [Pure]> {
   }];
 }
 
-def TF_EigOp : TF_Op<"Eig", [Pure]> {
+def TF_EigOp : TF_Op<"Eig", [Pure, TF_UnregisteredInTF]> {
   let summary = "Eig";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$input
@@ -159,7 +159,7 @@ def TF_EmptyTensorListOp : TF_Op<"EmptyTensorList", [Pure]> {
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_EmptyTensorMapOp : TF_Op<"EmptyTensorMap", [Pure]> {
+def TF_EmptyTensorMapOp : TF_Op<"EmptyTensorMap", [Pure, TF_UnregisteredInTF]> {
   let summary = "EmptyTensorMap";
   let arguments = (ins
   );
@@ -168,7 +168,7 @@ def TF_EmptyTensorMapOp : TF_Op<"EmptyTensorMap", [Pure]> {
   );
 }
 
-def TF_EncodeBase64Op : TF_Op<"EncodeBase64", [Pure]> {
+def TF_EncodeBase64Op : TF_Op<"EncodeBase64", [Pure, TF_UnregisteredInTF]> {
   let summary = "EncodeBase64";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -185,7 +185,7 @@ def TF_EncodeBase64Op : TF_Op<"EncodeBase64", [Pure]> {
   }];
 }
 
-def TF_EncodeJpegOp : TF_Op<"EncodeJpeg", [Pure]> {
+def TF_EncodeJpegOp : TF_Op<"EncodeJpeg", [Pure, TF_UnregisteredInTF]> {
   let summary = "EncodeJpeg";
   let arguments = (ins
     TF_TensorOfDTypes<"0x10", "uint8">:$image
@@ -210,7 +210,7 @@ def TF_EncodeJpegOp : TF_Op<"EncodeJpeg", [Pure]> {
   }];
 }
 
-def TF_EncodeJpegVariableQualityOp : TF_Op<"EncodeJpegVariableQuality", [Pure]> {
+def TF_EncodeJpegVariableQualityOp : TF_Op<"EncodeJpegVariableQuality", [Pure, TF_UnregisteredInTF]> {
   let summary = "EncodeJpegVariableQuality";
   let arguments = (ins
     TF_TensorOfDTypes<"0x10", "uint8">:$images,
@@ -233,7 +233,7 @@ def TF_EncodePngOp : TF_Op<"EncodePng", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_EncodeProtoOp : TF_Op<"EncodeProto", [Pure]> {
+def TF_EncodeProtoOp : TF_Op<"EncodeProto", [Pure, TF_UnregisteredInTF]> {
   let summary = "EncodeProto";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$sizes,
@@ -254,7 +254,7 @@ def TF_EncodeProtoOp : TF_Op<"EncodeProto", [Pure]> {
   }];
 }
 
-def TF_EncodeWavOp : TF_Op<"EncodeWav", [Pure]> {
+def TF_EncodeWavOp : TF_Op<"EncodeWav", [Pure, TF_UnregisteredInTF]> {
   let summary = "EncodeWav";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$audio,
@@ -368,7 +368,7 @@ def TF_EnsureShapeOp : TF_Op<"EnsureShape", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_EnterOp : TF_Op<"Enter", [Pure]> {
+def TF_EnterOp : TF_Op<"Enter", [Pure, TF_UnregisteredInTF]> {
   let summary = "Enter";
   let arguments = (ins
     AnyTensor:$data
@@ -477,7 +477,7 @@ def TF_ErfinvOp : TF_Op<"Erfinv", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_EuclideanNormOp : TF_Op<"EuclideanNorm", [Pure]> {
+def TF_EuclideanNormOp : TF_Op<"EuclideanNorm", [Pure, TF_UnregisteredInTF]> {
   let summary = "EuclideanNorm";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
@@ -507,7 +507,7 @@ def TF_ExecuteTPUEmbeddingPartitionerOp : TF_Op<"ExecuteTPUEmbeddingPartitioner"
   );
 }
 
-def TF_ExitOp : TF_Op<"Exit", [Pure]> {
+def TF_ExitOp : TF_Op<"Exit", [Pure, TF_UnregisteredInTF]> {
   let summary = "Exit";
   let arguments = (ins
     AnyTensor:$data
@@ -564,7 +564,7 @@ def TF_ExpandDimsOp : TF_Op<"ExpandDims", [Pure]> {
   }];
 }
 
-def TF_ExperimentalAssertNextDatasetOp : TF_Op<"ExperimentalAssertNextDataset", [Pure]> {
+def TF_ExperimentalAssertNextDatasetOp : TF_Op<"ExperimentalAssertNextDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalAssertNextDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -583,7 +583,7 @@ def TF_ExperimentalAssertNextDatasetOp : TF_Op<"ExperimentalAssertNextDataset", 
   }];
 }
 
-def TF_ExperimentalAutoShardDatasetOp : TF_Op<"ExperimentalAutoShardDataset", [Pure]> {
+def TF_ExperimentalAutoShardDatasetOp : TF_Op<"ExperimentalAutoShardDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalAutoShardDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -604,7 +604,7 @@ def TF_ExperimentalAutoShardDatasetOp : TF_Op<"ExperimentalAutoShardDataset", [P
   }];
 }
 
-def TF_ExperimentalBytesProducedStatsDatasetOp : TF_Op<"ExperimentalBytesProducedStatsDataset", [Pure]> {
+def TF_ExperimentalBytesProducedStatsDatasetOp : TF_Op<"ExperimentalBytesProducedStatsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalBytesProducedStatsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -623,7 +623,7 @@ def TF_ExperimentalBytesProducedStatsDatasetOp : TF_Op<"ExperimentalBytesProduce
   }];
 }
 
-def TF_ExperimentalCSVDatasetOp : TF_Op<"ExperimentalCSVDataset", []> {
+def TF_ExperimentalCSVDatasetOp : TF_Op<"ExperimentalCSVDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalCSVDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -649,7 +649,7 @@ def TF_ExperimentalCSVDatasetOp : TF_Op<"ExperimentalCSVDataset", []> {
   }];
 }
 
-def TF_ExperimentalChooseFastestDatasetOp : TF_Op<"ExperimentalChooseFastestDataset", [Pure]> {
+def TF_ExperimentalChooseFastestDatasetOp : TF_Op<"ExperimentalChooseFastestDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalChooseFastestDataset";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$input_datasets
@@ -669,7 +669,7 @@ def TF_ExperimentalChooseFastestDatasetOp : TF_Op<"ExperimentalChooseFastestData
   }];
 }
 
-def TF_ExperimentalDatasetCardinalityOp : TF_Op<"ExperimentalDatasetCardinality", [Pure]> {
+def TF_ExperimentalDatasetCardinalityOp : TF_Op<"ExperimentalDatasetCardinality", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalDatasetCardinality";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -679,7 +679,7 @@ def TF_ExperimentalDatasetCardinalityOp : TF_Op<"ExperimentalDatasetCardinality"
   );
 }
 
-def TF_ExperimentalDatasetToTFRecordOp : TF_Op<"ExperimentalDatasetToTFRecord", []> {
+def TF_ExperimentalDatasetToTFRecordOp : TF_Op<"ExperimentalDatasetToTFRecord", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalDatasetToTFRecord";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -688,7 +688,7 @@ def TF_ExperimentalDatasetToTFRecordOp : TF_Op<"ExperimentalDatasetToTFRecord", 
   );
 }
 
-def TF_ExperimentalDenseToSparseBatchDatasetOp : TF_Op<"ExperimentalDenseToSparseBatchDataset", [Pure]> {
+def TF_ExperimentalDenseToSparseBatchDatasetOp : TF_Op<"ExperimentalDenseToSparseBatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalDenseToSparseBatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -708,7 +708,7 @@ def TF_ExperimentalDenseToSparseBatchDatasetOp : TF_Op<"ExperimentalDenseToSpars
   }];
 }
 
-def TF_ExperimentalDirectedInterleaveDatasetOp : TF_Op<"ExperimentalDirectedInterleaveDataset", [Pure]> {
+def TF_ExperimentalDirectedInterleaveDatasetOp : TF_Op<"ExperimentalDirectedInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalDirectedInterleaveDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$selector_input_dataset,
@@ -728,7 +728,7 @@ def TF_ExperimentalDirectedInterleaveDatasetOp : TF_Op<"ExperimentalDirectedInte
   }];
 }
 
-def TF_ExperimentalGroupByReducerDatasetOp : TF_Op<"ExperimentalGroupByReducerDataset", []> {
+def TF_ExperimentalGroupByReducerDatasetOp : TF_Op<"ExperimentalGroupByReducerDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalGroupByReducerDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -754,7 +754,7 @@ def TF_ExperimentalGroupByReducerDatasetOp : TF_Op<"ExperimentalGroupByReducerDa
   }];
 }
 
-def TF_ExperimentalGroupByWindowDatasetOp : TF_Op<"ExperimentalGroupByWindowDataset", [Pure]> {
+def TF_ExperimentalGroupByWindowDatasetOp : TF_Op<"ExperimentalGroupByWindowDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalGroupByWindowDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -778,7 +778,7 @@ def TF_ExperimentalGroupByWindowDatasetOp : TF_Op<"ExperimentalGroupByWindowData
   }];
 }
 
-def TF_ExperimentalIgnoreErrorsDatasetOp : TF_Op<"ExperimentalIgnoreErrorsDataset", [Pure]> {
+def TF_ExperimentalIgnoreErrorsDatasetOp : TF_Op<"ExperimentalIgnoreErrorsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalIgnoreErrorsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -797,7 +797,7 @@ def TF_ExperimentalIgnoreErrorsDatasetOp : TF_Op<"ExperimentalIgnoreErrorsDatase
   }];
 }
 
-def TF_ExperimentalIteratorGetDeviceOp : TF_Op<"ExperimentalIteratorGetDevice", []> {
+def TF_ExperimentalIteratorGetDeviceOp : TF_Op<"ExperimentalIteratorGetDevice", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalIteratorGetDevice";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -807,7 +807,7 @@ def TF_ExperimentalIteratorGetDeviceOp : TF_Op<"ExperimentalIteratorGetDevice", 
   );
 }
 
-def TF_ExperimentalLMDBDatasetOp : TF_Op<"ExperimentalLMDBDataset", []> {
+def TF_ExperimentalLMDBDatasetOp : TF_Op<"ExperimentalLMDBDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalLMDBDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames
@@ -825,7 +825,7 @@ def TF_ExperimentalLMDBDatasetOp : TF_Op<"ExperimentalLMDBDataset", []> {
   }];
 }
 
-def TF_ExperimentalLatencyStatsDatasetOp : TF_Op<"ExperimentalLatencyStatsDataset", [Pure]> {
+def TF_ExperimentalLatencyStatsDatasetOp : TF_Op<"ExperimentalLatencyStatsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalLatencyStatsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -844,7 +844,7 @@ def TF_ExperimentalLatencyStatsDatasetOp : TF_Op<"ExperimentalLatencyStatsDatase
   }];
 }
 
-def TF_ExperimentalMapAndBatchDatasetOp : TF_Op<"ExperimentalMapAndBatchDataset", [Pure]> {
+def TF_ExperimentalMapAndBatchDatasetOp : TF_Op<"ExperimentalMapAndBatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalMapAndBatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -869,7 +869,7 @@ def TF_ExperimentalMapAndBatchDatasetOp : TF_Op<"ExperimentalMapAndBatchDataset"
   }];
 }
 
-def TF_ExperimentalMapDatasetOp : TF_Op<"ExperimentalMapDataset", [Pure]> {
+def TF_ExperimentalMapDatasetOp : TF_Op<"ExperimentalMapDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalMapDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -893,7 +893,7 @@ def TF_ExperimentalMapDatasetOp : TF_Op<"ExperimentalMapDataset", [Pure]> {
   }];
 }
 
-def TF_ExperimentalMatchingFilesDatasetOp : TF_Op<"ExperimentalMatchingFilesDataset", []> {
+def TF_ExperimentalMatchingFilesDatasetOp : TF_Op<"ExperimentalMatchingFilesDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalMatchingFilesDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$patterns
@@ -903,7 +903,7 @@ def TF_ExperimentalMatchingFilesDatasetOp : TF_Op<"ExperimentalMatchingFilesData
   );
 }
 
-def TF_ExperimentalMaxIntraOpParallelismDatasetOp : TF_Op<"ExperimentalMaxIntraOpParallelismDataset", [Pure]> {
+def TF_ExperimentalMaxIntraOpParallelismDatasetOp : TF_Op<"ExperimentalMaxIntraOpParallelismDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalMaxIntraOpParallelismDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -922,7 +922,7 @@ def TF_ExperimentalMaxIntraOpParallelismDatasetOp : TF_Op<"ExperimentalMaxIntraO
   }];
 }
 
-def TF_ExperimentalNonSerializableDatasetOp : TF_Op<"ExperimentalNonSerializableDataset", [Pure]> {
+def TF_ExperimentalNonSerializableDatasetOp : TF_Op<"ExperimentalNonSerializableDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalNonSerializableDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -940,7 +940,7 @@ def TF_ExperimentalNonSerializableDatasetOp : TF_Op<"ExperimentalNonSerializable
   }];
 }
 
-def TF_ExperimentalParallelInterleaveDatasetOp : TF_Op<"ExperimentalParallelInterleaveDataset", [Pure]> {
+def TF_ExperimentalParallelInterleaveDatasetOp : TF_Op<"ExperimentalParallelInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalParallelInterleaveDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -966,7 +966,7 @@ def TF_ExperimentalParallelInterleaveDatasetOp : TF_Op<"ExperimentalParallelInte
   }];
 }
 
-def TF_ExperimentalParseExampleDatasetOp : TF_Op<"ExperimentalParseExampleDataset", [Pure]> {
+def TF_ExperimentalParseExampleDatasetOp : TF_Op<"ExperimentalParseExampleDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalParseExampleDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -992,7 +992,7 @@ def TF_ExperimentalParseExampleDatasetOp : TF_Op<"ExperimentalParseExampleDatase
   }];
 }
 
-def TF_ExperimentalPrivateThreadPoolDatasetOp : TF_Op<"ExperimentalPrivateThreadPoolDataset", [Pure]> {
+def TF_ExperimentalPrivateThreadPoolDatasetOp : TF_Op<"ExperimentalPrivateThreadPoolDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalPrivateThreadPoolDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1011,7 +1011,7 @@ def TF_ExperimentalPrivateThreadPoolDatasetOp : TF_Op<"ExperimentalPrivateThread
   }];
 }
 
-def TF_ExperimentalRandomDatasetOp : TF_Op<"ExperimentalRandomDataset", []> {
+def TF_ExperimentalRandomDatasetOp : TF_Op<"ExperimentalRandomDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalRandomDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seed,
@@ -1030,7 +1030,7 @@ def TF_ExperimentalRandomDatasetOp : TF_Op<"ExperimentalRandomDataset", []> {
   }];
 }
 
-def TF_ExperimentalRebatchDatasetOp : TF_Op<"ExperimentalRebatchDataset", [Pure]> {
+def TF_ExperimentalRebatchDatasetOp : TF_Op<"ExperimentalRebatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalRebatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1050,7 +1050,7 @@ def TF_ExperimentalRebatchDatasetOp : TF_Op<"ExperimentalRebatchDataset", [Pure]
   }];
 }
 
-def TF_ExperimentalScanDatasetOp : TF_Op<"ExperimentalScanDataset", [Pure]> {
+def TF_ExperimentalScanDatasetOp : TF_Op<"ExperimentalScanDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalScanDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1072,7 +1072,7 @@ def TF_ExperimentalScanDatasetOp : TF_Op<"ExperimentalScanDataset", [Pure]> {
   }];
 }
 
-def TF_ExperimentalSetStatsAggregatorDatasetOp : TF_Op<"ExperimentalSetStatsAggregatorDataset", []> {
+def TF_ExperimentalSetStatsAggregatorDatasetOp : TF_Op<"ExperimentalSetStatsAggregatorDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalSetStatsAggregatorDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1093,7 +1093,7 @@ def TF_ExperimentalSetStatsAggregatorDatasetOp : TF_Op<"ExperimentalSetStatsAggr
   }];
 }
 
-def TF_ExperimentalSleepDatasetOp : TF_Op<"ExperimentalSleepDataset", [Pure]> {
+def TF_ExperimentalSleepDatasetOp : TF_Op<"ExperimentalSleepDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalSleepDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1112,7 +1112,7 @@ def TF_ExperimentalSleepDatasetOp : TF_Op<"ExperimentalSleepDataset", [Pure]> {
   }];
 }
 
-def TF_ExperimentalSlidingWindowDatasetOp : TF_Op<"ExperimentalSlidingWindowDataset", [Pure]> {
+def TF_ExperimentalSlidingWindowDatasetOp : TF_Op<"ExperimentalSlidingWindowDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalSlidingWindowDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1133,7 +1133,7 @@ def TF_ExperimentalSlidingWindowDatasetOp : TF_Op<"ExperimentalSlidingWindowData
   }];
 }
 
-def TF_ExperimentalSqlDatasetOp : TF_Op<"ExperimentalSqlDataset", []> {
+def TF_ExperimentalSqlDatasetOp : TF_Op<"ExperimentalSqlDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalSqlDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$driver_name,
@@ -1153,7 +1153,7 @@ def TF_ExperimentalSqlDatasetOp : TF_Op<"ExperimentalSqlDataset", []> {
   }];
 }
 
-def TF_ExperimentalStatsAggregatorHandleOp : TF_Op<"ExperimentalStatsAggregatorHandle", []> {
+def TF_ExperimentalStatsAggregatorHandleOp : TF_Op<"ExperimentalStatsAggregatorHandle", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalStatsAggregatorHandle";
   let arguments = (ins
   );
@@ -1170,7 +1170,7 @@ def TF_ExperimentalStatsAggregatorHandleOp : TF_Op<"ExperimentalStatsAggregatorH
   }];
 }
 
-def TF_ExperimentalStatsAggregatorSummaryOp : TF_Op<"ExperimentalStatsAggregatorSummary", []> {
+def TF_ExperimentalStatsAggregatorSummaryOp : TF_Op<"ExperimentalStatsAggregatorSummary", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalStatsAggregatorSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$iterator
@@ -1180,7 +1180,7 @@ def TF_ExperimentalStatsAggregatorSummaryOp : TF_Op<"ExperimentalStatsAggregator
   );
 }
 
-def TF_ExperimentalTakeWhileDatasetOp : TF_Op<"ExperimentalTakeWhileDataset", [Pure]> {
+def TF_ExperimentalTakeWhileDatasetOp : TF_Op<"ExperimentalTakeWhileDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalTakeWhileDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1201,7 +1201,7 @@ def TF_ExperimentalTakeWhileDatasetOp : TF_Op<"ExperimentalTakeWhileDataset", [P
   }];
 }
 
-def TF_ExperimentalThreadPoolDatasetOp : TF_Op<"ExperimentalThreadPoolDataset", []> {
+def TF_ExperimentalThreadPoolDatasetOp : TF_Op<"ExperimentalThreadPoolDataset", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalThreadPoolDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1220,7 +1220,7 @@ def TF_ExperimentalThreadPoolDatasetOp : TF_Op<"ExperimentalThreadPoolDataset", 
   }];
 }
 
-def TF_ExperimentalThreadPoolHandleOp : TF_Op<"ExperimentalThreadPoolHandle", []> {
+def TF_ExperimentalThreadPoolHandleOp : TF_Op<"ExperimentalThreadPoolHandle", [TF_UnregisteredInTF]> {
   let summary = "ExperimentalThreadPoolHandle";
   let arguments = (ins
   );
@@ -1240,7 +1240,7 @@ def TF_ExperimentalThreadPoolHandleOp : TF_Op<"ExperimentalThreadPoolHandle", []
   }];
 }
 
-def TF_ExperimentalUnbatchDatasetOp : TF_Op<"ExperimentalUnbatchDataset", [Pure]> {
+def TF_ExperimentalUnbatchDatasetOp : TF_Op<"ExperimentalUnbatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalUnbatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -1258,7 +1258,7 @@ def TF_ExperimentalUnbatchDatasetOp : TF_Op<"ExperimentalUnbatchDataset", [Pure]
   }];
 }
 
-def TF_ExperimentalUniqueDatasetOp : TF_Op<"ExperimentalUniqueDataset", [Pure]> {
+def TF_ExperimentalUniqueDatasetOp : TF_Op<"ExperimentalUniqueDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExperimentalUniqueDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -1276,7 +1276,7 @@ def TF_ExperimentalUniqueDatasetOp : TF_Op<"ExperimentalUniqueDataset", [Pure]> 
   }];
 }
 
-def TF_ExpintOp : TF_Op<"Expint", [Pure]> {
+def TF_ExpintOp : TF_Op<"Expint", [Pure, TF_UnregisteredInTF]> {
   let summary = "Expint";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -1313,7 +1313,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_ExtractGlimpseOp : TF_Op<"ExtractGlimpse", [Pure]> {
+def TF_ExtractGlimpseOp : TF_Op<"ExtractGlimpse", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExtractGlimpse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input,
@@ -1335,7 +1335,7 @@ def TF_ExtractGlimpseOp : TF_Op<"ExtractGlimpse", [Pure]> {
   }];
 }
 
-def TF_ExtractGlimpseV2Op : TF_Op<"ExtractGlimpseV2", [Pure]> {
+def TF_ExtractGlimpseV2Op : TF_Op<"ExtractGlimpseV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExtractGlimpseV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input,
@@ -1372,7 +1372,7 @@ def TF_ExtractImagePatchesOp : TF_Op<"ExtractImagePatches", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ExtractJpegShapeOp : TF_Op<"ExtractJpegShape", [Pure]> {
+def TF_ExtractJpegShapeOp : TF_Op<"ExtractJpegShape", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExtractJpegShape";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$contents
@@ -1383,7 +1383,7 @@ def TF_ExtractJpegShapeOp : TF_Op<"ExtractJpegShape", [Pure]> {
   TF_DerivedResultGroupTypeAttr output_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_ExtractVolumePatchesOp : TF_Op<"ExtractVolumePatches", [Pure]> {
+def TF_ExtractVolumePatchesOp : TF_Op<"ExtractVolumePatches", [Pure, TF_UnregisteredInTF]> {
   let summary = "ExtractVolumePatches";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
@@ -1436,7 +1436,7 @@ def TF_FFT3DOp : TF_Op<"FFT3D", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_FFTNDOp : TF_Op<"FFTND", [Pure]> {
+def TF_FFTNDOp : TF_Op<"FFTND", [Pure, TF_UnregisteredInTF]> {
   let summary = "FFTND";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
@@ -1449,7 +1449,7 @@ def TF_FFTNDOp : TF_Op<"FFTND", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_FIFOQueueOp : TF_Op<"FIFOQueue", []> {
+def TF_FIFOQueueOp : TF_Op<"FIFOQueue", [TF_UnregisteredInTF]> {
   let summary = "FIFOQueue";
   let arguments = (ins
   );
@@ -1469,7 +1469,7 @@ def TF_FIFOQueueOp : TF_Op<"FIFOQueue", []> {
   }];
 }
 
-def TF_FIFOQueueV2Op : TF_Op<"FIFOQueueV2", []> {
+def TF_FIFOQueueV2Op : TF_Op<"FIFOQueueV2", [TF_UnregisteredInTF]> {
   let summary = "FIFOQueueV2";
   let arguments = (ins
   );
@@ -1489,7 +1489,7 @@ def TF_FIFOQueueV2Op : TF_Op<"FIFOQueueV2", []> {
   }];
 }
 
-def TF_FactOp : TF_Op<"Fact", [Pure]> {
+def TF_FactOp : TF_Op<"Fact", [Pure, TF_UnregisteredInTF]> {
   let summary = "Fact";
   let arguments = (ins
   );
@@ -1498,7 +1498,7 @@ def TF_FactOp : TF_Op<"Fact", [Pure]> {
   );
 }
 
-def TF_FakeParamOp : TF_Op<"FakeParam", [Pure]> {
+def TF_FakeParamOp : TF_Op<"FakeParam", [Pure, TF_NoConstantFold]> {
   let summary = "FakeParam";
   let arguments = (ins
     TF_ShapeAttr:$shape
@@ -1634,7 +1634,7 @@ def TF_FakeQuantWithMinMaxVarsPerChannelGradientOp : TF_Op<"FakeQuantWithMinMaxV
   );
 }
 
-def TF_FakeQueueOp : TF_Op<"FakeQueue", []> {
+def TF_FakeQueueOp : TF_Op<"FakeQueue", [TF_UnregisteredInTF]> {
   let summary = "FakeQueue";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -1644,7 +1644,7 @@ def TF_FakeQueueOp : TF_Op<"FakeQueue", []> {
   );
 }
 
-def TF_FileSystemSetConfigurationOp : TF_Op<"FileSystemSetConfiguration", []> {
+def TF_FileSystemSetConfigurationOp : TF_Op<"FileSystemSetConfiguration", [TF_UnregisteredInTF]> {
   let summary = "FileSystemSetConfiguration";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$scheme,
@@ -1679,7 +1679,7 @@ def TF_FillOp : TF_Op<"Fill", [Pure]> {
   }];
 }
 
-def TF_FilterByLastComponentDatasetOp : TF_Op<"FilterByLastComponentDataset", [Pure]> {
+def TF_FilterByLastComponentDatasetOp : TF_Op<"FilterByLastComponentDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "FilterByLastComponentDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -1697,7 +1697,7 @@ def TF_FilterByLastComponentDatasetOp : TF_Op<"FilterByLastComponentDataset", [P
   }];
 }
 
-def TF_FilterDatasetOp : TF_Op<"FilterDataset", [Pure]> {
+def TF_FilterDatasetOp : TF_Op<"FilterDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "FilterDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1740,7 +1740,7 @@ def TF_FinalizeTPUEmbeddingOp : TF_Op<"FinalizeTPUEmbedding", []> {
   );
 }
 
-def TF_FinalizeTPUEmbeddingV2Op : TF_Op<"FinalizeTPUEmbeddingV2", []> {
+def TF_FinalizeTPUEmbeddingV2Op : TF_Op<"FinalizeTPUEmbeddingV2", [TF_UnregisteredInTF]> {
   let summary = "FinalizeTPUEmbeddingV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$common_config,
@@ -1752,7 +1752,7 @@ def TF_FinalizeTPUEmbeddingV2Op : TF_Op<"FinalizeTPUEmbeddingV2", []> {
   );
 }
 
-def TF_FingerprintOp : TF_Op<"Fingerprint", [Pure]> {
+def TF_FingerprintOp : TF_Op<"Fingerprint", [Pure, TF_UnregisteredInTF]> {
   let summary = "Fingerprint";
   let arguments = (ins
     AnyTensor:$data,
@@ -1764,7 +1764,7 @@ def TF_FingerprintOp : TF_Op<"Fingerprint", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_FiveFloatOutputsOp : TF_Op<"FiveFloatOutputs", [Pure]> {
+def TF_FiveFloatOutputsOp : TF_Op<"FiveFloatOutputs", [Pure, TF_UnregisteredInTF]> {
   let summary = "FiveFloatOutputs";
   let arguments = (ins
   );

@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_FixedLengthRecordDatasetOp : TF_Op<"FixedLengthRecordDataset", []> {
+def TF_FixedLengthRecordDatasetOp : TF_Op<"FixedLengthRecordDataset", [TF_UnregisteredInTF]> {
   let summary = "FixedLengthRecordDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -26,7 +26,7 @@ def TF_FixedLengthRecordDatasetOp : TF_Op<"FixedLengthRecordDataset", []> {
   }];
 }
 
-def TF_FixedLengthRecordDatasetV2Op : TF_Op<"FixedLengthRecordDatasetV2", []> {
+def TF_FixedLengthRecordDatasetV2Op : TF_Op<"FixedLengthRecordDatasetV2", [TF_UnregisteredInTF]> {
   let summary = "FixedLengthRecordDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -48,7 +48,7 @@ def TF_FixedLengthRecordDatasetV2Op : TF_Op<"FixedLengthRecordDatasetV2", []> {
   }];
 }
 
-def TF_FixedLengthRecordReaderOp : TF_Op<"FixedLengthRecordReader", []> {
+def TF_FixedLengthRecordReaderOp : TF_Op<"FixedLengthRecordReader", [TF_UnregisteredInTF]> {
   let summary = "FixedLengthRecordReader";
   let arguments = (ins
   );
@@ -69,7 +69,7 @@ def TF_FixedLengthRecordReaderOp : TF_Op<"FixedLengthRecordReader", []> {
   }];
 }
 
-def TF_FixedLengthRecordReaderV2Op : TF_Op<"FixedLengthRecordReaderV2", []> {
+def TF_FixedLengthRecordReaderV2Op : TF_Op<"FixedLengthRecordReaderV2", [TF_UnregisteredInTF]> {
   let summary = "FixedLengthRecordReaderV2";
   let arguments = (ins
   );
@@ -91,7 +91,7 @@ def TF_FixedLengthRecordReaderV2Op : TF_Op<"FixedLengthRecordReaderV2", []> {
   }];
 }
 
-def TF_FixedUnigramCandidateSamplerOp : TF_Op<"FixedUnigramCandidateSampler", []> {
+def TF_FixedUnigramCandidateSamplerOp : TF_Op<"FixedUnigramCandidateSampler", [TF_UnregisteredInTF]> {
   let summary = "FixedUnigramCandidateSampler";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes
@@ -137,14 +137,14 @@ def TF_FlatMapDatasetOp : TF_Op<"FlatMapDataset", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_FloatInputOp : TF_Op<"FloatInput", [Pure]> {
+def TF_FloatInputOp : TF_Op<"FloatInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "FloatInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a
   );
 }
 
-def TF_FloatOutputOp : TF_Op<"FloatOutput", [Pure]> {
+def TF_FloatOutputOp : TF_Op<"FloatOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "FloatOutput";
   let arguments = (ins
   );
@@ -153,7 +153,7 @@ def TF_FloatOutputOp : TF_Op<"FloatOutput", [Pure]> {
   );
 }
 
-def TF_FloatOutputStringOutputOp : TF_Op<"FloatOutputStringOutput", [Pure]> {
+def TF_FloatOutputStringOutputOp : TF_Op<"FloatOutputStringOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "FloatOutputStringOutput";
   let arguments = (ins
   );
@@ -238,7 +238,7 @@ def TF_FlushSummaryWriterOp : TF_Op<"FlushSummaryWriter", []> {
   );
 }
 
-def TF_Foo1Op : TF_Op<"Foo1", [Pure]> {
+def TF_Foo1Op : TF_Op<"Foo1", [Pure, TF_UnregisteredInTF]> {
   let summary = "Foo1";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -251,7 +251,7 @@ def TF_Foo1Op : TF_Op<"Foo1", [Pure]> {
   );
 }
 
-def TF_Foo2Op : TF_Op<"Foo2", [Pure]> {
+def TF_Foo2Op : TF_Op<"Foo2", [Pure, TF_UnregisteredInTF]> {
   let summary = "Foo2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -264,7 +264,7 @@ def TF_Foo2Op : TF_Op<"Foo2", [Pure]> {
   );
 }
 
-def TF_Foo3Op : TF_Op<"Foo3", [Pure]> {
+def TF_Foo3Op : TF_Op<"Foo3", [Pure, TF_UnregisteredInTF]> {
   let summary = "Foo3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -277,7 +277,7 @@ def TF_Foo3Op : TF_Op<"Foo3", [Pure]> {
   );
 }
 
-def TF_ForOp : TF_Op<"For", [Pure]> {
+def TF_ForOp : TF_Op<"For", [Pure, TF_UnregisteredInTF]> {
   let summary = "For";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$start,
@@ -298,7 +298,7 @@ def TF_ForOp : TF_Op<"For", [Pure]> {
   }];
 }
 
-def TF_FractionalAvgPoolOp : TF_Op<"FractionalAvgPool", [Pure]> {
+def TF_FractionalAvgPoolOp : TF_Op<"FractionalAvgPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "FractionalAvgPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$value_arg
@@ -323,7 +323,7 @@ def TF_FractionalAvgPoolOp : TF_Op<"FractionalAvgPool", [Pure]> {
   }];
 }
 
-def TF_FractionalAvgPoolGradOp : TF_Op<"FractionalAvgPoolGrad", [Pure]> {
+def TF_FractionalAvgPoolGradOp : TF_Op<"FractionalAvgPoolGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "FractionalAvgPoolGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$orig_input_tensor_shape,
@@ -344,7 +344,7 @@ def TF_FractionalAvgPoolGradOp : TF_Op<"FractionalAvgPoolGrad", [Pure]> {
   }];
 }
 
-def TF_FractionalMaxPoolOp : TF_Op<"FractionalMaxPool", [Pure]> {
+def TF_FractionalMaxPoolOp : TF_Op<"FractionalMaxPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "FractionalMaxPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$value_arg
@@ -369,7 +369,7 @@ def TF_FractionalMaxPoolOp : TF_Op<"FractionalMaxPool", [Pure]> {
   }];
 }
 
-def TF_FractionalMaxPoolGradOp : TF_Op<"FractionalMaxPoolGrad", [Pure]> {
+def TF_FractionalMaxPoolGradOp : TF_Op<"FractionalMaxPoolGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "FractionalMaxPoolGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$orig_input,
@@ -391,7 +391,7 @@ def TF_FractionalMaxPoolGradOp : TF_Op<"FractionalMaxPoolGrad", [Pure]> {
   }];
 }
 
-def TF_FresnelCosOp : TF_Op<"FresnelCos", [Pure]> {
+def TF_FresnelCosOp : TF_Op<"FresnelCos", [Pure, TF_UnregisteredInTF]> {
   let summary = "FresnelCos";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -402,7 +402,7 @@ def TF_FresnelCosOp : TF_Op<"FresnelCos", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_FresnelSinOp : TF_Op<"FresnelSin", [Pure]> {
+def TF_FresnelSinOp : TF_Op<"FresnelSin", [Pure, TF_UnregisteredInTF]> {
   let summary = "FresnelSin";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -413,7 +413,7 @@ def TF_FresnelSinOp : TF_Op<"FresnelSin", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_FuncAttrOp : TF_Op<"FuncAttr", [Pure]> {
+def TF_FuncAttrOp : TF_Op<"FuncAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "FuncAttr";
   let arguments = (ins
   );
@@ -426,7 +426,7 @@ def TF_FuncAttrOp : TF_Op<"FuncAttr", [Pure]> {
   }];
 }
 
-def TF_FuncListAttrOp : TF_Op<"FuncListAttr", [Pure]> {
+def TF_FuncListAttrOp : TF_Op<"FuncListAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "FuncListAttr";
   let arguments = (ins
   );
@@ -580,7 +580,7 @@ def TF_FusedBatchNormV3Op : TF_Op<"FusedBatchNormV3", [Pure]> {
   TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_FusedPadConv2DOp : TF_Op<"FusedPadConv2D", [Pure]> {
+def TF_FusedPadConv2DOp : TF_Op<"FusedPadConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "FusedPadConv2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -602,7 +602,7 @@ def TF_FusedPadConv2DOp : TF_Op<"FusedPadConv2D", [Pure]> {
   }];
 }
 
-def TF_FusedResizeAndPadConv2DOp : TF_Op<"FusedResizeAndPadConv2D", [Pure]> {
+def TF_FusedResizeAndPadConv2DOp : TF_Op<"FusedResizeAndPadConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "FusedResizeAndPadConv2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80006", "half, float, double">:$input,
@@ -626,7 +626,7 @@ def TF_FusedResizeAndPadConv2DOp : TF_Op<"FusedResizeAndPadConv2D", [Pure]> {
   }];
 }
 
-def TF_GRUBlockCellOp : TF_Op<"GRUBlockCell", [Pure]> {
+def TF_GRUBlockCellOp : TF_Op<"GRUBlockCell", [Pure, TF_UnregisteredInTF]> {
   let summary = "GRUBlockCell";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$x,
@@ -645,7 +645,7 @@ def TF_GRUBlockCellOp : TF_Op<"GRUBlockCell", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_GRUBlockCellGradOp : TF_Op<"GRUBlockCellGrad", [Pure]> {
+def TF_GRUBlockCellGradOp : TF_Op<"GRUBlockCellGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "GRUBlockCellGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$x,
@@ -720,7 +720,7 @@ def TF_GatherV2Op : TF_Op<"GatherV2", [Pure]> {
   }];
 }
 
-def TF_GenerateBoundingBoxProposalsOp : TF_Op<"GenerateBoundingBoxProposals", [Pure]> {
+def TF_GenerateBoundingBoxProposalsOp : TF_Op<"GenerateBoundingBoxProposals", [Pure, TF_UnregisteredInTF]> {
   let summary = "GenerateBoundingBoxProposals";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$scores,
@@ -744,7 +744,7 @@ def TF_GenerateBoundingBoxProposalsOp : TF_Op<"GenerateBoundingBoxProposals", [P
   }];
 }
 
-def TF_GenerateVocabRemappingOp : TF_Op<"GenerateVocabRemapping", [Pure]> {
+def TF_GenerateVocabRemappingOp : TF_Op<"GenerateVocabRemapping", [Pure, TF_UnregisteredInTF]> {
   let summary = "GenerateVocabRemapping";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$new_vocab_file,
@@ -786,7 +786,7 @@ def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<T
   TF_DerivedOperandGroupTypeListAttr Tnext_func_args = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_GetDeadlineOp : TF_Op<"GetDeadline", [Pure]> {
+def TF_GetDeadlineOp : TF_Op<"GetDeadline", [Pure, TF_UnregisteredInTF]> {
   let summary = "GetDeadline";
   let arguments = (ins
   );
@@ -795,7 +795,7 @@ def TF_GetDeadlineOp : TF_Op<"GetDeadline", [Pure]> {
   );
 }
 
-def TF_GetElementAtIndexOp : TF_Op<"GetElementAtIndex", [Pure]> {
+def TF_GetElementAtIndexOp : TF_Op<"GetElementAtIndex", [Pure, TF_UnregisteredInTF]> {
   let summary = "GetElementAtIndex";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
@@ -870,7 +870,7 @@ def TF_GetMinibatchesInCsrWithPhysicalReplicaOp : TF_Op<"GetMinibatchesInCsrWith
   );
 }
 
-def TF_GetOptionsOp : TF_Op<"GetOptions", [Pure]> {
+def TF_GetOptionsOp : TF_Op<"GetOptions", [Pure, TF_UnregisteredInTF]> {
   let summary = "GetOptions";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -880,7 +880,7 @@ def TF_GetOptionsOp : TF_Op<"GetOptions", [Pure]> {
   );
 }
 
-def TF_GetSessionHandleOp : TF_Op<"GetSessionHandle", []> {
+def TF_GetSessionHandleOp : TF_Op<"GetSessionHandle", [TF_UnregisteredInTF]> {
   let summary = "GetSessionHandle";
   let arguments = (ins
     AnyTensor:$value_arg
@@ -891,7 +891,7 @@ def TF_GetSessionHandleOp : TF_Op<"GetSessionHandle", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_GetSessionHandleV2Op : TF_Op<"GetSessionHandleV2", []> {
+def TF_GetSessionHandleV2Op : TF_Op<"GetSessionHandleV2", [TF_UnregisteredInTF]> {
   let summary = "GetSessionHandleV2";
   let arguments = (ins
     AnyTensor:$value_arg
@@ -902,7 +902,7 @@ def TF_GetSessionHandleV2Op : TF_Op<"GetSessionHandleV2", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_GetSessionTensorOp : TF_Op<"GetSessionTensor", []> {
+def TF_GetSessionTensorOp : TF_Op<"GetSessionTensor", [TF_UnregisteredInTF]> {
   let summary = "GetSessionTensor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -934,7 +934,7 @@ def TF_GetStatsFromListOfSparseCoreCooTensorsOp : TF_Op<"GetStatsFromListOfSpars
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_GetTpuTaskIdOp : TF_Op<"GetTpuTaskId", [Pure]> {
+def TF_GetTpuTaskIdOp : TF_Op<"GetTpuTaskId", [Pure, TF_UnregisteredInTF]> {
   let summary = "GetTpuTaskId";
   let arguments = (ins
   );
@@ -952,7 +952,7 @@ def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", [NoMemoryEffect]> {
   );
 }
 
-def TF_GlobalShuffleDatasetOp : TF_Op<"GlobalShuffleDataset", []> {
+def TF_GlobalShuffleDatasetOp : TF_Op<"GlobalShuffleDataset", [TF_UnregisteredInTF]> {
   let summary = "GlobalShuffleDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -975,7 +975,7 @@ def TF_GlobalShuffleDatasetOp : TF_Op<"GlobalShuffleDataset", []> {
   }];
 }
 
-def TF_GraphDefVersionOp : TF_Op<"GraphDefVersion", []> {
+def TF_GraphDefVersionOp : TF_Op<"GraphDefVersion", [TF_UnregisteredInTF]> {
   let summary = "GraphDefVersion";
   let arguments = (ins
   );
@@ -1034,7 +1034,7 @@ def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure]> {
   }];
 }
 
-def TF_GroupByReducerDatasetOp : TF_Op<"GroupByReducerDataset", []> {
+def TF_GroupByReducerDatasetOp : TF_Op<"GroupByReducerDataset", [TF_UnregisteredInTF]> {
   let summary = "GroupByReducerDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1060,7 +1060,7 @@ def TF_GroupByReducerDatasetOp : TF_Op<"GroupByReducerDataset", []> {
   }];
 }
 
-def TF_GroupByWindowDatasetOp : TF_Op<"GroupByWindowDataset", [Pure]> {
+def TF_GroupByWindowDatasetOp : TF_Op<"GroupByWindowDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "GroupByWindowDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1085,7 +1085,7 @@ def TF_GroupByWindowDatasetOp : TF_Op<"GroupByWindowDataset", [Pure]> {
   }];
 }
 
-def TF_GuaranteeConstOp : TF_Op<"GuaranteeConst", []> {
+def TF_GuaranteeConstOp : TF_Op<"GuaranteeConst", [TF_UnregisteredInTF]> {
   let summary = "GuaranteeConst";
   let arguments = (ins
     AnyTensor:$input
@@ -1135,7 +1135,7 @@ def TF_HashTableV2Op : TF_Op<"HashTableV2", []> {
   );
 }
 
-def TF_HistogramFixedWidthOp : TF_Op<"HistogramFixedWidth", [Pure]> {
+def TF_HistogramFixedWidthOp : TF_Op<"HistogramFixedWidth", [Pure, TF_UnregisteredInTF]> {
   let summary = "HistogramFixedWidth";
   let arguments = (ins
     TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$values,
@@ -1149,7 +1149,7 @@ def TF_HistogramFixedWidthOp : TF_Op<"HistogramFixedWidth", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_HistogramSummaryOp : TF_Op<"HistogramSummary", [Pure]> {
+def TF_HistogramSummaryOp : TF_Op<"HistogramSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "HistogramSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$tag,
@@ -1161,7 +1161,7 @@ def TF_HistogramSummaryOp : TF_Op<"HistogramSummary", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_HostConstOp : TF_Op<"HostConst", [Pure]> {
+def TF_HostConstOp : TF_Op<"HostConst", [Pure, TF_UnregisteredInTF]> {
   let summary = "HostConst";
   let arguments = (ins
   );
@@ -1211,7 +1211,7 @@ def TF_IFFT3DOp : TF_Op<"IFFT3D", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_IFFTNDOp : TF_Op<"IFFTND", [Pure]> {
+def TF_IFFTNDOp : TF_Op<"IFFTND", [Pure, TF_UnregisteredInTF]> {
   let summary = "IFFTND";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
@@ -1263,7 +1263,7 @@ def TF_IRFFT3DOp : TF_Op<"IRFFT3D", [Pure]> {
   TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_IRFFTNDOp : TF_Op<"IRFFTND", [Pure]> {
+def TF_IRFFTNDOp : TF_Op<"IRFFTND", [Pure, TF_UnregisteredInTF]> {
   let summary = "IRFFTND";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
@@ -1277,7 +1277,7 @@ def TF_IRFFTNDOp : TF_Op<"IRFFTND", [Pure]> {
   TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_IdentityReaderOp : TF_Op<"IdentityReader", []> {
+def TF_IdentityReaderOp : TF_Op<"IdentityReader", [TF_UnregisteredInTF]> {
   let summary = "IdentityReader";
   let arguments = (ins
   );
@@ -1294,7 +1294,7 @@ def TF_IdentityReaderOp : TF_Op<"IdentityReader", []> {
   }];
 }
 
-def TF_IdentityReaderV2Op : TF_Op<"IdentityReaderV2", []> {
+def TF_IdentityReaderV2Op : TF_Op<"IdentityReaderV2", [TF_UnregisteredInTF]> {
   let summary = "IdentityReaderV2";
   let arguments = (ins
   );
@@ -1371,7 +1371,7 @@ def TF_IgammacOp : TF_Op<"Igammac", [Pure]> {
   }];
 }
 
-def TF_IgnoreErrorsDatasetOp : TF_Op<"IgnoreErrorsDataset", [Pure]> {
+def TF_IgnoreErrorsDatasetOp : TF_Op<"IgnoreErrorsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "IgnoreErrorsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -1402,7 +1402,7 @@ def TF_ImagOp : TF_Op<"Imag", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_ImageProjectiveTransformV2Op : TF_Op<"ImageProjectiveTransformV2", [Pure]> {
+def TF_ImageProjectiveTransformV2Op : TF_Op<"ImageProjectiveTransformV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ImageProjectiveTransformV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8421e", "uint8, int32, int64, half, bfloat16, float, double">:$images,
@@ -1423,7 +1423,7 @@ def TF_ImageProjectiveTransformV2Op : TF_Op<"ImageProjectiveTransformV2", [Pure]
   }];
 }
 
-def TF_ImageProjectiveTransformV3Op : TF_Op<"ImageProjectiveTransformV3", [Pure]> {
+def TF_ImageProjectiveTransformV3Op : TF_Op<"ImageProjectiveTransformV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "ImageProjectiveTransformV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8421e", "uint8, int32, int64, half, bfloat16, float, double">:$images,
@@ -1445,7 +1445,7 @@ def TF_ImageProjectiveTransformV3Op : TF_Op<"ImageProjectiveTransformV3", [Pure]
   }];
 }
 
-def TF_ImageSummaryOp : TF_Op<"ImageSummary", [Pure]> {
+def TF_ImageSummaryOp : TF_Op<"ImageSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "ImageSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$tag,
@@ -1465,7 +1465,7 @@ def TF_ImageSummaryOp : TF_Op<"ImageSummary", [Pure]> {
   }];
 }
 
-def TF_ImmutableConstOp : TF_Op<"ImmutableConst", [Pure]> {
+def TF_ImmutableConstOp : TF_Op<"ImmutableConst", [Pure, TF_UnregisteredInTF]> {
   let summary = "ImmutableConst";
   let arguments = (ins
   );
@@ -1491,7 +1491,7 @@ def TF_ImportEventOp : TF_Op<"ImportEvent", []> {
   );
 }
 
-def TF_InPolymorphicTwiceOp : TF_Op<"InPolymorphicTwice", [Pure]> {
+def TF_InPolymorphicTwiceOp : TF_Op<"InPolymorphicTwice", [Pure, TF_UnregisteredInTF]> {
   let summary = "InPolymorphicTwice";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1507,7 +1507,7 @@ def TF_InPolymorphicTwiceOp : TF_Op<"InPolymorphicTwice", [Pure]> {
   }];
 }
 
-def TF_InTopKOp : TF_Op<"InTopK", [Pure]> {
+def TF_InTopKOp : TF_Op<"InTopK", [Pure, TF_UnregisteredInTF]> {
   let summary = "InTopK";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$predictions,
@@ -1539,7 +1539,7 @@ def TF_InTopKV2Op : TF_Op<"InTopKV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_IndexFlatMapDatasetOp : TF_Op<"IndexFlatMapDataset", [Pure]> {
+def TF_IndexFlatMapDatasetOp : TF_Op<"IndexFlatMapDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "IndexFlatMapDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1586,7 +1586,7 @@ def TF_InfeedDequeueTupleOp : TF_Op<"InfeedDequeueTuple", []> {
   DerivedAttr shapes = TF_DerivedResultShapeListAttr;
 }
 
-def TF_InfeedEnqueueOp : TF_Op<"InfeedEnqueue", []> {
+def TF_InfeedEnqueueOp : TF_Op<"InfeedEnqueue", [TF_UnregisteredInTF]> {
   let summary = "InfeedEnqueue";
   let arguments = (ins
     AnyTensor:$input
@@ -1603,7 +1603,7 @@ def TF_InfeedEnqueueOp : TF_Op<"InfeedEnqueue", []> {
   }];
 }
 
-def TF_InfeedEnqueuePrelinearizedBufferOp : TF_Op<"InfeedEnqueuePrelinearizedBuffer", [Pure]> {
+def TF_InfeedEnqueuePrelinearizedBufferOp : TF_Op<"InfeedEnqueuePrelinearizedBuffer", [Pure, TF_UnregisteredInTF]> {
   let summary = "InfeedEnqueuePrelinearizedBuffer";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input

@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_InplaceSubOp : TF_Op<"InplaceSub", [Pure]> {
+def TF_InplaceSubOp : TF_Op<"InplaceSub", [Pure, TF_UnregisteredInTF]> {
   let summary = "InplaceSub";
   let arguments = (ins
     AnyTensor:$x,
@@ -31,7 +31,7 @@ def TF_InplaceUpdateOp : TF_Op<"InplaceUpdate", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_Int64OutputOp : TF_Op<"Int64Output", [Pure]> {
+def TF_Int64OutputOp : TF_Op<"Int64Output", [Pure, TF_UnregisteredInTF]> {
   let summary = "Int64Output";
   let arguments = (ins
   );
@@ -40,7 +40,7 @@ def TF_Int64OutputOp : TF_Op<"Int64Output", [Pure]> {
   );
 }
 
-def TF_IntAttrOp : TF_Op<"IntAttr", [Pure]> {
+def TF_IntAttrOp : TF_Op<"IntAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "IntAttr";
   let arguments = (ins
   );
@@ -56,14 +56,14 @@ def TF_IntAttrOp : TF_Op<"IntAttr", [Pure]> {
   }];
 }
 
-def TF_IntInputOp : TF_Op<"IntInput", [Pure]> {
+def TF_IntInputOp : TF_Op<"IntInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "IntInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$a
   );
 }
 
-def TF_IntInputFloatInputOp : TF_Op<"IntInputFloatInput", [Pure]> {
+def TF_IntInputFloatInputOp : TF_Op<"IntInputFloatInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "IntInputFloatInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$a,
@@ -71,7 +71,7 @@ def TF_IntInputFloatInputOp : TF_Op<"IntInputFloatInput", [Pure]> {
   );
 }
 
-def TF_IntInputIntOutputOp : TF_Op<"IntInputIntOutput", [Pure]> {
+def TF_IntInputIntOutputOp : TF_Op<"IntInputIntOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "IntInputIntOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$a
@@ -81,7 +81,7 @@ def TF_IntInputIntOutputOp : TF_Op<"IntInputIntOutput", [Pure]> {
   );
 }
 
-def TF_IntOutputOp : TF_Op<"IntOutput", [Pure]> {
+def TF_IntOutputOp : TF_Op<"IntOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "IntOutput";
   let arguments = (ins
   );
@@ -90,7 +90,7 @@ def TF_IntOutputOp : TF_Op<"IntOutput", [Pure]> {
   );
 }
 
-def TF_IntOutputFloatOutputOp : TF_Op<"IntOutputFloatOutput", [Pure]> {
+def TF_IntOutputFloatOutputOp : TF_Op<"IntOutputFloatOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "IntOutputFloatOutput";
   let arguments = (ins
   );
@@ -100,7 +100,7 @@ def TF_IntOutputFloatOutputOp : TF_Op<"IntOutputFloatOutput", [Pure]> {
   );
 }
 
-def TF_InterleaveDatasetOp : TF_Op<"InterleaveDataset", [Pure]> {
+def TF_InterleaveDatasetOp : TF_Op<"InterleaveDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "InterleaveDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -150,7 +150,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_InvGradOp : TF_Op<"InvGrad", [Pure]> {
+def TF_InvGradOp : TF_Op<"InvGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "InvGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
@@ -199,7 +199,7 @@ def TF_InvertPermutationOp : TF_Op<"InvertPermutation", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_IsBoostedTreesEnsembleInitializedOp : TF_Op<"IsBoostedTreesEnsembleInitialized", []> {
+def TF_IsBoostedTreesEnsembleInitializedOp : TF_Op<"IsBoostedTreesEnsembleInitialized", [TF_UnregisteredInTF]> {
   let summary = "IsBoostedTreesEnsembleInitialized";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle
@@ -209,7 +209,7 @@ def TF_IsBoostedTreesEnsembleInitializedOp : TF_Op<"IsBoostedTreesEnsembleInitia
   );
 }
 
-def TF_IsBoostedTreesQuantileStreamResourceInitializedOp : TF_Op<"IsBoostedTreesQuantileStreamResourceInitialized", []> {
+def TF_IsBoostedTreesQuantileStreamResourceInitializedOp : TF_Op<"IsBoostedTreesQuantileStreamResourceInitialized", [TF_UnregisteredInTF]> {
   let summary = "IsBoostedTreesQuantileStreamResourceInitialized";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle
@@ -252,7 +252,7 @@ def TF_IsNanOp : TF_Op<"IsNan", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_IsResourceHandleRefCountingOp : TF_Op<"IsResourceHandleRefCounting", []> {
+def TF_IsResourceHandleRefCountingOp : TF_Op<"IsResourceHandleRefCounting", [TF_UnregisteredInTF]> {
   let summary = "IsResourceHandleRefCounting";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle
@@ -262,7 +262,7 @@ def TF_IsResourceHandleRefCountingOp : TF_Op<"IsResourceHandleRefCounting", []> 
   );
 }
 
-def TF_IsTPUEmbeddingInitializedOp : TF_Op<"IsTPUEmbeddingInitialized", []> {
+def TF_IsTPUEmbeddingInitializedOp : TF_Op<"IsTPUEmbeddingInitialized", [TF_UnregisteredInTF]> {
   let summary = "IsTPUEmbeddingInitialized";
   let arguments = (ins
   );
@@ -278,7 +278,7 @@ def TF_IsTPUEmbeddingInitializedOp : TF_Op<"IsTPUEmbeddingInitialized", []> {
   }];
 }
 
-def TF_IsTensorFloat32EnabledOp : TF_Op<"IsTensorFloat32Enabled", []> {
+def TF_IsTensorFloat32EnabledOp : TF_Op<"IsTensorFloat32Enabled", [TF_UnregisteredInTF]> {
   let summary = "IsTensorFloat32Enabled";
   let arguments = (ins
   );
@@ -287,7 +287,7 @@ def TF_IsTensorFloat32EnabledOp : TF_Op<"IsTensorFloat32Enabled", []> {
   );
 }
 
-def TF_IsVariableInitializedOp : TF_Op<"IsVariableInitialized", [Pure]> {
+def TF_IsVariableInitializedOp : TF_Op<"IsVariableInitialized", [Pure, TF_UnregisteredInTF]> {
   let summary = "IsVariableInitialized";
   let arguments = (ins
     AnyTensor:$ref
@@ -298,7 +298,7 @@ def TF_IsVariableInitializedOp : TF_Op<"IsVariableInitialized", [Pure]> {
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_IsotonicRegressionOp : TF_Op<"IsotonicRegression", [Pure]> {
+def TF_IsotonicRegressionOp : TF_Op<"IsotonicRegression", [Pure, TF_UnregisteredInTF]> {
   let summary = "IsotonicRegression";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
@@ -348,7 +348,7 @@ def TF_IteratorFromStringHandleV2Op : TF_Op<"IteratorFromStringHandleV2", []> {
   );
 }
 
-def TF_IteratorGetDeviceOp : TF_Op<"IteratorGetDevice", []> {
+def TF_IteratorGetDeviceOp : TF_Op<"IteratorGetDevice", [TF_UnregisteredInTF]> {
   let summary = "IteratorGetDevice";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -358,7 +358,7 @@ def TF_IteratorGetDeviceOp : TF_Op<"IteratorGetDevice", []> {
   );
 }
 
-def TF_IteratorGetModelProtoOp : TF_Op<"IteratorGetModelProto", []> {
+def TF_IteratorGetModelProtoOp : TF_Op<"IteratorGetModelProto", [TF_UnregisteredInTF]> {
   let summary = "IteratorGetModelProto";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$iterator
@@ -427,7 +427,7 @@ def TF_IteratorV2Op : TF_Op<"IteratorV2", []> {
   );
 }
 
-def TF_KMC2ChainInitializationOp : TF_Op<"KMC2ChainInitialization", [Pure]> {
+def TF_KMC2ChainInitializationOp : TF_Op<"KMC2ChainInitialization", [Pure, TF_UnregisteredInTF]> {
   let summary = "KMC2ChainInitialization";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$distances,
@@ -438,7 +438,7 @@ def TF_KMC2ChainInitializationOp : TF_Op<"KMC2ChainInitialization", [Pure]> {
   );
 }
 
-def TF_KernelLabelOp : TF_Op<"KernelLabel", [Pure]> {
+def TF_KernelLabelOp : TF_Op<"KernelLabel", [Pure, TF_UnregisteredInTF]> {
   let summary = "KernelLabel";
   let arguments = (ins
   );
@@ -447,7 +447,7 @@ def TF_KernelLabelOp : TF_Op<"KernelLabel", [Pure]> {
   );
 }
 
-def TF_KernelLabelRequiredOp : TF_Op<"KernelLabelRequired", [Pure]> {
+def TF_KernelLabelRequiredOp : TF_Op<"KernelLabelRequired", [Pure, TF_UnregisteredInTF]> {
   let summary = "KernelLabelRequired";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$input
@@ -457,7 +457,7 @@ def TF_KernelLabelRequiredOp : TF_Op<"KernelLabelRequired", [Pure]> {
   );
 }
 
-def TF_KmeansPlusPlusInitializationOp : TF_Op<"KmeansPlusPlusInitialization", [Pure]> {
+def TF_KmeansPlusPlusInitializationOp : TF_Op<"KmeansPlusPlusInitialization", [Pure, TF_UnregisteredInTF]> {
   let summary = "KmeansPlusPlusInitialization";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$points,
@@ -492,7 +492,7 @@ def TF_L2LossOp : TF_Op<"L2Loss", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_LMDBDatasetOp : TF_Op<"LMDBDataset", []> {
+def TF_LMDBDatasetOp : TF_Op<"LMDBDataset", [TF_UnregisteredInTF]> {
   let summary = "LMDBDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames
@@ -510,7 +510,7 @@ def TF_LMDBDatasetOp : TF_Op<"LMDBDataset", []> {
   }];
 }
 
-def TF_LMDBReaderOp : TF_Op<"LMDBReader", []> {
+def TF_LMDBReaderOp : TF_Op<"LMDBReader", [TF_UnregisteredInTF]> {
   let summary = "LMDBReader";
   let arguments = (ins
   );
@@ -559,7 +559,7 @@ def TF_LRNGradOp : TF_Op<"LRNGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_LSTMBlockCellOp : TF_Op<"LSTMBlockCell", [Pure]> {
+def TF_LSTMBlockCellOp : TF_Op<"LSTMBlockCell", [Pure, TF_UnregisteredInTF]> {
   let summary = "LSTMBlockCell";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80002", "half, float">:$x,
@@ -592,7 +592,7 @@ def TF_LSTMBlockCellOp : TF_Op<"LSTMBlockCell", [Pure]> {
   }];
 }
 
-def TF_LSTMBlockCellGradOp : TF_Op<"LSTMBlockCellGrad", [Pure]> {
+def TF_LSTMBlockCellGradOp : TF_Op<"LSTMBlockCellGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "LSTMBlockCellGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80002", "half, float">:$x,
@@ -629,7 +629,7 @@ def TF_LSTMBlockCellGradOp : TF_Op<"LSTMBlockCellGrad", [Pure]> {
   }];
 }
 
-def TF_LatencyStatsDatasetOp : TF_Op<"LatencyStatsDataset", [Pure]> {
+def TF_LatencyStatsDatasetOp : TF_Op<"LatencyStatsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "LatencyStatsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -707,7 +707,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_LearnedUnigramCandidateSamplerOp : TF_Op<"LearnedUnigramCandidateSampler", []> {
+def TF_LearnedUnigramCandidateSamplerOp : TF_Op<"LearnedUnigramCandidateSampler", [TF_UnregisteredInTF]> {
   let summary = "LearnedUnigramCandidateSampler";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes
@@ -751,7 +751,7 @@ def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure]> {
   }];
 }
 
-def TF_LegacyParallelInterleaveDatasetV2Op : TF_Op<"LegacyParallelInterleaveDatasetV2", [Pure]> {
+def TF_LegacyParallelInterleaveDatasetV2Op : TF_Op<"LegacyParallelInterleaveDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "LegacyParallelInterleaveDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -868,7 +868,7 @@ def TF_LinSpaceOp : TF_Op<"LinSpace", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_ListDatasetOp : TF_Op<"ListDataset", []> {
+def TF_ListDatasetOp : TF_Op<"ListDataset", [TF_UnregisteredInTF]> {
   let summary = "ListDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$tensors
@@ -902,7 +902,7 @@ def TF_ListDiffOp : TF_Op<"ListDiff", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_ListInputOp : TF_Op<"ListInput", [Pure]> {
+def TF_ListInputOp : TF_Op<"ListInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "ListInput";
   let arguments = (ins
     Variadic<AnyTensor>:$a
@@ -911,7 +911,7 @@ def TF_ListInputOp : TF_Op<"ListInput", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_ListOutputOp : TF_Op<"ListOutput", [Pure]> {
+def TF_ListOutputOp : TF_Op<"ListOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "ListOutput";
   let arguments = (ins
   );
@@ -921,7 +921,7 @@ def TF_ListOutputOp : TF_Op<"ListOutput", [Pure]> {
   TF_DerivedResultGroupTypeListAttr T = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_ListSnapshotChunksDatasetOp : TF_Op<"ListSnapshotChunksDataset", []> {
+def TF_ListSnapshotChunksDatasetOp : TF_Op<"ListSnapshotChunksDataset", [TF_UnregisteredInTF]> {
   let summary = "ListSnapshotChunksDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$snapshot_path
@@ -939,7 +939,7 @@ def TF_ListSnapshotChunksDatasetOp : TF_Op<"ListSnapshotChunksDataset", []> {
   }];
 }
 
-def TF_LoadAllTPUEmbeddingParametersOp : TF_Op<"LoadAllTPUEmbeddingParameters", [SameVariadicOperandSize]> {
+def TF_LoadAllTPUEmbeddingParametersOp : TF_Op<"LoadAllTPUEmbeddingParameters", [TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "LoadAllTPUEmbeddingParameters";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$parameters,
@@ -963,7 +963,7 @@ def TF_LoadAllTPUEmbeddingParametersOp : TF_Op<"LoadAllTPUEmbeddingParameters", 
   }];
 }
 
-def TF_LoadAndRemapMatrixOp : TF_Op<"LoadAndRemapMatrix", []> {
+def TF_LoadAndRemapMatrixOp : TF_Op<"LoadAndRemapMatrix", [TF_UnregisteredInTF]> {
   let summary = "LoadAndRemapMatrix";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$ckpt_path,
@@ -986,7 +986,7 @@ def TF_LoadAndRemapMatrixOp : TF_Op<"LoadAndRemapMatrix", []> {
   }];
 }
 
-def TF_LoadDatasetOp : TF_Op<"LoadDataset", []> {
+def TF_LoadDatasetOp : TF_Op<"LoadDataset", [TF_UnregisteredInTF]> {
   let summary = "LoadDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$path,
@@ -1036,7 +1036,7 @@ def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaPar
   );
 }
 
-def TF_LoadTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"LoadTPUEmbeddingAdagradMomentumParameters", []> {
+def TF_LoadTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"LoadTPUEmbeddingAdagradMomentumParameters", [TF_UnregisteredInTF]> {
   let summary = "LoadTPUEmbeddingAdagradMomentumParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1098,7 +1098,7 @@ def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters"
   );
 }
 
-def TF_LoadTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"LoadTPUEmbeddingFrequencyEstimatorParameters", []> {
+def TF_LoadTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"LoadTPUEmbeddingFrequencyEstimatorParameters", [TF_UnregisteredInTF]> {
   let summary = "LoadTPUEmbeddingFrequencyEstimatorParameters";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
@@ -1250,7 +1250,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_LogMatrixDeterminantOp : TF_Op<"LogMatrixDeterminant", [Pure]> {
+def TF_LogMatrixDeterminantOp : TF_Op<"LogMatrixDeterminant", [Pure, TF_UnregisteredInTF]> {
   let summary = "LogMatrixDeterminant";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$input
@@ -1288,7 +1288,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_LogUniformCandidateSamplerOp : TF_Op<"LogUniformCandidateSampler", []> {
+def TF_LogUniformCandidateSamplerOp : TF_Op<"LogUniformCandidateSampler", [TF_UnregisteredInTF]> {
   let summary = "LogUniformCandidateSampler";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes
@@ -1395,7 +1395,7 @@ def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative]> {
   }];
 }
 
-def TF_LookupTableExportOp : TF_Op<"LookupTableExport", [Pure]> {
+def TF_LookupTableExportOp : TF_Op<"LookupTableExport", [Pure, TF_UnregisteredInTF]> {
   let summary = "LookupTableExport";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle
@@ -1449,7 +1449,7 @@ def TF_LookupTableFindV2Op : TF_Op<"LookupTableFindV2", []> {
   TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_LookupTableImportOp : TF_Op<"LookupTableImport", [Pure]> {
+def TF_LookupTableImportOp : TF_Op<"LookupTableImport", [Pure, TF_UnregisteredInTF]> {
   let summary = "LookupTableImport";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle,
@@ -1471,7 +1471,7 @@ def TF_LookupTableImportV2Op : TF_Op<"LookupTableImportV2", []> {
   TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_LookupTableInsertOp : TF_Op<"LookupTableInsert", [Pure]> {
+def TF_LookupTableInsertOp : TF_Op<"LookupTableInsert", [Pure, TF_UnregisteredInTF]> {
   let summary = "LookupTableInsert";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$table_handle,
@@ -1522,7 +1522,7 @@ def TF_LookupTableSizeV2Op : TF_Op<"LookupTableSizeV2", []> {
   );
 }
 
-def TF_LoopCondOp : TF_Op<"LoopCond", [Pure]> {
+def TF_LoopCondOp : TF_Op<"LoopCond", [Pure, TF_UnregisteredInTF]> {
   let summary = "LoopCond";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$input
@@ -1545,7 +1545,7 @@ def TF_LowerBoundOp : TF_Op<"LowerBound", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LuOp : TF_Op<"Lu", [Pure]> {
+def TF_LuOp : TF_Op<"Lu", [Pure, TF_UnregisteredInTF]> {
   let summary = "Lu";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input

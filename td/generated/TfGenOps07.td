@@ -15,7 +15,7 @@ def TF_MakeUniqueOp : TF_Op<"MakeUnique", [Pure]> {
   );
 }
 
-def TF_MakeWeakResourceHandleOp : TF_Op<"MakeWeakResourceHandle", []> {
+def TF_MakeWeakResourceHandleOp : TF_Op<"MakeWeakResourceHandle", [TF_UnregisteredInTF]> {
   let summary = "MakeWeakResourceHandle";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle
@@ -45,7 +45,7 @@ def TF_MapAndBatchDatasetOp : TF_Op<"MapAndBatchDataset", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_MapClearOp : TF_Op<"MapClear", []> {
+def TF_MapClearOp : TF_Op<"MapClear", [TF_UnregisteredInTF]> {
   let summary = "MapClear";
   let arguments = (ins
   );
@@ -81,7 +81,7 @@ def TF_MapDatasetOp : TF_Op<"MapDataset", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_MapDefunOp : TF_Op<"MapDefun", [Pure]> {
+def TF_MapDefunOp : TF_Op<"MapDefun", [Pure, TF_UnregisteredInTF]> {
   let summary = "MapDefun";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -103,7 +103,7 @@ def TF_MapDefunOp : TF_Op<"MapDefun", [Pure]> {
   }];
 }
 
-def TF_MapIncompleteSizeOp : TF_Op<"MapIncompleteSize", []> {
+def TF_MapIncompleteSizeOp : TF_Op<"MapIncompleteSize", [TF_UnregisteredInTF]> {
   let summary = "MapIncompleteSize";
   let arguments = (ins
   );
@@ -123,7 +123,7 @@ def TF_MapIncompleteSizeOp : TF_Op<"MapIncompleteSize", []> {
   }];
 }
 
-def TF_MapPeekOp : TF_Op<"MapPeek", []> {
+def TF_MapPeekOp : TF_Op<"MapPeek", [TF_UnregisteredInTF]> {
   let summary = "MapPeek";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$key,
@@ -145,7 +145,7 @@ def TF_MapPeekOp : TF_Op<"MapPeek", []> {
   }];
 }
 
-def TF_MapSizeOp : TF_Op<"MapSize", []> {
+def TF_MapSizeOp : TF_Op<"MapSize", [TF_UnregisteredInTF]> {
   let summary = "MapSize";
   let arguments = (ins
   );
@@ -165,7 +165,7 @@ def TF_MapSizeOp : TF_Op<"MapSize", []> {
   }];
 }
 
-def TF_MapStageOp : TF_Op<"MapStage", []> {
+def TF_MapStageOp : TF_Op<"MapStage", [TF_UnregisteredInTF]> {
   let summary = "MapStage";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$key,
@@ -186,7 +186,7 @@ def TF_MapStageOp : TF_Op<"MapStage", []> {
   }];
 }
 
-def TF_MapUnstageOp : TF_Op<"MapUnstage", []> {
+def TF_MapUnstageOp : TF_Op<"MapUnstage", [TF_UnregisteredInTF]> {
   let summary = "MapUnstage";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$key,
@@ -208,7 +208,7 @@ def TF_MapUnstageOp : TF_Op<"MapUnstage", []> {
   }];
 }
 
-def TF_MapUnstageNoKeyOp : TF_Op<"MapUnstageNoKey", []> {
+def TF_MapUnstageNoKeyOp : TF_Op<"MapUnstageNoKey", [TF_UnregisteredInTF]> {
   let summary = "MapUnstageNoKey";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$indices
@@ -254,7 +254,7 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
   }];
 }
 
-def TF_MatchingFilesOp : TF_Op<"MatchingFiles", [Pure]> {
+def TF_MatchingFilesOp : TF_Op<"MatchingFiles", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatchingFiles";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$pattern
@@ -264,7 +264,7 @@ def TF_MatchingFilesOp : TF_Op<"MatchingFiles", [Pure]> {
   );
 }
 
-def TF_MatchingFilesDatasetOp : TF_Op<"MatchingFilesDataset", []> {
+def TF_MatchingFilesDatasetOp : TF_Op<"MatchingFilesDataset", [TF_UnregisteredInTF]> {
   let summary = "MatchingFilesDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$patterns
@@ -288,7 +288,7 @@ def TF_MatrixBandPartOp : TF_Op<"MatrixBandPart", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindex = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_MatrixDeterminantOp : TF_Op<"MatrixDeterminant", [Pure]> {
+def TF_MatrixDeterminantOp : TF_Op<"MatrixDeterminant", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixDeterminant";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$input
@@ -310,7 +310,7 @@ def TF_MatrixDiagOp : TF_Op<"MatrixDiag", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixDiagPartOp : TF_Op<"MatrixDiagPart", [Pure]> {
+def TF_MatrixDiagPartOp : TF_Op<"MatrixDiagPart", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixDiagPart";
   let arguments = (ins
     AnyTensor:$input
@@ -321,7 +321,7 @@ def TF_MatrixDiagPartOp : TF_Op<"MatrixDiagPart", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixDiagPartV2Op : TF_Op<"MatrixDiagPartV2", [Pure]> {
+def TF_MatrixDiagPartV2Op : TF_Op<"MatrixDiagPartV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixDiagPartV2";
   let arguments = (ins
     AnyTensor:$input,
@@ -379,7 +379,7 @@ def TF_MatrixDiagV3Op : TF_Op<"MatrixDiagV3", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixExponentialOp : TF_Op<"MatrixExponential", [Pure]> {
+def TF_MatrixExponentialOp : TF_Op<"MatrixExponential", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixExponential";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
@@ -402,7 +402,7 @@ def TF_MatrixInverseOp : TF_Op<"MatrixInverse", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixLogarithmOp : TF_Op<"MatrixLogarithm", [Pure]> {
+def TF_MatrixLogarithmOp : TF_Op<"MatrixLogarithm", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixLogarithm";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
@@ -465,7 +465,7 @@ def TF_MatrixSolveOp : TF_Op<"MatrixSolve", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixSolveLsOp : TF_Op<"MatrixSolveLs", [Pure]> {
+def TF_MatrixSolveLsOp : TF_Op<"MatrixSolveLs", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixSolveLs";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$matrix,
@@ -485,7 +485,7 @@ def TF_MatrixSolveLsOp : TF_Op<"MatrixSolveLs", [Pure]> {
   }];
 }
 
-def TF_MatrixSquareRootOp : TF_Op<"MatrixSquareRoot", [Pure]> {
+def TF_MatrixSquareRootOp : TF_Op<"MatrixSquareRoot", [Pure, TF_UnregisteredInTF]> {
   let summary = "MatrixSquareRoot";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
@@ -524,7 +524,7 @@ def TF_MaxOp : TF_Op<"Max", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [Pure]> {
+def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "MaxIntraOpParallelismDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -661,7 +661,7 @@ def TF_MaxPoolGradGradV2Op : TF_Op<"MaxPoolGradGradV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MaxPoolGradGradWithArgmaxOp : TF_Op<"MaxPoolGradGradWithArgmax", [Pure]> {
+def TF_MaxPoolGradGradWithArgmaxOp : TF_Op<"MaxPoolGradGradWithArgmax", [Pure, TF_UnregisteredInTF]> {
   let summary = "MaxPoolGradGradWithArgmax";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
@@ -702,7 +702,7 @@ def TF_MaxPoolGradV2Op : TF_Op<"MaxPoolGradV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MaxPoolGradWithArgmaxOp : TF_Op<"MaxPoolGradWithArgmax", [Pure]> {
+def TF_MaxPoolGradWithArgmaxOp : TF_Op<"MaxPoolGradWithArgmax", [Pure, TF_UnregisteredInTF]> {
   let summary = "MaxPoolGradWithArgmax";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
@@ -741,7 +741,7 @@ def TF_MaxPoolV2Op : TF_Op<"MaxPoolV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MaxPoolWithArgmaxOp : TF_Op<"MaxPoolWithArgmax", [Pure]> {
+def TF_MaxPoolWithArgmaxOp : TF_Op<"MaxPoolWithArgmax", [Pure, TF_UnregisteredInTF]> {
   let summary = "MaxPoolWithArgmax";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
@@ -805,7 +805,7 @@ def TF_MeanOp : TF_Op<"Mean", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_MergeOp : TF_Op<"Merge", [Pure]> {
+def TF_MergeOp : TF_Op<"Merge", [Pure, TF_UnregisteredInTF]> {
   let summary = "Merge";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -818,7 +818,7 @@ def TF_MergeOp : TF_Op<"Merge", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_MergeDedupDataOp : TF_Op<"MergeDedupData", [Pure]> {
+def TF_MergeDedupDataOp : TF_Op<"MergeDedupData", [Pure, TF_UnregisteredInTF]> {
   let summary = "MergeDedupData";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$integer_tensor,
@@ -860,7 +860,7 @@ def TF_MergeV2CheckpointsOp : TF_Op<"MergeV2Checkpoints", []> {
   );
 }
 
-def TF_MfccOp : TF_Op<"Mfcc", [Pure]> {
+def TF_MfccOp : TF_Op<"Mfcc", [Pure, TF_UnregisteredInTF]> {
   let summary = "Mfcc";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$spectrogram,
@@ -950,7 +950,7 @@ def TF_MirrorPadGradOp : TF_Op<"MirrorPadGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_MixedStructOp : TF_Op<"MixedStruct", [Pure]> {
+def TF_MixedStructOp : TF_Op<"MixedStruct", [Pure, TF_UnregisteredInTF]> {
   let summary = "MixedStruct";
   let arguments = (ins
   );
@@ -1120,7 +1120,7 @@ def TF_MultiDeviceIteratorToStringHandleOp : TF_Op<"MultiDeviceIteratorToStringH
   );
 }
 
-def TF_MultinomialOp : TF_Op<"Multinomial", []> {
+def TF_MultinomialOp : TF_Op<"Multinomial", [TF_CannotDuplicate]> {
   let summary = "Multinomial";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$logits,
@@ -1135,7 +1135,7 @@ def TF_MultinomialOp : TF_Op<"Multinomial", []> {
   TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_MutableDenseHashTableOp : TF_Op<"MutableDenseHashTable", []> {
+def TF_MutableDenseHashTableOp : TF_Op<"MutableDenseHashTable", [TF_UnregisteredInTF]> {
   let summary = "MutableDenseHashTable";
   let arguments = (ins
     AnyTensor:$empty_key
@@ -1178,7 +1178,7 @@ def TF_MutableDenseHashTableV2Op : TF_Op<"MutableDenseHashTableV2", []> {
   TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MutableHashTableOp : TF_Op<"MutableHashTable", []> {
+def TF_MutableHashTableOp : TF_Op<"MutableHashTable", [TF_UnregisteredInTF]> {
   let summary = "MutableHashTable";
   let arguments = (ins
   );
@@ -1198,7 +1198,7 @@ def TF_MutableHashTableOp : TF_Op<"MutableHashTable", []> {
   }];
 }
 
-def TF_MutableHashTableOfTensorsOp : TF_Op<"MutableHashTableOfTensors", []> {
+def TF_MutableHashTableOfTensorsOp : TF_Op<"MutableHashTableOfTensors", [TF_UnregisteredInTF]> {
   let summary = "MutableHashTableOfTensors";
   let arguments = (ins
   );
@@ -1248,7 +1248,7 @@ def TF_MutableHashTableV2Op : TF_Op<"MutableHashTableV2", []> {
   );
 }
 
-def TF_MutexLockOp : TF_Op<"MutexLock", []> {
+def TF_MutexLockOp : TF_Op<"MutexLock", [TF_UnregisteredInTF]> {
   let summary = "MutexLock";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$mutex
@@ -1258,7 +1258,7 @@ def TF_MutexLockOp : TF_Op<"MutexLock", []> {
   );
 }
 
-def TF_MutexV2Op : TF_Op<"MutexV2", []> {
+def TF_MutexV2Op : TF_Op<"MutexV2", [TF_UnregisteredInTF]> {
   let summary = "MutexV2";
   let arguments = (ins
   );
@@ -1275,7 +1275,7 @@ def TF_MutexV2Op : TF_Op<"MutexV2", []> {
   }];
 }
 
-def TF_NInPolymorphicTwiceOp : TF_Op<"NInPolymorphicTwice", [Pure, SameVariadicOperandSize]> {
+def TF_NInPolymorphicTwiceOp : TF_Op<"NInPolymorphicTwice", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "NInPolymorphicTwice";
   let arguments = (ins
     Variadic<AnyTensor>:$a,
@@ -1285,7 +1285,7 @@ def TF_NInPolymorphicTwiceOp : TF_Op<"NInPolymorphicTwice", [Pure, SameVariadicO
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_NInTwiceOp : TF_Op<"NInTwice", [Pure, SameVariadicOperandSize]> {
+def TF_NInTwiceOp : TF_Op<"NInTwice", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "NInTwice";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a,
@@ -1294,7 +1294,7 @@ def TF_NInTwiceOp : TF_Op<"NInTwice", [Pure, SameVariadicOperandSize]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_NInTwoTypeVariablesOp : TF_Op<"NInTwoTypeVariables", [Pure, SameVariadicOperandSize]> {
+def TF_NInTwoTypeVariablesOp : TF_Op<"NInTwoTypeVariables", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "NInTwoTypeVariables";
   let arguments = (ins
     Variadic<AnyTensor>:$a,
@@ -1305,7 +1305,7 @@ def TF_NInTwoTypeVariablesOp : TF_Op<"NInTwoTypeVariables", [Pure, SameVariadicO
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_NIntsInOp : TF_Op<"NIntsIn", [Pure]> {
+def TF_NIntsInOp : TF_Op<"NIntsIn", [Pure, TF_UnregisteredInTF]> {
   let summary = "NIntsIn";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a
@@ -1313,7 +1313,7 @@ def TF_NIntsInOp : TF_Op<"NIntsIn", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_NIntsOutOp : TF_Op<"NIntsOut", [Pure]> {
+def TF_NIntsOutOp : TF_Op<"NIntsOut", [Pure, TF_UnregisteredInTF]> {
   let summary = "NIntsOut";
   let arguments = (ins
   );
@@ -1323,7 +1323,7 @@ def TF_NIntsOutOp : TF_Op<"NIntsOut", [Pure]> {
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_NIntsOutDefaultOp : TF_Op<"NIntsOutDefault", [Pure]> {
+def TF_NIntsOutDefaultOp : TF_Op<"NIntsOutDefault", [Pure, TF_UnregisteredInTF]> {
   let summary = "NIntsOutDefault";
   let arguments = (ins
   );
@@ -1333,7 +1333,7 @@ def TF_NIntsOutDefaultOp : TF_Op<"NIntsOutDefault", [Pure]> {
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_NPolymorphicInOp : TF_Op<"NPolymorphicIn", [Pure]> {
+def TF_NPolymorphicInOp : TF_Op<"NPolymorphicIn", [Pure, TF_UnregisteredInTF]> {
   let summary = "NPolymorphicIn";
   let arguments = (ins
     Variadic<AnyTensor>:$a
@@ -1342,7 +1342,7 @@ def TF_NPolymorphicInOp : TF_Op<"NPolymorphicIn", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_NPolymorphicOutOp : TF_Op<"NPolymorphicOut", [Pure]> {
+def TF_NPolymorphicOutOp : TF_Op<"NPolymorphicOut", [Pure, TF_UnregisteredInTF]> {
   let summary = "NPolymorphicOut";
   let arguments = (ins
   );
@@ -1353,7 +1353,7 @@ def TF_NPolymorphicOutOp : TF_Op<"NPolymorphicOut", [Pure]> {
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_NPolymorphicOutDefaultOp : TF_Op<"NPolymorphicOutDefault", [Pure]> {
+def TF_NPolymorphicOutDefaultOp : TF_Op<"NPolymorphicOutDefault", [Pure, TF_UnregisteredInTF]> {
   let summary = "NPolymorphicOutDefault";
   let arguments = (ins
   );
@@ -1364,7 +1364,7 @@ def TF_NPolymorphicOutDefaultOp : TF_Op<"NPolymorphicOutDefault", [Pure]> {
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_NPolymorphicRestrictInOp : TF_Op<"NPolymorphicRestrictIn", [Pure]> {
+def TF_NPolymorphicRestrictInOp : TF_Op<"NPolymorphicRestrictIn", [Pure, TF_UnregisteredInTF]> {
   let summary = "NPolymorphicRestrictIn";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x480", "string, bool">>:$a
@@ -1373,7 +1373,7 @@ def TF_NPolymorphicRestrictInOp : TF_Op<"NPolymorphicRestrictIn", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_NPolymorphicRestrictOutOp : TF_Op<"NPolymorphicRestrictOut", [Pure]> {
+def TF_NPolymorphicRestrictOutOp : TF_Op<"NPolymorphicRestrictOut", [Pure, TF_UnregisteredInTF]> {
   let summary = "NPolymorphicRestrictOut";
   let arguments = (ins
   );
@@ -1415,7 +1415,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_NcclBroadcastOp : TF_Op<"NcclBroadcast", []> {
+def TF_NcclBroadcastOp : TF_Op<"NcclBroadcast", [TF_UnregisteredInTF]> {
   let summary = "NcclBroadcast";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$input
@@ -1433,7 +1433,7 @@ def TF_NcclBroadcastOp : TF_Op<"NcclBroadcast", []> {
   }];
 }
 
-def TF_NcclReduceOp : TF_Op<"NcclReduce", []> {
+def TF_NcclReduceOp : TF_Op<"NcclReduce", [TF_UnregisteredInTF]> {
   let summary = "NcclReduce";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">>:$input
@@ -1463,7 +1463,7 @@ def TF_NdtriOp : TF_Op<"Ndtri", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NearestNeighborsOp : TF_Op<"NearestNeighbors", [Pure]> {
+def TF_NearestNeighborsOp : TF_Op<"NearestNeighbors", [Pure, TF_UnregisteredInTF]> {
   let summary = "NearestNeighbors";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$points,
@@ -1512,7 +1512,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_NegTrainOp : TF_Op<"NegTrain", []> {
+def TF_NegTrainOp : TF_Op<"NegTrain", [TF_UnregisteredInTF]> {
   let summary = "NegTrain";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$w_in,
@@ -1543,7 +1543,7 @@ def TF_NextAfterOp : TF_Op<"NextAfter", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NextIterationOp : TF_Op<"NextIteration", [Pure]> {
+def TF_NextIterationOp : TF_Op<"NextIteration", [Pure, TF_UnregisteredInTF]> {
   let summary = "NextIteration";
   let arguments = (ins
     AnyTensor:$data
@@ -1554,7 +1554,7 @@ def TF_NextIterationOp : TF_Op<"NextIteration", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NonDeterministicIntsOp : TF_Op<"NonDeterministicInts", []> {
+def TF_NonDeterministicIntsOp : TF_Op<"NonDeterministicInts", [TF_UnregisteredInTF]> {
   let summary = "NonDeterministicInts";
   let arguments = (ins
     AnyTensor:$shape
@@ -1566,7 +1566,7 @@ def TF_NonDeterministicIntsOp : TF_Op<"NonDeterministicInts", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_NonMaxSuppressionOp : TF_Op<"NonMaxSuppression", [Pure]> {
+def TF_NonMaxSuppressionOp : TF_Op<"NonMaxSuppression", [Pure, TF_UnregisteredInTF]> {
   let summary = "NonMaxSuppression";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$boxes,

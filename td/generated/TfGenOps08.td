@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_NonMaxSuppressionV2Op : TF_Op<"NonMaxSuppressionV2", [Pure]> {
+def TF_NonMaxSuppressionV2Op : TF_Op<"NonMaxSuppressionV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "NonMaxSuppressionV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80002", "half, float">:$boxes,
@@ -73,7 +73,7 @@ def TF_NonMaxSuppressionV5Op : TF_Op<"NonMaxSuppressionV5", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NonMaxSuppressionWithOverlapsOp : TF_Op<"NonMaxSuppressionWithOverlaps", [Pure]> {
+def TF_NonMaxSuppressionWithOverlapsOp : TF_Op<"NonMaxSuppressionWithOverlaps", [Pure, TF_UnregisteredInTF]> {
   let summary = "NonMaxSuppressionWithOverlaps";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$overlaps,
@@ -87,7 +87,7 @@ def TF_NonMaxSuppressionWithOverlapsOp : TF_Op<"NonMaxSuppressionWithOverlaps", 
   );
 }
 
-def TF_NonSerializableDatasetOp : TF_Op<"NonSerializableDataset", [Pure]> {
+def TF_NonSerializableDatasetOp : TF_Op<"NonSerializableDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "NonSerializableDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -105,7 +105,7 @@ def TF_NonSerializableDatasetOp : TF_Op<"NonSerializableDataset", [Pure]> {
   }];
 }
 
-def TF_NoneOp : TF_Op<"None", [Pure]> {
+def TF_NoneOp : TF_Op<"None", [Pure, TF_UnregisteredInTF]> {
   let summary = "None";
   let arguments = (ins
   );
@@ -137,7 +137,7 @@ def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative]> {
   }];
 }
 
-def TF_NthElementOp : TF_Op<"NthElement", [Pure]> {
+def TF_NthElementOp : TF_Op<"NthElement", [Pure, TF_UnregisteredInTF]> {
   let summary = "NthElement";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
@@ -156,7 +156,7 @@ def TF_NthElementOp : TF_Op<"NthElement", [Pure]> {
   }];
 }
 
-def TF_OldOp : TF_Op<"Old", [Pure]> {
+def TF_OldOp : TF_Op<"Old", [Pure, TF_UnregisteredInTF]> {
   let summary = "Old";
   let arguments = (ins
   );
@@ -223,7 +223,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_OpWithDefaultAttrOp : TF_Op<"OpWithDefaultAttr", [Pure]> {
+def TF_OpWithDefaultAttrOp : TF_Op<"OpWithDefaultAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "OpWithDefaultAttr";
   let arguments = (ins
   );
@@ -239,13 +239,13 @@ def TF_OpWithDefaultAttrOp : TF_Op<"OpWithDefaultAttr", [Pure]> {
   }];
 }
 
-def TF_OpWithFutureDefaultAttrOp : TF_Op<"OpWithFutureDefaultAttr", [Pure]> {
+def TF_OpWithFutureDefaultAttrOp : TF_Op<"OpWithFutureDefaultAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "OpWithFutureDefaultAttr";
   let arguments = (ins
   );
 }
 
-def TF_OptimizeDatasetOp : TF_Op<"OptimizeDataset", [Pure]> {
+def TF_OptimizeDatasetOp : TF_Op<"OptimizeDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "OptimizeDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -323,7 +323,7 @@ def TF_OptionalNoneOp : TF_Op<"OptionalNone", [Pure]> {
   );
 }
 
-def TF_OptionsDatasetOp : TF_Op<"OptionsDataset", [Pure]> {
+def TF_OptionsDatasetOp : TF_Op<"OptionsDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "OptionsDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -343,7 +343,7 @@ def TF_OptionsDatasetOp : TF_Op<"OptionsDataset", [Pure]> {
   }];
 }
 
-def TF_OrderedMapClearOp : TF_Op<"OrderedMapClear", []> {
+def TF_OrderedMapClearOp : TF_Op<"OrderedMapClear", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapClear";
   let arguments = (ins
   );
@@ -360,7 +360,7 @@ def TF_OrderedMapClearOp : TF_Op<"OrderedMapClear", []> {
   }];
 }
 
-def TF_OrderedMapIncompleteSizeOp : TF_Op<"OrderedMapIncompleteSize", []> {
+def TF_OrderedMapIncompleteSizeOp : TF_Op<"OrderedMapIncompleteSize", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapIncompleteSize";
   let arguments = (ins
   );
@@ -380,7 +380,7 @@ def TF_OrderedMapIncompleteSizeOp : TF_Op<"OrderedMapIncompleteSize", []> {
   }];
 }
 
-def TF_OrderedMapPeekOp : TF_Op<"OrderedMapPeek", []> {
+def TF_OrderedMapPeekOp : TF_Op<"OrderedMapPeek", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapPeek";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$key,
@@ -402,7 +402,7 @@ def TF_OrderedMapPeekOp : TF_Op<"OrderedMapPeek", []> {
   }];
 }
 
-def TF_OrderedMapSizeOp : TF_Op<"OrderedMapSize", []> {
+def TF_OrderedMapSizeOp : TF_Op<"OrderedMapSize", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapSize";
   let arguments = (ins
   );
@@ -422,7 +422,7 @@ def TF_OrderedMapSizeOp : TF_Op<"OrderedMapSize", []> {
   }];
 }
 
-def TF_OrderedMapStageOp : TF_Op<"OrderedMapStage", []> {
+def TF_OrderedMapStageOp : TF_Op<"OrderedMapStage", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapStage";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$key,
@@ -443,7 +443,7 @@ def TF_OrderedMapStageOp : TF_Op<"OrderedMapStage", []> {
   }];
 }
 
-def TF_OrderedMapUnstageOp : TF_Op<"OrderedMapUnstage", []> {
+def TF_OrderedMapUnstageOp : TF_Op<"OrderedMapUnstage", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapUnstage";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$key,
@@ -465,7 +465,7 @@ def TF_OrderedMapUnstageOp : TF_Op<"OrderedMapUnstage", []> {
   }];
 }
 
-def TF_OrderedMapUnstageNoKeyOp : TF_Op<"OrderedMapUnstageNoKey", []> {
+def TF_OrderedMapUnstageNoKeyOp : TF_Op<"OrderedMapUnstageNoKey", [TF_UnregisteredInTF]> {
   let summary = "OrderedMapUnstageNoKey";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$indices
@@ -487,7 +487,7 @@ def TF_OrderedMapUnstageNoKeyOp : TF_Op<"OrderedMapUnstageNoKey", []> {
   }];
 }
 
-def TF_OutTOp : TF_Op<"OutT", [Pure]> {
+def TF_OutTOp : TF_Op<"OutT", [Pure, TF_UnregisteredInTF]> {
   let summary = "OutT";
   let arguments = (ins
   );
@@ -497,7 +497,7 @@ def TF_OutTOp : TF_Op<"OutT", [Pure]> {
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_OutTypeListOp : TF_Op<"OutTypeList", [Pure]> {
+def TF_OutTypeListOp : TF_Op<"OutTypeList", [Pure, TF_UnregisteredInTF]> {
   let summary = "OutTypeList";
   let arguments = (ins
   );
@@ -507,7 +507,7 @@ def TF_OutTypeListOp : TF_Op<"OutTypeList", [Pure]> {
   TF_DerivedResultGroupTypeListAttr T = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_OutTypeListRestrictOp : TF_Op<"OutTypeListRestrict", [Pure]> {
+def TF_OutTypeListRestrictOp : TF_Op<"OutTypeListRestrict", [Pure, TF_UnregisteredInTF]> {
   let summary = "OutTypeListRestrict";
   let arguments = (ins
   );
@@ -517,7 +517,7 @@ def TF_OutTypeListRestrictOp : TF_Op<"OutTypeListRestrict", [Pure]> {
   TF_DerivedResultGroupTypeListAttr t = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_OutfeedDequeueOp : TF_Op<"OutfeedDequeue", []> {
+def TF_OutfeedDequeueOp : TF_Op<"OutfeedDequeue", [TF_UnregisteredInTF]> {
   let summary = "OutfeedDequeue";
   let arguments = (ins
   );
@@ -535,7 +535,7 @@ def TF_OutfeedDequeueOp : TF_Op<"OutfeedDequeue", []> {
   }];
 }
 
-def TF_OutfeedDequeueTupleOp : TF_Op<"OutfeedDequeueTuple", []> {
+def TF_OutfeedDequeueTupleOp : TF_Op<"OutfeedDequeueTuple", [TF_UnregisteredInTF]> {
   let summary = "OutfeedDequeueTuple";
   let arguments = (ins
   );
@@ -553,7 +553,7 @@ def TF_OutfeedDequeueTupleOp : TF_Op<"OutfeedDequeueTuple", []> {
   }];
 }
 
-def TF_OutfeedDequeueTupleV2Op : TF_Op<"OutfeedDequeueTupleV2", []> {
+def TF_OutfeedDequeueTupleV2Op : TF_Op<"OutfeedDequeueTupleV2", [TF_UnregisteredInTF]> {
   let summary = "OutfeedDequeueTupleV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal
@@ -571,7 +571,7 @@ def TF_OutfeedDequeueTupleV2Op : TF_Op<"OutfeedDequeueTupleV2", []> {
   }];
 }
 
-def TF_OutfeedDequeueV2Op : TF_Op<"OutfeedDequeueV2", []> {
+def TF_OutfeedDequeueV2Op : TF_Op<"OutfeedDequeueV2", [TF_UnregisteredInTF]> {
   let summary = "OutfeedDequeueV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal
@@ -658,7 +658,7 @@ def TF_PadV2Op : TF_Op<"PadV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_PaddedBatchDatasetOp : TF_Op<"PaddedBatchDataset", [Pure]> {
+def TF_PaddedBatchDatasetOp : TF_Op<"PaddedBatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "PaddedBatchDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -678,7 +678,7 @@ def TF_PaddedBatchDatasetOp : TF_Op<"PaddedBatchDataset", [Pure]> {
   }];
 }
 
-def TF_PaddedBatchDatasetV2Op : TF_Op<"PaddedBatchDatasetV2", [Pure]> {
+def TF_PaddedBatchDatasetV2Op : TF_Op<"PaddedBatchDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "PaddedBatchDatasetV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -699,7 +699,7 @@ def TF_PaddedBatchDatasetV2Op : TF_Op<"PaddedBatchDatasetV2", [Pure]> {
   }];
 }
 
-def TF_PaddingFIFOQueueOp : TF_Op<"PaddingFIFOQueue", []> {
+def TF_PaddingFIFOQueueOp : TF_Op<"PaddingFIFOQueue", [TF_UnregisteredInTF]> {
   let summary = "PaddingFIFOQueue";
   let arguments = (ins
   );
@@ -719,7 +719,7 @@ def TF_PaddingFIFOQueueOp : TF_Op<"PaddingFIFOQueue", []> {
   }];
 }
 
-def TF_PaddingFIFOQueueV2Op : TF_Op<"PaddingFIFOQueueV2", []> {
+def TF_PaddingFIFOQueueV2Op : TF_Op<"PaddingFIFOQueueV2", [TF_UnregisteredInTF]> {
   let summary = "PaddingFIFOQueueV2";
   let arguments = (ins
   );
@@ -739,7 +739,7 @@ def TF_PaddingFIFOQueueV2Op : TF_Op<"PaddingFIFOQueueV2", []> {
   }];
 }
 
-def TF_ParallelBatchDatasetOp : TF_Op<"ParallelBatchDataset", [Pure]> {
+def TF_ParallelBatchDatasetOp : TF_Op<"ParallelBatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelBatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -763,7 +763,7 @@ def TF_ParallelBatchDatasetOp : TF_Op<"ParallelBatchDataset", [Pure]> {
   }];
 }
 
-def TF_ParallelConcatOp : TF_Op<"ParallelConcat", [Pure]> {
+def TF_ParallelConcatOp : TF_Op<"ParallelConcat", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelConcat";
   let arguments = (ins
     Variadic<AnyTensor>:$values
@@ -795,7 +795,7 @@ def TF_ParallelDynamicStitchOp : TF_Op<"ParallelDynamicStitch", [Pure, SameVaria
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ParallelFilterDatasetOp : TF_Op<"ParallelFilterDataset", [Pure]> {
+def TF_ParallelFilterDatasetOp : TF_Op<"ParallelFilterDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelFilterDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -819,7 +819,7 @@ def TF_ParallelFilterDatasetOp : TF_Op<"ParallelFilterDataset", [Pure]> {
   }];
 }
 
-def TF_ParallelInterleaveDatasetOp : TF_Op<"ParallelInterleaveDataset", [Pure]> {
+def TF_ParallelInterleaveDatasetOp : TF_Op<"ParallelInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelInterleaveDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -846,7 +846,7 @@ def TF_ParallelInterleaveDatasetOp : TF_Op<"ParallelInterleaveDataset", [Pure]> 
   }];
 }
 
-def TF_ParallelInterleaveDatasetV2Op : TF_Op<"ParallelInterleaveDatasetV2", [Pure]> {
+def TF_ParallelInterleaveDatasetV2Op : TF_Op<"ParallelInterleaveDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelInterleaveDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -872,7 +872,7 @@ def TF_ParallelInterleaveDatasetV2Op : TF_Op<"ParallelInterleaveDatasetV2", [Pur
   }];
 }
 
-def TF_ParallelInterleaveDatasetV3Op : TF_Op<"ParallelInterleaveDatasetV3", [Pure]> {
+def TF_ParallelInterleaveDatasetV3Op : TF_Op<"ParallelInterleaveDatasetV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelInterleaveDatasetV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -898,7 +898,7 @@ def TF_ParallelInterleaveDatasetV3Op : TF_Op<"ParallelInterleaveDatasetV3", [Pur
   }];
 }
 
-def TF_ParallelInterleaveDatasetV4Op : TF_Op<"ParallelInterleaveDatasetV4", [Pure]> {
+def TF_ParallelInterleaveDatasetV4Op : TF_Op<"ParallelInterleaveDatasetV4", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParallelInterleaveDatasetV4";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -967,7 +967,7 @@ def TF_ParallelMapDatasetV2Op : TF_Op<"ParallelMapDatasetV2", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_ParameterizedTruncatedNormalOp : TF_Op<"ParameterizedTruncatedNormal", []> {
+def TF_ParameterizedTruncatedNormalOp : TF_Op<"ParameterizedTruncatedNormal", [TF_CannotDuplicate]> {
   let summary = "ParameterizedTruncatedNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1007,7 +1007,7 @@ def TF_ParseExampleOp : TF_Op<"ParseExample", [Pure, AttrSizedOperandSegments, A
   TF_DerivedResultGroupTypeListAttr sparse_types = TF_DerivedResultGroupTypeListAttr<1>;
 }
 
-def TF_ParseExampleDatasetOp : TF_Op<"ParseExampleDataset", [Pure]> {
+def TF_ParseExampleDatasetOp : TF_Op<"ParseExampleDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseExampleDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1036,7 +1036,7 @@ def TF_ParseExampleDatasetOp : TF_Op<"ParseExampleDataset", [Pure]> {
   }];
 }
 
-def TF_ParseExampleDatasetV2Op : TF_Op<"ParseExampleDatasetV2", [Pure]> {
+def TF_ParseExampleDatasetV2Op : TF_Op<"ParseExampleDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseExampleDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1091,7 +1091,7 @@ def TF_ParseExampleV2Op : TF_Op<"ParseExampleV2", [Pure, AttrSizedResultSegments
   TF_DerivedResultGroupTypeListAttr sparse_types = TF_DerivedResultGroupTypeListAttr<1>;
 }
 
-def TF_ParseSequenceExampleOp : TF_Op<"ParseSequenceExample", [Pure]> {
+def TF_ParseSequenceExampleOp : TF_Op<"ParseSequenceExample", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseSequenceExample";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$serialized,
@@ -1124,7 +1124,7 @@ def TF_ParseSequenceExampleOp : TF_Op<"ParseSequenceExample", [Pure]> {
   }];
 }
 
-def TF_ParseSequenceExampleV2Op : TF_Op<"ParseSequenceExampleV2", [Pure]> {
+def TF_ParseSequenceExampleV2Op : TF_Op<"ParseSequenceExampleV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseSequenceExampleV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$serialized,
@@ -1162,7 +1162,7 @@ def TF_ParseSequenceExampleV2Op : TF_Op<"ParseSequenceExampleV2", [Pure]> {
   }];
 }
 
-def TF_ParseSingleExampleOp : TF_Op<"ParseSingleExample", [Pure]> {
+def TF_ParseSingleExampleOp : TF_Op<"ParseSingleExample", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseSingleExample";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$serialized,
@@ -1185,7 +1185,7 @@ def TF_ParseSingleExampleOp : TF_Op<"ParseSingleExample", [Pure]> {
   }];
 }
 
-def TF_ParseSingleSequenceExampleOp : TF_Op<"ParseSingleSequenceExample", [Pure]> {
+def TF_ParseSingleSequenceExampleOp : TF_Op<"ParseSingleSequenceExample", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseSingleSequenceExample";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1211,7 +1211,7 @@ def TF_ParseSingleSequenceExampleOp : TF_Op<"ParseSingleSequenceExample", [Pure]
   }];
 }
 
-def TF_ParseTensorOp : TF_Op<"ParseTensor", [Pure]> {
+def TF_ParseTensorOp : TF_Op<"ParseTensor", [Pure, TF_UnregisteredInTF]> {
   let summary = "ParseTensor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$serialized
@@ -1232,7 +1232,7 @@ def TF_PlaceholderOp : TF_Op<"Placeholder", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_PlaceholderV2Op : TF_Op<"PlaceholderV2", [Pure]> {
+def TF_PlaceholderV2Op : TF_Op<"PlaceholderV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "PlaceholderV2";
   let arguments = (ins
   );
@@ -1273,7 +1273,7 @@ def TF_PolygammaOp : TF_Op<"Polygamma", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_PolymorphicOp : TF_Op<"Polymorphic", [Pure]> {
+def TF_PolymorphicOp : TF_Op<"Polymorphic", [Pure, TF_UnregisteredInTF]> {
   let summary = "Polymorphic";
   let arguments = (ins
     AnyTensor:$a
@@ -1284,7 +1284,7 @@ def TF_PolymorphicOp : TF_Op<"Polymorphic", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_PolymorphicDefaultOutOp : TF_Op<"PolymorphicDefaultOut", [Pure]> {
+def TF_PolymorphicDefaultOutOp : TF_Op<"PolymorphicDefaultOut", [Pure, TF_UnregisteredInTF]> {
   let summary = "PolymorphicDefaultOut";
   let arguments = (ins
   );
@@ -1294,7 +1294,7 @@ def TF_PolymorphicDefaultOutOp : TF_Op<"PolymorphicDefaultOut", [Pure]> {
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_PolymorphicOutOp : TF_Op<"PolymorphicOut", [Pure]> {
+def TF_PolymorphicOutOp : TF_Op<"PolymorphicOut", [Pure, TF_UnregisteredInTF]> {
   let summary = "PolymorphicOut";
   let arguments = (ins
   );
@@ -1354,7 +1354,7 @@ def TF_PrefetchDatasetOp : TF_Op<"PrefetchDataset", [Pure]> {
   );
 }
 
-def TF_PrelinearizeOp : TF_Op<"Prelinearize", [Pure]> {
+def TF_PrelinearizeOp : TF_Op<"Prelinearize", [Pure, TF_UnregisteredInTF]> {
   let summary = "Prelinearize";
   let arguments = (ins
     AnyTensor:$input
@@ -1373,7 +1373,7 @@ def TF_PrelinearizeOp : TF_Op<"Prelinearize", [Pure]> {
   }];
 }
 
-def TF_PrelinearizeTupleOp : TF_Op<"PrelinearizeTuple", [Pure]> {
+def TF_PrelinearizeTupleOp : TF_Op<"PrelinearizeTuple", [Pure, TF_UnregisteredInTF]> {
   let summary = "PrelinearizeTuple";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1446,7 +1446,7 @@ def TF_PrintV2Op : TF_Op<"PrintV2", []> {
   );
 }
 
-def TF_PriorityQueueOp : TF_Op<"PriorityQueue", []> {
+def TF_PriorityQueueOp : TF_Op<"PriorityQueue", [TF_UnregisteredInTF]> {
   let summary = "PriorityQueue";
   let arguments = (ins
   );
@@ -1466,7 +1466,7 @@ def TF_PriorityQueueOp : TF_Op<"PriorityQueue", []> {
   }];
 }
 
-def TF_PriorityQueueV2Op : TF_Op<"PriorityQueueV2", []> {
+def TF_PriorityQueueV2Op : TF_Op<"PriorityQueueV2", [TF_UnregisteredInTF]> {
   let summary = "PriorityQueueV2";
   let arguments = (ins
   );
@@ -1486,7 +1486,7 @@ def TF_PriorityQueueV2Op : TF_Op<"PriorityQueueV2", []> {
   }];
 }
 
-def TF_PrivateThreadPoolDatasetOp : TF_Op<"PrivateThreadPoolDataset", [Pure]> {
+def TF_PrivateThreadPoolDatasetOp : TF_Op<"PrivateThreadPoolDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "PrivateThreadPoolDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1519,7 +1519,7 @@ def TF_ProdOp : TF_Op<"Prod", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_PyFuncOp : TF_Op<"PyFunc", []> {
+def TF_PyFuncOp : TF_Op<"PyFunc", [TF_UnregisteredInTF]> {
   let summary = "PyFunc";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -1538,7 +1538,7 @@ def TF_PyFuncOp : TF_Op<"PyFunc", []> {
   }];
 }
 
-def TF_PyFuncStatelessOp : TF_Op<"PyFuncStateless", [Pure]> {
+def TF_PyFuncStatelessOp : TF_Op<"PyFuncStateless", [Pure, TF_UnregisteredInTF]> {
   let summary = "PyFuncStateless";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -1659,7 +1659,7 @@ def TF_QuantizeAndDequantizeV4Op : TF_Op<"QuantizeAndDequantizeV4", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_QuantizeAndDequantizeV4GradOp : TF_Op<"QuantizeAndDequantizeV4Grad", [Pure]> {
+def TF_QuantizeAndDequantizeV4GradOp : TF_Op<"QuantizeAndDequantizeV4Grad", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizeAndDequantizeV4Grad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$gradients,
@@ -1682,7 +1682,7 @@ def TF_QuantizeAndDequantizeV4GradOp : TF_Op<"QuantizeAndDequantizeV4Grad", [Pur
   }];
 }
 
-def TF_QuantizeDownAndShrinkRangeOp : TF_Op<"QuantizeDownAndShrinkRange", [Pure]> {
+def TF_QuantizeDownAndShrinkRangeOp : TF_Op<"QuantizeDownAndShrinkRange", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizeDownAndShrinkRange";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -1718,7 +1718,7 @@ def TF_QuantizeV2Op : TF_Op<"QuantizeV2", [Pure]> {
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedAddOp : TF_Op<"QuantizedAdd", [Pure]> {
+def TF_QuantizedAddOp : TF_Op<"QuantizedAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$x,
@@ -1738,7 +1738,7 @@ def TF_QuantizedAddOp : TF_Op<"QuantizedAdd", [Pure]> {
   TF_DerivedResultGroupTypeAttr Toutput = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedAvgPoolOp : TF_Op<"QuantizedAvgPool", [Pure]> {
+def TF_QuantizedAvgPoolOp : TF_Op<"QuantizedAvgPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedAvgPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -1762,7 +1762,7 @@ def TF_QuantizedAvgPoolOp : TF_Op<"QuantizedAvgPool", [Pure]> {
   }];
 }
 
-def TF_QuantizedBatchNormWithGlobalNormalizationOp : TF_Op<"QuantizedBatchNormWithGlobalNormalization", [Pure]> {
+def TF_QuantizedBatchNormWithGlobalNormalizationOp : TF_Op<"QuantizedBatchNormWithGlobalNormalization", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedBatchNormWithGlobalNormalization";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$t,
@@ -1798,7 +1798,7 @@ def TF_QuantizedBatchNormWithGlobalNormalizationOp : TF_Op<"QuantizedBatchNormWi
   }];
 }
 
-def TF_QuantizedBiasAddOp : TF_Op<"QuantizedBiasAdd", [Pure]> {
+def TF_QuantizedBiasAddOp : TF_Op<"QuantizedBiasAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedBiasAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -1818,7 +1818,7 @@ def TF_QuantizedBiasAddOp : TF_Op<"QuantizedBiasAdd", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedConcatOp : TF_Op<"QuantizedConcat", [Pure, SameVariadicOperandSize]> {
+def TF_QuantizedConcatOp : TF_Op<"QuantizedConcat", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "QuantizedConcat";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$concat_dim,
@@ -1835,7 +1835,7 @@ def TF_QuantizedConcatOp : TF_Op<"QuantizedConcat", [Pure, SameVariadicOperandSi
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
 }
 
-def TF_QuantizedConcatV2Op : TF_Op<"QuantizedConcatV2", [Pure, SameVariadicOperandSize]> {
+def TF_QuantizedConcatV2Op : TF_Op<"QuantizedConcatV2", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "QuantizedConcatV2";
   let arguments = (ins
     Variadic<AnyTensor>:$values,

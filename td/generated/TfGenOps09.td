@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_QuantizedConv2DOp : TF_Op<"QuantizedConv2D", [Pure]> {
+def TF_QuantizedConv2DOp : TF_Op<"QuantizedConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -34,7 +34,7 @@ def TF_QuantizedConv2DOp : TF_Op<"QuantizedConv2D", [Pure]> {
   }];
 }
 
-def TF_QuantizedConv2DAndReluOp : TF_Op<"QuantizedConv2DAndRelu", [Pure]> {
+def TF_QuantizedConv2DAndReluOp : TF_Op<"QuantizedConv2DAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -64,7 +64,7 @@ def TF_QuantizedConv2DAndReluOp : TF_Op<"QuantizedConv2DAndRelu", [Pure]> {
   }];
 }
 
-def TF_QuantizedConv2DAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DAndReluAndRequantize", [Pure]> {
+def TF_QuantizedConv2DAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -96,7 +96,7 @@ def TF_QuantizedConv2DAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DAndReluAndR
   }];
 }
 
-def TF_QuantizedConv2DAndRequantizeOp : TF_Op<"QuantizedConv2DAndRequantize", [Pure]> {
+def TF_QuantizedConv2DAndRequantizeOp : TF_Op<"QuantizedConv2DAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -128,7 +128,7 @@ def TF_QuantizedConv2DAndRequantizeOp : TF_Op<"QuantizedConv2DAndRequantize", [P
   }];
 }
 
-def TF_QuantizedConv2DPerChannelOp : TF_Op<"QuantizedConv2DPerChannel", [Pure]> {
+def TF_QuantizedConv2DPerChannelOp : TF_Op<"QuantizedConv2DPerChannel", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DPerChannel";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -157,7 +157,7 @@ def TF_QuantizedConv2DPerChannelOp : TF_Op<"QuantizedConv2DPerChannel", [Pure]> 
   }];
 }
 
-def TF_QuantizedConv2DWithBiasOp : TF_Op<"QuantizedConv2DWithBias", [Pure]> {
+def TF_QuantizedConv2DWithBiasOp : TF_Op<"QuantizedConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBias";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -188,7 +188,7 @@ def TF_QuantizedConv2DWithBiasOp : TF_Op<"QuantizedConv2DWithBias", [Pure]> {
   }];
 }
 
-def TF_QuantizedConv2DWithBiasAndReluOp : TF_Op<"QuantizedConv2DWithBiasAndRelu", [Pure]> {
+def TF_QuantizedConv2DWithBiasAndReluOp : TF_Op<"QuantizedConv2DWithBiasAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBiasAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -219,7 +219,7 @@ def TF_QuantizedConv2DWithBiasAndReluOp : TF_Op<"QuantizedConv2DWithBiasAndRelu"
   }];
 }
 
-def TF_QuantizedConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasAndReluAndRequantize", [Pure]> {
+def TF_QuantizedConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBiasAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -253,7 +253,7 @@ def TF_QuantizedConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWit
   }];
 }
 
-def TF_QuantizedConv2DWithBiasAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasAndRequantize", [Pure]> {
+def TF_QuantizedConv2DWithBiasAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBiasAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -287,7 +287,7 @@ def TF_QuantizedConv2DWithBiasAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasAn
   }];
 }
 
-def TF_QuantizedConv2DWithBiasSignedSumAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasSignedSumAndReluAndRequantize", [Pure]> {
+def TF_QuantizedConv2DWithBiasSignedSumAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasSignedSumAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBiasSignedSumAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -325,7 +325,7 @@ def TF_QuantizedConv2DWithBiasSignedSumAndReluAndRequantizeOp : TF_Op<"Quantized
   }];
 }
 
-def TF_QuantizedConv2DWithBiasSumAndReluOp : TF_Op<"QuantizedConv2DWithBiasSumAndRelu", [Pure]> {
+def TF_QuantizedConv2DWithBiasSumAndReluOp : TF_Op<"QuantizedConv2DWithBiasSumAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBiasSumAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -357,7 +357,7 @@ def TF_QuantizedConv2DWithBiasSumAndReluOp : TF_Op<"QuantizedConv2DWithBiasSumAn
   }];
 }
 
-def TF_QuantizedConv2DWithBiasSumAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasSumAndReluAndRequantize", [Pure]> {
+def TF_QuantizedConv2DWithBiasSumAndReluAndRequantizeOp : TF_Op<"QuantizedConv2DWithBiasSumAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedConv2DWithBiasSumAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -395,7 +395,7 @@ def TF_QuantizedConv2DWithBiasSumAndReluAndRequantizeOp : TF_Op<"QuantizedConv2D
   }];
 }
 
-def TF_QuantizedDepthwiseConv2DOp : TF_Op<"QuantizedDepthwiseConv2D", [Pure]> {
+def TF_QuantizedDepthwiseConv2DOp : TF_Op<"QuantizedDepthwiseConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedDepthwiseConv2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -424,7 +424,7 @@ def TF_QuantizedDepthwiseConv2DOp : TF_Op<"QuantizedDepthwiseConv2D", [Pure]> {
   }];
 }
 
-def TF_QuantizedDepthwiseConv2DWithBiasOp : TF_Op<"QuantizedDepthwiseConv2DWithBias", [Pure]> {
+def TF_QuantizedDepthwiseConv2DWithBiasOp : TF_Op<"QuantizedDepthwiseConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedDepthwiseConv2DWithBias";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -454,7 +454,7 @@ def TF_QuantizedDepthwiseConv2DWithBiasOp : TF_Op<"QuantizedDepthwiseConv2DWithB
   }];
 }
 
-def TF_QuantizedDepthwiseConv2DWithBiasAndReluOp : TF_Op<"QuantizedDepthwiseConv2DWithBiasAndRelu", [Pure]> {
+def TF_QuantizedDepthwiseConv2DWithBiasAndReluOp : TF_Op<"QuantizedDepthwiseConv2DWithBiasAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedDepthwiseConv2DWithBiasAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -485,7 +485,7 @@ def TF_QuantizedDepthwiseConv2DWithBiasAndReluOp : TF_Op<"QuantizedDepthwiseConv
   }];
 }
 
-def TF_QuantizedDepthwiseConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedDepthwiseConv2DWithBiasAndReluAndRequantize", [Pure]> {
+def TF_QuantizedDepthwiseConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedDepthwiseConv2DWithBiasAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedDepthwiseConv2DWithBiasAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -519,7 +519,7 @@ def TF_QuantizedDepthwiseConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"Quantized
   }];
 }
 
-def TF_QuantizedInstanceNormOp : TF_Op<"QuantizedInstanceNorm", [Pure]> {
+def TF_QuantizedInstanceNormOp : TF_Op<"QuantizedInstanceNorm", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedInstanceNorm";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$x,
@@ -545,7 +545,7 @@ def TF_QuantizedInstanceNormOp : TF_Op<"QuantizedInstanceNorm", [Pure]> {
   }];
 }
 
-def TF_QuantizedMatMulOp : TF_Op<"QuantizedMatMul", [Pure]> {
+def TF_QuantizedMatMulOp : TF_Op<"QuantizedMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -574,7 +574,7 @@ def TF_QuantizedMatMulOp : TF_Op<"QuantizedMatMul", [Pure]> {
   }];
 }
 
-def TF_QuantizedMatMulWithBiasOp : TF_Op<"QuantizedMatMulWithBias", [Pure]> {
+def TF_QuantizedMatMulWithBiasOp : TF_Op<"QuantizedMatMulWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMatMulWithBias";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -605,7 +605,7 @@ def TF_QuantizedMatMulWithBiasOp : TF_Op<"QuantizedMatMulWithBias", [Pure]> {
   }];
 }
 
-def TF_QuantizedMatMulWithBiasAndDequantizeOp : TF_Op<"QuantizedMatMulWithBiasAndDequantize", [Pure]> {
+def TF_QuantizedMatMulWithBiasAndDequantizeOp : TF_Op<"QuantizedMatMulWithBiasAndDequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMatMulWithBiasAndDequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -636,7 +636,7 @@ def TF_QuantizedMatMulWithBiasAndDequantizeOp : TF_Op<"QuantizedMatMulWithBiasAn
   }];
 }
 
-def TF_QuantizedMatMulWithBiasAndReluOp : TF_Op<"QuantizedMatMulWithBiasAndRelu", [Pure]> {
+def TF_QuantizedMatMulWithBiasAndReluOp : TF_Op<"QuantizedMatMulWithBiasAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMatMulWithBiasAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -666,7 +666,7 @@ def TF_QuantizedMatMulWithBiasAndReluOp : TF_Op<"QuantizedMatMulWithBiasAndRelu"
   }];
 }
 
-def TF_QuantizedMatMulWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedMatMulWithBiasAndReluAndRequantize", [Pure]> {
+def TF_QuantizedMatMulWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedMatMulWithBiasAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMatMulWithBiasAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -699,7 +699,7 @@ def TF_QuantizedMatMulWithBiasAndReluAndRequantizeOp : TF_Op<"QuantizedMatMulWit
   }];
 }
 
-def TF_QuantizedMatMulWithBiasAndRequantizeOp : TF_Op<"QuantizedMatMulWithBiasAndRequantize", [Pure]> {
+def TF_QuantizedMatMulWithBiasAndRequantizeOp : TF_Op<"QuantizedMatMulWithBiasAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMatMulWithBiasAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -732,7 +732,7 @@ def TF_QuantizedMatMulWithBiasAndRequantizeOp : TF_Op<"QuantizedMatMulWithBiasAn
   }];
 }
 
-def TF_QuantizedMaxPoolOp : TF_Op<"QuantizedMaxPool", [Pure]> {
+def TF_QuantizedMaxPoolOp : TF_Op<"QuantizedMaxPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMaxPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -756,7 +756,7 @@ def TF_QuantizedMaxPoolOp : TF_Op<"QuantizedMaxPool", [Pure]> {
   }];
 }
 
-def TF_QuantizedMulOp : TF_Op<"QuantizedMul", [Pure]> {
+def TF_QuantizedMulOp : TF_Op<"QuantizedMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$x,
@@ -776,7 +776,7 @@ def TF_QuantizedMulOp : TF_Op<"QuantizedMul", [Pure]> {
   TF_DerivedResultGroupTypeAttr Toutput = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedReluOp : TF_Op<"QuantizedRelu", [Pure]> {
+def TF_QuantizedReluOp : TF_Op<"QuantizedRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$features,
@@ -792,7 +792,7 @@ def TF_QuantizedReluOp : TF_Op<"QuantizedRelu", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedRelu6Op : TF_Op<"QuantizedRelu6", [Pure]> {
+def TF_QuantizedRelu6Op : TF_Op<"QuantizedRelu6", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedRelu6";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$features,
@@ -808,7 +808,7 @@ def TF_QuantizedRelu6Op : TF_Op<"QuantizedRelu6", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedReluXOp : TF_Op<"QuantizedReluX", [Pure]> {
+def TF_QuantizedReluXOp : TF_Op<"QuantizedReluX", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedReluX";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$features,
@@ -825,7 +825,7 @@ def TF_QuantizedReluXOp : TF_Op<"QuantizedReluX", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_QuantizedReshapeOp : TF_Op<"QuantizedReshape", [Pure]> {
+def TF_QuantizedReshapeOp : TF_Op<"QuantizedReshape", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedReshape";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -842,7 +842,7 @@ def TF_QuantizedReshapeOp : TF_Op<"QuantizedReshape", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_QuantizedResizeBilinearOp : TF_Op<"QuantizedResizeBilinear", [Pure]> {
+def TF_QuantizedResizeBilinearOp : TF_Op<"QuantizedResizeBilinear", [Pure, TF_UnregisteredInTF]> {
   let summary = "QuantizedResizeBilinear";
   let arguments = (ins
     TF_TensorOfDTypes<"0x3002", "quint8, qint32, float">:$images,
@@ -866,7 +866,7 @@ def TF_QuantizedResizeBilinearOp : TF_Op<"QuantizedResizeBilinear", [Pure]> {
   }];
 }
 
-def TF_QueueCloseOp : TF_Op<"QueueClose", [Pure]> {
+def TF_QueueCloseOp : TF_Op<"QueueClose", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueClose";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -880,7 +880,7 @@ def TF_QueueCloseOp : TF_Op<"QueueClose", [Pure]> {
   }];
 }
 
-def TF_QueueCloseV2Op : TF_Op<"QueueCloseV2", []> {
+def TF_QueueCloseV2Op : TF_Op<"QueueCloseV2", [TF_UnregisteredInTF]> {
   let summary = "QueueCloseV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle
@@ -894,7 +894,7 @@ def TF_QueueCloseV2Op : TF_Op<"QueueCloseV2", []> {
   }];
 }
 
-def TF_QueueDequeueOp : TF_Op<"QueueDequeue", [Pure]> {
+def TF_QueueDequeueOp : TF_Op<"QueueDequeue", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueDequeue";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -912,7 +912,7 @@ def TF_QueueDequeueOp : TF_Op<"QueueDequeue", [Pure]> {
   }];
 }
 
-def TF_QueueDequeueManyOp : TF_Op<"QueueDequeueMany", [Pure]> {
+def TF_QueueDequeueManyOp : TF_Op<"QueueDequeueMany", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueDequeueMany";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -931,7 +931,7 @@ def TF_QueueDequeueManyOp : TF_Op<"QueueDequeueMany", [Pure]> {
   }];
 }
 
-def TF_QueueDequeueManyV2Op : TF_Op<"QueueDequeueManyV2", []> {
+def TF_QueueDequeueManyV2Op : TF_Op<"QueueDequeueManyV2", [TF_UnregisteredInTF]> {
   let summary = "QueueDequeueManyV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -950,7 +950,7 @@ def TF_QueueDequeueManyV2Op : TF_Op<"QueueDequeueManyV2", []> {
   }];
 }
 
-def TF_QueueDequeueUpToOp : TF_Op<"QueueDequeueUpTo", [Pure]> {
+def TF_QueueDequeueUpToOp : TF_Op<"QueueDequeueUpTo", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueDequeueUpTo";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -969,7 +969,7 @@ def TF_QueueDequeueUpToOp : TF_Op<"QueueDequeueUpTo", [Pure]> {
   }];
 }
 
-def TF_QueueDequeueUpToV2Op : TF_Op<"QueueDequeueUpToV2", []> {
+def TF_QueueDequeueUpToV2Op : TF_Op<"QueueDequeueUpToV2", [TF_UnregisteredInTF]> {
   let summary = "QueueDequeueUpToV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -1000,7 +1000,7 @@ def TF_QueueDequeueV2Op : TF_Op<"QueueDequeueV2", []> {
   TF_DerivedResultGroupTypeListAttr component_types = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_QueueEnqueueOp : TF_Op<"QueueEnqueue", [Pure]> {
+def TF_QueueEnqueueOp : TF_Op<"QueueEnqueue", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueEnqueue";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1016,7 +1016,7 @@ def TF_QueueEnqueueOp : TF_Op<"QueueEnqueue", [Pure]> {
   }];
 }
 
-def TF_QueueEnqueueManyOp : TF_Op<"QueueEnqueueMany", [Pure]> {
+def TF_QueueEnqueueManyOp : TF_Op<"QueueEnqueueMany", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueEnqueueMany";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1032,7 +1032,7 @@ def TF_QueueEnqueueManyOp : TF_Op<"QueueEnqueueMany", [Pure]> {
   }];
 }
 
-def TF_QueueEnqueueManyV2Op : TF_Op<"QueueEnqueueManyV2", []> {
+def TF_QueueEnqueueManyV2Op : TF_Op<"QueueEnqueueManyV2", [TF_UnregisteredInTF]> {
   let summary = "QueueEnqueueManyV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -1048,7 +1048,7 @@ def TF_QueueEnqueueManyV2Op : TF_Op<"QueueEnqueueManyV2", []> {
   }];
 }
 
-def TF_QueueEnqueueV2Op : TF_Op<"QueueEnqueueV2", []> {
+def TF_QueueEnqueueV2Op : TF_Op<"QueueEnqueueV2", [TF_UnregisteredInTF]> {
   let summary = "QueueEnqueueV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -1064,7 +1064,7 @@ def TF_QueueEnqueueV2Op : TF_Op<"QueueEnqueueV2", []> {
   }];
 }
 
-def TF_QueueIsClosedOp : TF_Op<"QueueIsClosed", [Pure]> {
+def TF_QueueIsClosedOp : TF_Op<"QueueIsClosed", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueIsClosed";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -1074,7 +1074,7 @@ def TF_QueueIsClosedOp : TF_Op<"QueueIsClosed", [Pure]> {
   );
 }
 
-def TF_QueueIsClosedV2Op : TF_Op<"QueueIsClosedV2", []> {
+def TF_QueueIsClosedV2Op : TF_Op<"QueueIsClosedV2", [TF_UnregisteredInTF]> {
   let summary = "QueueIsClosedV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle
@@ -1084,7 +1084,7 @@ def TF_QueueIsClosedV2Op : TF_Op<"QueueIsClosedV2", []> {
   );
 }
 
-def TF_QueueSizeOp : TF_Op<"QueueSize", [Pure]> {
+def TF_QueueSizeOp : TF_Op<"QueueSize", [Pure, TF_UnregisteredInTF]> {
   let summary = "QueueSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -1094,7 +1094,7 @@ def TF_QueueSizeOp : TF_Op<"QueueSize", [Pure]> {
   );
 }
 
-def TF_QueueSizeV2Op : TF_Op<"QueueSizeV2", []> {
+def TF_QueueSizeV2Op : TF_Op<"QueueSizeV2", [TF_UnregisteredInTF]> {
   let summary = "QueueSizeV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle
@@ -1143,7 +1143,7 @@ def TF_RFFT3DOp : TF_Op<"RFFT3D", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RFFTNDOp : TF_Op<"RFFTND", [Pure]> {
+def TF_RFFTNDOp : TF_Op<"RFFTND", [Pure, TF_UnregisteredInTF]> {
   let summary = "RFFTND";
   let arguments = (ins
     TF_TensorOfDTypes<"0x6", "float, double">:$input,
@@ -1168,7 +1168,7 @@ def TF_RGBToHSVOp : TF_Op<"RGBToHSV", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RaggedBincountOp : TF_Op<"RaggedBincount", [Pure]> {
+def TF_RaggedBincountOp : TF_Op<"RaggedBincount", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedBincount";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$splits,
@@ -1190,7 +1190,7 @@ def TF_RaggedBincountOp : TF_Op<"RaggedBincount", [Pure]> {
   }];
 }
 
-def TF_RaggedCountSparseOutputOp : TF_Op<"RaggedCountSparseOutput", [Pure]> {
+def TF_RaggedCountSparseOutputOp : TF_Op<"RaggedCountSparseOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedCountSparseOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$splits,
@@ -1215,7 +1215,7 @@ def TF_RaggedCountSparseOutputOp : TF_Op<"RaggedCountSparseOutput", [Pure]> {
   }];
 }
 
-def TF_RaggedCrossOp : TF_Op<"RaggedCross", [Pure]> {
+def TF_RaggedCrossOp : TF_Op<"RaggedCross", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedCross";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1243,7 +1243,7 @@ def TF_RaggedCrossOp : TF_Op<"RaggedCross", [Pure]> {
   }];
 }
 
-def TF_RaggedFillEmptyRowsOp : TF_Op<"RaggedFillEmptyRows", [Pure]> {
+def TF_RaggedFillEmptyRowsOp : TF_Op<"RaggedFillEmptyRows", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedFillEmptyRows";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$value_rowids,
@@ -1260,7 +1260,7 @@ def TF_RaggedFillEmptyRowsOp : TF_Op<"RaggedFillEmptyRows", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RaggedFillEmptyRowsGradOp : TF_Op<"RaggedFillEmptyRowsGrad", [Pure]> {
+def TF_RaggedFillEmptyRowsGradOp : TF_Op<"RaggedFillEmptyRowsGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedFillEmptyRowsGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$reverse_index_map,
@@ -1306,7 +1306,7 @@ def TF_RaggedRangeOp : TF_Op<"RaggedRange", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tsplits = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RaggedTensorFromVariantOp : TF_Op<"RaggedTensorFromVariant", [Pure]> {
+def TF_RaggedTensorFromVariantOp : TF_Op<"RaggedTensorFromVariant", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedTensorFromVariant";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$encoded_ragged
@@ -1327,7 +1327,7 @@ def TF_RaggedTensorFromVariantOp : TF_Op<"RaggedTensorFromVariant", [Pure]> {
   }];
 }
 
-def TF_RaggedTensorToSparseOp : TF_Op<"RaggedTensorToSparse", [Pure]> {
+def TF_RaggedTensorToSparseOp : TF_Op<"RaggedTensorToSparse", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedTensorToSparse";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$rt_nested_splits,
@@ -1343,7 +1343,7 @@ def TF_RaggedTensorToSparseOp : TF_Op<"RaggedTensorToSparse", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RaggedTensorToTensorOp : TF_Op<"RaggedTensorToTensor", [Pure]> {
+def TF_RaggedTensorToTensorOp : TF_Op<"RaggedTensorToTensor", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedTensorToTensor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int64, int32">:$shape,
@@ -1367,7 +1367,7 @@ def TF_RaggedTensorToTensorOp : TF_Op<"RaggedTensorToTensor", [Pure]> {
   }];
 }
 
-def TF_RaggedTensorToVariantOp : TF_Op<"RaggedTensorToVariant", [Pure]> {
+def TF_RaggedTensorToVariantOp : TF_Op<"RaggedTensorToVariant", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedTensorToVariant";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$rt_nested_splits,
@@ -1388,7 +1388,7 @@ def TF_RaggedTensorToVariantOp : TF_Op<"RaggedTensorToVariant", [Pure]> {
   }];
 }
 
-def TF_RaggedTensorToVariantGradientOp : TF_Op<"RaggedTensorToVariantGradient", [Pure]> {
+def TF_RaggedTensorToVariantGradientOp : TF_Op<"RaggedTensorToVariantGradient", [Pure, TF_UnregisteredInTF]> {
   let summary = "RaggedTensorToVariantGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$encoded_ragged_grad,
@@ -1402,7 +1402,7 @@ def TF_RaggedTensorToVariantGradientOp : TF_Op<"RaggedTensorToVariantGradient", 
   TF_DerivedResultGroupTypeAttr Tvalues = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomCropOp : TF_Op<"RandomCrop", []> {
+def TF_RandomCropOp : TF_Op<"RandomCrop", [TF_UnregisteredInTF]> {
   let summary = "RandomCrop";
   let arguments = (ins
     TF_TensorOfDTypes<"0x27e", "uint8, int8, int16, int32, int64, float, double">:$image,
@@ -1422,7 +1422,7 @@ def TF_RandomCropOp : TF_Op<"RandomCrop", []> {
   }];
 }
 
-def TF_RandomDatasetOp : TF_Op<"RandomDataset", []> {
+def TF_RandomDatasetOp : TF_Op<"RandomDataset", [TF_UnregisteredInTF]> {
   let summary = "RandomDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seed,
@@ -1442,7 +1442,7 @@ def TF_RandomDatasetOp : TF_Op<"RandomDataset", []> {
   }];
 }
 
-def TF_RandomDatasetV2Op : TF_Op<"RandomDatasetV2", []> {
+def TF_RandomDatasetV2Op : TF_Op<"RandomDatasetV2", [TF_UnregisteredInTF]> {
   let summary = "RandomDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$seed,
@@ -1464,7 +1464,7 @@ def TF_RandomDatasetV2Op : TF_Op<"RandomDatasetV2", []> {
   }];
 }
 
-def TF_RandomGammaOp : TF_Op<"RandomGamma", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
+def TF_RandomGammaOp : TF_Op<"RandomGamma", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
   let summary = "RandomGamma";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1491,7 +1491,7 @@ def TF_RandomGammaGradOp : TF_Op<"RandomGammaGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RandomIndexShuffleOp : TF_Op<"RandomIndexShuffle", [Pure]> {
+def TF_RandomIndexShuffleOp : TF_Op<"RandomIndexShuffle", [Pure, TF_UnregisteredInTF]> {
   let summary = "RandomIndexShuffle";
   let arguments = (ins
     TF_TensorOfDTypes<"0xc00208", "int32, uint32, int64, uint64">:$index,
@@ -1512,7 +1512,7 @@ def TF_RandomIndexShuffleOp : TF_Op<"RandomIndexShuffle", [Pure]> {
   }];
 }
 
-def TF_RandomPoissonOp : TF_Op<"RandomPoisson", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
+def TF_RandomPoissonOp : TF_Op<"RandomPoisson", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
   let summary = "RandomPoisson";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1527,7 +1527,7 @@ def TF_RandomPoissonOp : TF_Op<"RandomPoisson", [MemoryEffects<[MemWrite<TF_Rand
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
+def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
   let summary = "RandomPoissonV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1543,7 +1543,7 @@ def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", [MemoryEffects<[MemWrite<TF_
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomShuffleOp : TF_Op<"RandomShuffle", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_RandomShuffleOp : TF_Op<"RandomShuffle", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "RandomShuffle";
   let arguments = (ins
     AnyTensor:$value_arg,
@@ -1573,7 +1573,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_RandomShuffleQueueOp : TF_Op<"RandomShuffleQueue", []> {
+def TF_RandomShuffleQueueOp : TF_Op<"RandomShuffleQueue", [TF_UnregisteredInTF]> {
   let summary = "RandomShuffleQueue";
   let arguments = (ins
   );
@@ -1596,7 +1596,7 @@ def TF_RandomShuffleQueueOp : TF_Op<"RandomShuffleQueue", []> {
   }];
 }
 
-def TF_RandomShuffleQueueV2Op : TF_Op<"RandomShuffleQueueV2", []> {
+def TF_RandomShuffleQueueV2Op : TF_Op<"RandomShuffleQueueV2", [TF_UnregisteredInTF]> {
   let summary = "RandomShuffleQueueV2";
   let arguments = (ins
   );
@@ -1619,7 +1619,7 @@ def TF_RandomShuffleQueueV2Op : TF_Op<"RandomShuffleQueueV2", []> {
   }];
 }
 
-def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
+def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
   let summary = "RandomStandardNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1633,7 +1633,7 @@ def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", [MemoryEffects<[Me
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomUniformOp : TF_Op<"RandomUniform", [MemoryEffects<[MemWrite<TF_RandomUniformResource>]>]> {
+def TF_RandomUniformOp : TF_Op<"RandomUniform", [MemoryEffects<[MemWrite<TF_RandomUniformResource>]>, TF_CannotDuplicate]> {
   let summary = "RandomUniform";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1647,7 +1647,7 @@ def TF_RandomUniformOp : TF_Op<"RandomUniform", [MemoryEffects<[MemWrite<TF_Rand
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RandomUniformIntOp : TF_Op<"RandomUniformInt", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>]> {
+def TF_RandomUniformIntOp : TF_Op<"RandomUniformInt", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
   let summary = "RandomUniformInt";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1684,7 +1684,7 @@ def TF_RangeOp : TF_Op<"Range", [Pure]> {
   }];
 }
 
-def TF_RangeDatasetOp : TF_Op<"RangeDataset", [Pure]> {
+def TF_RangeDatasetOp : TF_Op<"RangeDataset", [Pure, TF_NoConstantFold]> {
   let summary = "RangeDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$start,
@@ -1718,7 +1718,7 @@ def TF_RankOp : TF_Op<"Rank", [Pure]> {
   }];
 }
 
-def TF_ReadFileOp : TF_Op<"ReadFile", [Pure]> {
+def TF_ReadFileOp : TF_Op<"ReadFile", [Pure, TF_NoConstantFold]> {
   let summary = "ReadFile";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filename
@@ -1728,7 +1728,7 @@ def TF_ReadFileOp : TF_Op<"ReadFile", [Pure]> {
   );
 }
 
-def TF_ReadVariableXlaSplitNDOp : TF_Op<"ReadVariableXlaSplitND", []> {
+def TF_ReadVariableXlaSplitNDOp : TF_Op<"ReadVariableXlaSplitND", [TF_UnregisteredInTF]> {
   let summary = "ReadVariableXlaSplitND";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -1748,7 +1748,7 @@ def TF_ReadVariableXlaSplitNDOp : TF_Op<"ReadVariableXlaSplitND", []> {
   }];
 }
 
-def TF_ReaderNumRecordsProducedOp : TF_Op<"ReaderNumRecordsProduced", [Pure]> {
+def TF_ReaderNumRecordsProducedOp : TF_Op<"ReaderNumRecordsProduced", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderNumRecordsProduced";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle
@@ -1758,7 +1758,7 @@ def TF_ReaderNumRecordsProducedOp : TF_Op<"ReaderNumRecordsProduced", [Pure]> {
   );
 }
 
-def TF_ReaderNumRecordsProducedV2Op : TF_Op<"ReaderNumRecordsProducedV2", []> {
+def TF_ReaderNumRecordsProducedV2Op : TF_Op<"ReaderNumRecordsProducedV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderNumRecordsProducedV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle
@@ -1768,7 +1768,7 @@ def TF_ReaderNumRecordsProducedV2Op : TF_Op<"ReaderNumRecordsProducedV2", []> {
   );
 }
 
-def TF_ReaderNumWorkUnitsCompletedOp : TF_Op<"ReaderNumWorkUnitsCompleted", [Pure]> {
+def TF_ReaderNumWorkUnitsCompletedOp : TF_Op<"ReaderNumWorkUnitsCompleted", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderNumWorkUnitsCompleted";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle
@@ -1778,7 +1778,7 @@ def TF_ReaderNumWorkUnitsCompletedOp : TF_Op<"ReaderNumWorkUnitsCompleted", [Pur
   );
 }
 
-def TF_ReaderNumWorkUnitsCompletedV2Op : TF_Op<"ReaderNumWorkUnitsCompletedV2", []> {
+def TF_ReaderNumWorkUnitsCompletedV2Op : TF_Op<"ReaderNumWorkUnitsCompletedV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderNumWorkUnitsCompletedV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle
@@ -1788,7 +1788,7 @@ def TF_ReaderNumWorkUnitsCompletedV2Op : TF_Op<"ReaderNumWorkUnitsCompletedV2", 
   );
 }
 
-def TF_ReaderReadOp : TF_Op<"ReaderRead", [Pure]> {
+def TF_ReaderReadOp : TF_Op<"ReaderRead", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderRead";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle,
@@ -1800,7 +1800,7 @@ def TF_ReaderReadOp : TF_Op<"ReaderRead", [Pure]> {
   );
 }
 
-def TF_ReaderReadUpToOp : TF_Op<"ReaderReadUpTo", [Pure]> {
+def TF_ReaderReadUpToOp : TF_Op<"ReaderReadUpTo", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderReadUpTo";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle,
@@ -1813,7 +1813,7 @@ def TF_ReaderReadUpToOp : TF_Op<"ReaderReadUpTo", [Pure]> {
   );
 }
 
-def TF_ReaderReadUpToV2Op : TF_Op<"ReaderReadUpToV2", []> {
+def TF_ReaderReadUpToV2Op : TF_Op<"ReaderReadUpToV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderReadUpToV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle,
@@ -1826,7 +1826,7 @@ def TF_ReaderReadUpToV2Op : TF_Op<"ReaderReadUpToV2", []> {
   );
 }
 
-def TF_ReaderReadV2Op : TF_Op<"ReaderReadV2", []> {
+def TF_ReaderReadV2Op : TF_Op<"ReaderReadV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderReadV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle,
@@ -1838,21 +1838,21 @@ def TF_ReaderReadV2Op : TF_Op<"ReaderReadV2", []> {
   );
 }
 
-def TF_ReaderResetOp : TF_Op<"ReaderReset", [Pure]> {
+def TF_ReaderResetOp : TF_Op<"ReaderReset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderReset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle
   );
 }
 
-def TF_ReaderResetV2Op : TF_Op<"ReaderResetV2", []> {
+def TF_ReaderResetV2Op : TF_Op<"ReaderResetV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderResetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle
   );
 }
 
-def TF_ReaderRestoreStateOp : TF_Op<"ReaderRestoreState", [Pure]> {
+def TF_ReaderRestoreStateOp : TF_Op<"ReaderRestoreState", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderRestoreState";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle,
@@ -1860,7 +1860,7 @@ def TF_ReaderRestoreStateOp : TF_Op<"ReaderRestoreState", [Pure]> {
   );
 }
 
-def TF_ReaderRestoreStateV2Op : TF_Op<"ReaderRestoreStateV2", []> {
+def TF_ReaderRestoreStateV2Op : TF_Op<"ReaderRestoreStateV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderRestoreStateV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle,
@@ -1868,7 +1868,7 @@ def TF_ReaderRestoreStateV2Op : TF_Op<"ReaderRestoreStateV2", []> {
   );
 }
 
-def TF_ReaderSerializeStateOp : TF_Op<"ReaderSerializeState", [Pure]> {
+def TF_ReaderSerializeStateOp : TF_Op<"ReaderSerializeState", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReaderSerializeState";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$reader_handle
@@ -1878,7 +1878,7 @@ def TF_ReaderSerializeStateOp : TF_Op<"ReaderSerializeState", [Pure]> {
   );
 }
 
-def TF_ReaderSerializeStateV2Op : TF_Op<"ReaderSerializeStateV2", []> {
+def TF_ReaderSerializeStateV2Op : TF_Op<"ReaderSerializeStateV2", [TF_UnregisteredInTF]> {
   let summary = "ReaderSerializeStateV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle
@@ -1912,9 +1912,11 @@ def TF_RealDivOp : TF_Op<"RealDiv", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateRealDivPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
@@ -1922,10 +1924,13 @@ def TF_RealDivOp : TF_Op<"RealDiv", [Pure]> {
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
   return foldDivOp(*this, adaptor.getOperands());
 }
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateRealDivPatterns(results, context);
+}
   }];
 }
 
-def TF_RebatchDatasetOp : TF_Op<"RebatchDataset", [Pure]> {
+def TF_RebatchDatasetOp : TF_Op<"RebatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "RebatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1945,7 +1950,7 @@ def TF_RebatchDatasetOp : TF_Op<"RebatchDataset", [Pure]> {
   }];
 }
 
-def TF_RebatchDatasetV2Op : TF_Op<"RebatchDatasetV2", [Pure]> {
+def TF_RebatchDatasetV2Op : TF_Op<"RebatchDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "RebatchDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,

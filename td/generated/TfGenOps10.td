@@ -58,7 +58,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_RecordInputOp : TF_Op<"RecordInput", []> {
+def TF_RecordInputOp : TF_Op<"RecordInput", [TF_UnregisteredInTF]> {
   let summary = "RecordInput";
   let arguments = (ins
   );
@@ -135,7 +135,7 @@ def TF_ReduceJoinOp : TF_Op<"ReduceJoin", [Pure]> {
   );
 }
 
-def TF_RefEnterOp : TF_Op<"RefEnter", [Pure]> {
+def TF_RefEnterOp : TF_Op<"RefEnter", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefEnter";
   let arguments = (ins
     AnyTensor:$data
@@ -155,7 +155,7 @@ def TF_RefEnterOp : TF_Op<"RefEnter", [Pure]> {
   }];
 }
 
-def TF_RefExitOp : TF_Op<"RefExit", [Pure]> {
+def TF_RefExitOp : TF_Op<"RefExit", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefExit";
   let arguments = (ins
     AnyTensor:$data
@@ -166,7 +166,7 @@ def TF_RefExitOp : TF_Op<"RefExit", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RefIdentityOp : TF_Op<"RefIdentity", [Pure]> {
+def TF_RefIdentityOp : TF_Op<"RefIdentity", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefIdentity";
   let arguments = (ins
     AnyTensor:$input
@@ -177,7 +177,7 @@ def TF_RefIdentityOp : TF_Op<"RefIdentity", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RefInOp : TF_Op<"RefIn", [Pure]> {
+def TF_RefInOp : TF_Op<"RefIn", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefIn";
   let arguments = (ins
     AnyTensor:$a
@@ -185,7 +185,7 @@ def TF_RefInOp : TF_Op<"RefIn", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RefInputFloatInputOp : TF_Op<"RefInputFloatInput", [Pure]> {
+def TF_RefInputFloatInputOp : TF_Op<"RefInputFloatInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefInputFloatInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -193,7 +193,7 @@ def TF_RefInputFloatInputOp : TF_Op<"RefInputFloatInput", [Pure]> {
   );
 }
 
-def TF_RefInputFloatInputIntOutputOp : TF_Op<"RefInputFloatInputIntOutput", [Pure]> {
+def TF_RefInputFloatInputIntOutputOp : TF_Op<"RefInputFloatInputIntOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefInputFloatInputIntOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -204,7 +204,7 @@ def TF_RefInputFloatInputIntOutputOp : TF_Op<"RefInputFloatInputIntOutput", [Pur
   );
 }
 
-def TF_RefInputIntInputOp : TF_Op<"RefInputIntInput", [Pure]> {
+def TF_RefInputIntInputOp : TF_Op<"RefInputIntInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefInputIntInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$a,
@@ -212,7 +212,7 @@ def TF_RefInputIntInputOp : TF_Op<"RefInputIntInput", [Pure]> {
   );
 }
 
-def TF_RefMergeOp : TF_Op<"RefMerge", [Pure]> {
+def TF_RefMergeOp : TF_Op<"RefMerge", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefMerge";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -225,7 +225,7 @@ def TF_RefMergeOp : TF_Op<"RefMerge", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_RefNextIterationOp : TF_Op<"RefNextIteration", [Pure]> {
+def TF_RefNextIterationOp : TF_Op<"RefNextIteration", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefNextIteration";
   let arguments = (ins
     AnyTensor:$data
@@ -236,7 +236,7 @@ def TF_RefNextIterationOp : TF_Op<"RefNextIteration", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RefOutOp : TF_Op<"RefOut", [Pure]> {
+def TF_RefOutOp : TF_Op<"RefOut", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefOut";
   let arguments = (ins
   );
@@ -246,7 +246,7 @@ def TF_RefOutOp : TF_Op<"RefOut", [Pure]> {
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RefOutputOp : TF_Op<"RefOutput", [Pure]> {
+def TF_RefOutputOp : TF_Op<"RefOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefOutput";
   let arguments = (ins
   );
@@ -255,7 +255,7 @@ def TF_RefOutputOp : TF_Op<"RefOutput", [Pure]> {
   );
 }
 
-def TF_RefOutputFloatOutputOp : TF_Op<"RefOutputFloatOutput", [Pure]> {
+def TF_RefOutputFloatOutputOp : TF_Op<"RefOutputFloatOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefOutputFloatOutput";
   let arguments = (ins
   );
@@ -265,7 +265,7 @@ def TF_RefOutputFloatOutputOp : TF_Op<"RefOutputFloatOutput", [Pure]> {
   );
 }
 
-def TF_RefSelectOp : TF_Op<"RefSelect", [Pure]> {
+def TF_RefSelectOp : TF_Op<"RefSelect", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefSelect";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$index,
@@ -278,7 +278,7 @@ def TF_RefSelectOp : TF_Op<"RefSelect", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
 }
 
-def TF_RefSwitchOp : TF_Op<"RefSwitch", [Pure]> {
+def TF_RefSwitchOp : TF_Op<"RefSwitch", [Pure, TF_UnregisteredInTF]> {
   let summary = "RefSwitch";
   let arguments = (ins
     AnyTensor:$data,
@@ -291,7 +291,7 @@ def TF_RefSwitchOp : TF_Op<"RefSwitch", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RegexFullMatchOp : TF_Op<"RegexFullMatch", [Pure]> {
+def TF_RegexFullMatchOp : TF_Op<"RegexFullMatch", [Pure, TF_UnregisteredInTF]> {
   let summary = "RegexFullMatch";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input,
@@ -302,7 +302,7 @@ def TF_RegexFullMatchOp : TF_Op<"RegexFullMatch", [Pure]> {
   );
 }
 
-def TF_RegexReplaceOp : TF_Op<"RegexReplace", [Pure]> {
+def TF_RegexReplaceOp : TF_Op<"RegexReplace", [Pure, TF_UnregisteredInTF]> {
   let summary = "RegexReplace";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input,
@@ -321,7 +321,7 @@ def TF_RegexReplaceOp : TF_Op<"RegexReplace", [Pure]> {
   }];
 }
 
-def TF_RegisterDatasetOp : TF_Op<"RegisterDataset", [Pure]> {
+def TF_RegisterDatasetOp : TF_Op<"RegisterDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "RegisterDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
@@ -342,7 +342,7 @@ def TF_RegisterDatasetOp : TF_Op<"RegisterDataset", [Pure]> {
   }];
 }
 
-def TF_RegisterDatasetV2Op : TF_Op<"RegisterDatasetV2", [Pure]> {
+def TF_RegisterDatasetV2Op : TF_Op<"RegisterDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "RegisterDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
@@ -364,7 +364,7 @@ def TF_RegisterDatasetV2Op : TF_Op<"RegisterDatasetV2", [Pure]> {
   }];
 }
 
-def TF_RelayoutOp : TF_Op<"Relayout", [Pure]> {
+def TF_RelayoutOp : TF_Op<"Relayout", [Pure, TF_UnregisteredInTF]> {
   let summary = "Relayout";
   let arguments = (ins
     AnyTensor:$input
@@ -382,7 +382,7 @@ def TF_RelayoutOp : TF_Op<"Relayout", [Pure]> {
   }];
 }
 
-def TF_RelayoutLikeOp : TF_Op<"RelayoutLike", [Pure]> {
+def TF_RelayoutLikeOp : TF_Op<"RelayoutLike", [Pure, TF_UnregisteredInTF]> {
   let summary = "RelayoutLike";
   let arguments = (ins
     AnyTensor:$input,
@@ -529,7 +529,7 @@ def TF_RepeatDatasetOp : TF_Op<"RepeatDataset", [Pure]> {
   );
 }
 
-def TF_RequantizationRangeOp : TF_Op<"RequantizationRange", [Pure]> {
+def TF_RequantizationRangeOp : TF_Op<"RequantizationRange", [Pure, TF_UnregisteredInTF]> {
   let summary = "RequantizationRange";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -543,7 +543,7 @@ def TF_RequantizationRangeOp : TF_Op<"RequantizationRange", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tinput = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RequantizationRangePerChannelOp : TF_Op<"RequantizationRangePerChannel", [Pure]> {
+def TF_RequantizationRangePerChannelOp : TF_Op<"RequantizationRangePerChannel", [Pure, TF_UnregisteredInTF]> {
   let summary = "RequantizationRangePerChannel";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -564,7 +564,7 @@ def TF_RequantizationRangePerChannelOp : TF_Op<"RequantizationRangePerChannel", 
   }];
 }
 
-def TF_RequantizeOp : TF_Op<"Requantize", [Pure]> {
+def TF_RequantizeOp : TF_Op<"Requantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "Requantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -582,7 +582,7 @@ def TF_RequantizeOp : TF_Op<"Requantize", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RequantizePerChannelOp : TF_Op<"RequantizePerChannel", [Pure]> {
+def TF_RequantizePerChannelOp : TF_Op<"RequantizePerChannel", [Pure, TF_UnregisteredInTF]> {
   let summary = "RequantizePerChannel";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -600,7 +600,7 @@ def TF_RequantizePerChannelOp : TF_Op<"RequantizePerChannel", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RequiresOlderGraphVersionOp : TF_Op<"RequiresOlderGraphVersion", []> {
+def TF_RequiresOlderGraphVersionOp : TF_Op<"RequiresOlderGraphVersion", [TF_UnregisteredInTF]> {
   let summary = "RequiresOlderGraphVersion";
   let arguments = (ins
   );
@@ -609,7 +609,7 @@ def TF_RequiresOlderGraphVersionOp : TF_Op<"RequiresOlderGraphVersion", []> {
   );
 }
 
-def TF_ReservedAttrOp : TF_Op<"ReservedAttr", [Pure]> {
+def TF_ReservedAttrOp : TF_Op<"ReservedAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReservedAttr";
   let arguments = (ins
   );
@@ -622,7 +622,7 @@ def TF_ReservedAttrOp : TF_Op<"ReservedAttr", [Pure]> {
   }];
 }
 
-def TF_ReservedInputOp : TF_Op<"ReservedInput", [Pure]> {
+def TF_ReservedInputOp : TF_Op<"ReservedInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "ReservedInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$input
@@ -660,7 +660,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   }];
 }
 
-def TF_ResizeAreaOp : TF_Op<"ResizeArea", [Pure]> {
+def TF_ResizeAreaOp : TF_Op<"ResizeArea", [Pure, TF_UnregisteredInTF]> {
   let summary = "ResizeArea";
   let arguments = (ins
     TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16">:$images,
@@ -679,7 +679,7 @@ def TF_ResizeAreaOp : TF_Op<"ResizeArea", [Pure]> {
   }];
 }
 
-def TF_ResizeBicubicOp : TF_Op<"ResizeBicubic", [Pure]> {
+def TF_ResizeBicubicOp : TF_Op<"ResizeBicubic", [Pure, TF_UnregisteredInTF]> {
   let summary = "ResizeBicubic";
   let arguments = (ins
     TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16">:$images,
@@ -699,7 +699,7 @@ def TF_ResizeBicubicOp : TF_Op<"ResizeBicubic", [Pure]> {
   }];
 }
 
-def TF_ResizeBicubicGradOp : TF_Op<"ResizeBicubicGrad", [Pure]> {
+def TF_ResizeBicubicGradOp : TF_Op<"ResizeBicubicGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "ResizeBicubicGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$grads,
@@ -775,7 +775,7 @@ def TF_ResizeNearestNeighborGradOp : TF_Op<"ResizeNearestNeighborGrad", [Pure]> 
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ResourceAccumulatorApplyGradientOp : TF_Op<"ResourceAccumulatorApplyGradient", []> {
+def TF_ResourceAccumulatorApplyGradientOp : TF_Op<"ResourceAccumulatorApplyGradient", [TF_UnregisteredInTF]> {
   let summary = "ResourceAccumulatorApplyGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -785,7 +785,7 @@ def TF_ResourceAccumulatorApplyGradientOp : TF_Op<"ResourceAccumulatorApplyGradi
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_ResourceAccumulatorNumAccumulatedOp : TF_Op<"ResourceAccumulatorNumAccumulated", []> {
+def TF_ResourceAccumulatorNumAccumulatedOp : TF_Op<"ResourceAccumulatorNumAccumulated", [TF_UnregisteredInTF]> {
   let summary = "ResourceAccumulatorNumAccumulated";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle
@@ -795,7 +795,7 @@ def TF_ResourceAccumulatorNumAccumulatedOp : TF_Op<"ResourceAccumulatorNumAccumu
   );
 }
 
-def TF_ResourceAccumulatorSetGlobalStepOp : TF_Op<"ResourceAccumulatorSetGlobalStep", []> {
+def TF_ResourceAccumulatorSetGlobalStepOp : TF_Op<"ResourceAccumulatorSetGlobalStep", [TF_UnregisteredInTF]> {
   let summary = "ResourceAccumulatorSetGlobalStep";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -803,7 +803,7 @@ def TF_ResourceAccumulatorSetGlobalStepOp : TF_Op<"ResourceAccumulatorSetGlobalS
   );
 }
 
-def TF_ResourceAccumulatorTakeGradientOp : TF_Op<"ResourceAccumulatorTakeGradient", []> {
+def TF_ResourceAccumulatorTakeGradientOp : TF_Op<"ResourceAccumulatorTakeGradient", [TF_UnregisteredInTF]> {
   let summary = "ResourceAccumulatorTakeGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -909,7 +909,7 @@ def TF_ResourceApplyAdamOp : TF_Op<"ResourceApplyAdam", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
 }
 
-def TF_ResourceApplyAdamWithAmsgradOp : TF_Op<"ResourceApplyAdamWithAmsgrad", []> {
+def TF_ResourceApplyAdamWithAmsgradOp : TF_Op<"ResourceApplyAdamWithAmsgrad", [TF_UnregisteredInTF]> {
   let summary = "ResourceApplyAdamWithAmsgrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1098,7 +1098,7 @@ def TF_ResourceApplyRMSPropOp : TF_Op<"ResourceApplyRMSProp", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
 }
 
-def TF_ResourceConditionalAccumulatorOp : TF_Op<"ResourceConditionalAccumulator", []> {
+def TF_ResourceConditionalAccumulatorOp : TF_Op<"ResourceConditionalAccumulator", [TF_UnregisteredInTF]> {
   let summary = "ResourceConditionalAccumulator";
   let arguments = (ins
   );
@@ -1118,7 +1118,7 @@ def TF_ResourceConditionalAccumulatorOp : TF_Op<"ResourceConditionalAccumulator"
   }];
 }
 
-def TF_ResourceCountUpToOp : TF_Op<"ResourceCountUpTo", []> {
+def TF_ResourceCountUpToOp : TF_Op<"ResourceCountUpTo", [TF_UnregisteredInTF]> {
   let summary = "ResourceCountUpTo";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -1136,7 +1136,7 @@ def TF_ResourceCountUpToOp : TF_Op<"ResourceCountUpTo", []> {
   }];
 }
 
-def TF_ResourceCreateOpOp : TF_Op<"ResourceCreateOp", []> {
+def TF_ResourceCreateOpOp : TF_Op<"ResourceCreateOp", [TF_UnregisteredInTF]> {
   let summary = "ResourceCreateOp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -1171,7 +1171,7 @@ def TF_ResourceGatherNdOp : TF_Op<"ResourceGatherNd", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_ResourceInitializedOpOp : TF_Op<"ResourceInitializedOp", []> {
+def TF_ResourceInitializedOpOp : TF_Op<"ResourceInitializedOp", [TF_UnregisteredInTF]> {
   let summary = "ResourceInitializedOp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -1249,7 +1249,7 @@ def TF_ResourceScatterNdAddOp : TF_Op<"ResourceScatterNdAdd", []> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ResourceScatterNdMaxOp : TF_Op<"ResourceScatterNdMax", []> {
+def TF_ResourceScatterNdMaxOp : TF_Op<"ResourceScatterNdMax", [TF_UnregisteredInTF]> {
   let summary = "ResourceScatterNdMax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$ref,
@@ -1268,7 +1268,7 @@ def TF_ResourceScatterNdMaxOp : TF_Op<"ResourceScatterNdMax", []> {
   }];
 }
 
-def TF_ResourceScatterNdMinOp : TF_Op<"ResourceScatterNdMin", []> {
+def TF_ResourceScatterNdMinOp : TF_Op<"ResourceScatterNdMin", [TF_UnregisteredInTF]> {
   let summary = "ResourceScatterNdMin";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$ref,
@@ -1335,7 +1335,7 @@ def TF_ResourceScatterUpdateOp : TF_Op<"ResourceScatterUpdate", []> {
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_ResourceSparseApplyAdadeltaOp : TF_Op<"ResourceSparseApplyAdadelta", []> {
+def TF_ResourceSparseApplyAdadeltaOp : TF_Op<"ResourceSparseApplyAdadelta", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyAdadelta";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1373,7 +1373,7 @@ def TF_ResourceSparseApplyAdagradOp : TF_Op<"ResourceSparseApplyAdagrad", []> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<4>;
 }
 
-def TF_ResourceSparseApplyAdagradDAOp : TF_Op<"ResourceSparseApplyAdagradDA", []> {
+def TF_ResourceSparseApplyAdagradDAOp : TF_Op<"ResourceSparseApplyAdagradDA", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyAdagradDA";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1413,7 +1413,7 @@ def TF_ResourceSparseApplyAdagradV2Op : TF_Op<"ResourceSparseApplyAdagradV2", []
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<5>;
 }
 
-def TF_ResourceSparseApplyCenteredRMSPropOp : TF_Op<"ResourceSparseApplyCenteredRMSProp", []> {
+def TF_ResourceSparseApplyCenteredRMSPropOp : TF_Op<"ResourceSparseApplyCenteredRMSProp", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyCenteredRMSProp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1457,7 +1457,7 @@ def TF_ResourceSparseApplyFtrlOp : TF_Op<"ResourceSparseApplyFtrl", []> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<4>;
 }
 
-def TF_ResourceSparseApplyFtrlV2Op : TF_Op<"ResourceSparseApplyFtrlV2", []> {
+def TF_ResourceSparseApplyFtrlV2Op : TF_Op<"ResourceSparseApplyFtrlV2", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyFtrlV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1483,7 +1483,7 @@ def TF_ResourceSparseApplyFtrlV2Op : TF_Op<"ResourceSparseApplyFtrlV2", []> {
   }];
 }
 
-def TF_ResourceSparseApplyKerasMomentumOp : TF_Op<"ResourceSparseApplyKerasMomentum", []> {
+def TF_ResourceSparseApplyKerasMomentumOp : TF_Op<"ResourceSparseApplyKerasMomentum", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyKerasMomentum";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1505,7 +1505,7 @@ def TF_ResourceSparseApplyKerasMomentumOp : TF_Op<"ResourceSparseApplyKerasMomen
   }];
 }
 
-def TF_ResourceSparseApplyMomentumOp : TF_Op<"ResourceSparseApplyMomentum", []> {
+def TF_ResourceSparseApplyMomentumOp : TF_Op<"ResourceSparseApplyMomentum", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyMomentum";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1527,7 +1527,7 @@ def TF_ResourceSparseApplyMomentumOp : TF_Op<"ResourceSparseApplyMomentum", []> 
   }];
 }
 
-def TF_ResourceSparseApplyProximalAdagradOp : TF_Op<"ResourceSparseApplyProximalAdagrad", []> {
+def TF_ResourceSparseApplyProximalAdagradOp : TF_Op<"ResourceSparseApplyProximalAdagrad", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyProximalAdagrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1549,7 +1549,7 @@ def TF_ResourceSparseApplyProximalAdagradOp : TF_Op<"ResourceSparseApplyProximal
   }];
 }
 
-def TF_ResourceSparseApplyProximalGradientDescentOp : TF_Op<"ResourceSparseApplyProximalGradientDescent", []> {
+def TF_ResourceSparseApplyProximalGradientDescentOp : TF_Op<"ResourceSparseApplyProximalGradientDescent", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyProximalGradientDescent";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,
@@ -1570,7 +1570,7 @@ def TF_ResourceSparseApplyProximalGradientDescentOp : TF_Op<"ResourceSparseApply
   }];
 }
 
-def TF_ResourceSparseApplyRMSPropOp : TF_Op<"ResourceSparseApplyRMSProp", []> {
+def TF_ResourceSparseApplyRMSPropOp : TF_Op<"ResourceSparseApplyRMSProp", [TF_UnregisteredInTF]> {
   let summary = "ResourceSparseApplyRMSProp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$var,

@@ -23,7 +23,7 @@ def TF_ResourceStridedSliceAssignOp : TF_Op<"ResourceStridedSliceAssign", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
 }
 
-def TF_ResourceUsingOpOp : TF_Op<"ResourceUsingOp", []> {
+def TF_ResourceUsingOpOp : TF_Op<"ResourceUsingOp", [TF_UnregisteredInTF]> {
   let summary = "ResourceUsingOp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
@@ -43,7 +43,7 @@ def TF_RestoreOp : TF_Op<"Restore", []> {
   TF_DerivedResultGroupTypeAttr dt = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RestoreSliceOp : TF_Op<"RestoreSlice", []> {
+def TF_RestoreSliceOp : TF_Op<"RestoreSlice", [TF_UnregisteredInTF]> {
   let summary = "RestoreSlice";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$file_pattern,
@@ -76,7 +76,7 @@ def TF_RestoreV2Op : TF_Op<"RestoreV2", []> {
   TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_RestrictOp : TF_Op<"Restrict", [Pure]> {
+def TF_RestrictOp : TF_Op<"Restrict", [Pure, TF_UnregisteredInTF]> {
   let summary = "Restrict";
   let arguments = (ins
     TF_TensorOfDTypes<"0x480", "string, bool">:$a
@@ -87,7 +87,7 @@ def TF_RestrictOp : TF_Op<"Restrict", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RetrieveAllTPUEmbeddingParametersOp : TF_Op<"RetrieveAllTPUEmbeddingParameters", [SameVariadicResultSize]> {
+def TF_RetrieveAllTPUEmbeddingParametersOp : TF_Op<"RetrieveAllTPUEmbeddingParameters", [TF_UnregisteredInTF, SameVariadicResultSize]> {
   let summary = "RetrieveAllTPUEmbeddingParameters";
   let arguments = (ins
   );
@@ -145,7 +145,7 @@ def TF_RetrieveTPUEmbeddingAdadeltaParametersOp : TF_Op<"RetrieveTPUEmbeddingAda
   );
 }
 
-def TF_RetrieveTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingAdagradMomentumParameters", []> {
+def TF_RetrieveTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingAdagradMomentumParameters", [TF_UnregisteredInTF]> {
   let summary = "RetrieveTPUEmbeddingAdagradMomentumParameters";
   let arguments = (ins
   );
@@ -215,7 +215,7 @@ def TF_RetrieveTPUEmbeddingFTRLParametersOp : TF_Op<"RetrieveTPUEmbeddingFTRLPar
   );
 }
 
-def TF_RetrieveTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"RetrieveTPUEmbeddingFrequencyEstimatorParameters", []> {
+def TF_RetrieveTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"RetrieveTPUEmbeddingFrequencyEstimatorParameters", [TF_UnregisteredInTF]> {
   let summary = "RetrieveTPUEmbeddingFrequencyEstimatorParameters";
   let arguments = (ins
   );
@@ -369,7 +369,7 @@ def TF_ReverseV2Op : TF_Op<"ReverseV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RewriteDatasetOp : TF_Op<"RewriteDataset", [Pure]> {
+def TF_RewriteDatasetOp : TF_Op<"RewriteDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "RewriteDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -434,7 +434,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_RiscAbsOp : TF_Op<"RiscAbs", [Pure]> {
+def TF_RiscAbsOp : TF_Op<"RiscAbs", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscAbs";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -457,7 +457,7 @@ def TF_RiscAddOp : TF_Op<"RiscAdd", [Pure, Commutative]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscBinaryArithmeticOp : TF_Op<"RiscBinaryArithmetic", [Pure]> {
+def TF_RiscBinaryArithmeticOp : TF_Op<"RiscBinaryArithmetic", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscBinaryArithmetic";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -476,7 +476,7 @@ def TF_RiscBinaryArithmeticOp : TF_Op<"RiscBinaryArithmetic", [Pure]> {
   }];
 }
 
-def TF_RiscBinaryComparisonOp : TF_Op<"RiscBinaryComparison", [Pure]> {
+def TF_RiscBinaryComparisonOp : TF_Op<"RiscBinaryComparison", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscBinaryComparison";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -495,7 +495,7 @@ def TF_RiscBinaryComparisonOp : TF_Op<"RiscBinaryComparison", [Pure]> {
   }];
 }
 
-def TF_RiscBitcastOp : TF_Op<"RiscBitcast", [Pure]> {
+def TF_RiscBitcastOp : TF_Op<"RiscBitcast", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscBitcast";
   let arguments = (ins
     AnyTensor:$x
@@ -507,7 +507,7 @@ def TF_RiscBitcastOp : TF_Op<"RiscBitcast", [Pure]> {
   TF_DerivedResultGroupTypeAttr DstT = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RiscBroadcastOp : TF_Op<"RiscBroadcast", [Pure]> {
+def TF_RiscBroadcastOp : TF_Op<"RiscBroadcast", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscBroadcast";
   let arguments = (ins
     AnyTensor:$input,
@@ -520,7 +520,7 @@ def TF_RiscBroadcastOp : TF_Op<"RiscBroadcast", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscCastOp : TF_Op<"RiscCast", [Pure]> {
+def TF_RiscCastOp : TF_Op<"RiscCast", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscCast";
   let arguments = (ins
     AnyTensor:$x
@@ -532,7 +532,7 @@ def TF_RiscCastOp : TF_Op<"RiscCast", [Pure]> {
   TF_DerivedResultGroupTypeAttr DstT = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RiscCeilOp : TF_Op<"RiscCeil", [Pure]> {
+def TF_RiscCeilOp : TF_Op<"RiscCeil", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscCeil";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -543,7 +543,7 @@ def TF_RiscCeilOp : TF_Op<"RiscCeil", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscCholeskyOp : TF_Op<"RiscCholesky", [Pure]> {
+def TF_RiscCholeskyOp : TF_Op<"RiscCholesky", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscCholesky";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input
@@ -554,7 +554,7 @@ def TF_RiscCholeskyOp : TF_Op<"RiscCholesky", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscConcatOp : TF_Op<"RiscConcat", [Pure]> {
+def TF_RiscConcatOp : TF_Op<"RiscConcat", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscConcat";
   let arguments = (ins
     Variadic<AnyTensor>:$values,
@@ -568,7 +568,7 @@ def TF_RiscConcatOp : TF_Op<"RiscConcat", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscConditionOp : TF_Op<"RiscCondition", [Pure]> {
+def TF_RiscConditionOp : TF_Op<"RiscCondition", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscCondition";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$pred,
@@ -590,7 +590,7 @@ def TF_RiscConditionOp : TF_Op<"RiscCondition", [Pure]> {
   }];
 }
 
-def TF_RiscConvOp : TF_Op<"RiscConv", [Pure]> {
+def TF_RiscConvOp : TF_Op<"RiscConv", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscConv";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -611,7 +611,7 @@ def TF_RiscConvOp : TF_Op<"RiscConv", [Pure]> {
   }];
 }
 
-def TF_RiscCosOp : TF_Op<"RiscCos", [Pure]> {
+def TF_RiscCosOp : TF_Op<"RiscCos", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscCos";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -622,7 +622,7 @@ def TF_RiscCosOp : TF_Op<"RiscCos", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscDivOp : TF_Op<"RiscDiv", [Pure]> {
+def TF_RiscDivOp : TF_Op<"RiscDiv", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscDiv";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -648,7 +648,7 @@ def TF_RiscDotOp : TF_Op<"RiscDot", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscExpOp : TF_Op<"RiscExp", [Pure]> {
+def TF_RiscExpOp : TF_Op<"RiscExp", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscExp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -659,7 +659,7 @@ def TF_RiscExpOp : TF_Op<"RiscExp", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscFftOp : TF_Op<"RiscFft", [Pure]> {
+def TF_RiscFftOp : TF_Op<"RiscFft", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscFft";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
@@ -670,7 +670,7 @@ def TF_RiscFftOp : TF_Op<"RiscFft", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscFloorOp : TF_Op<"RiscFloor", [Pure]> {
+def TF_RiscFloorOp : TF_Op<"RiscFloor", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscFloor";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -681,7 +681,7 @@ def TF_RiscFloorOp : TF_Op<"RiscFloor", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscGatherOp : TF_Op<"RiscGather", [Pure]> {
+def TF_RiscGatherOp : TF_Op<"RiscGather", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscGather";
   let arguments = (ins
     AnyTensor:$params,
@@ -703,7 +703,7 @@ def TF_RiscGatherOp : TF_Op<"RiscGather", [Pure]> {
   }];
 }
 
-def TF_RiscImagOp : TF_Op<"RiscImag", [Pure]> {
+def TF_RiscImagOp : TF_Op<"RiscImag", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscImag";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
@@ -715,7 +715,7 @@ def TF_RiscImagOp : TF_Op<"RiscImag", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RiscIsFiniteOp : TF_Op<"RiscIsFinite", [Pure]> {
+def TF_RiscIsFiniteOp : TF_Op<"RiscIsFinite", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscIsFinite";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -726,7 +726,7 @@ def TF_RiscIsFiniteOp : TF_Op<"RiscIsFinite", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscLogOp : TF_Op<"RiscLog", [Pure]> {
+def TF_RiscLogOp : TF_Op<"RiscLog", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscLog";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -737,7 +737,7 @@ def TF_RiscLogOp : TF_Op<"RiscLog", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscLogicalAndOp : TF_Op<"RiscLogicalAnd", [Pure]> {
+def TF_RiscLogicalAndOp : TF_Op<"RiscLogicalAnd", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscLogicalAnd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$x,
@@ -748,7 +748,7 @@ def TF_RiscLogicalAndOp : TF_Op<"RiscLogicalAnd", [Pure]> {
   );
 }
 
-def TF_RiscLogicalNotOp : TF_Op<"RiscLogicalNot", [Pure]> {
+def TF_RiscLogicalNotOp : TF_Op<"RiscLogicalNot", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscLogicalNot";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$x
@@ -758,7 +758,7 @@ def TF_RiscLogicalNotOp : TF_Op<"RiscLogicalNot", [Pure]> {
   );
 }
 
-def TF_RiscLogicalOrOp : TF_Op<"RiscLogicalOr", [Pure]> {
+def TF_RiscLogicalOrOp : TF_Op<"RiscLogicalOr", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscLogicalOr";
   let arguments = (ins
     TF_TensorOfDTypes<"0x400", "bool">:$x,
@@ -769,7 +769,7 @@ def TF_RiscLogicalOrOp : TF_Op<"RiscLogicalOr", [Pure]> {
   );
 }
 
-def TF_RiscMaxOp : TF_Op<"RiscMax", [Pure]> {
+def TF_RiscMaxOp : TF_Op<"RiscMax", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscMax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -781,7 +781,7 @@ def TF_RiscMaxOp : TF_Op<"RiscMax", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscMinOp : TF_Op<"RiscMin", [Pure]> {
+def TF_RiscMinOp : TF_Op<"RiscMin", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscMin";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -793,7 +793,7 @@ def TF_RiscMinOp : TF_Op<"RiscMin", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscMulOp : TF_Op<"RiscMul", [Pure]> {
+def TF_RiscMulOp : TF_Op<"RiscMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -805,7 +805,7 @@ def TF_RiscMulOp : TF_Op<"RiscMul", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscNegOp : TF_Op<"RiscNeg", [Pure]> {
+def TF_RiscNegOp : TF_Op<"RiscNeg", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscNeg";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -816,7 +816,7 @@ def TF_RiscNegOp : TF_Op<"RiscNeg", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscPadOp : TF_Op<"RiscPad", [Pure]> {
+def TF_RiscPadOp : TF_Op<"RiscPad", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscPad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -830,7 +830,7 @@ def TF_RiscPadOp : TF_Op<"RiscPad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscPoolOp : TF_Op<"RiscPool", [Pure]> {
+def TF_RiscPoolOp : TF_Op<"RiscPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscPool";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$value_arg
@@ -851,7 +851,7 @@ def TF_RiscPoolOp : TF_Op<"RiscPool", [Pure]> {
   }];
 }
 
-def TF_RiscPowOp : TF_Op<"RiscPow", [Pure]> {
+def TF_RiscPowOp : TF_Op<"RiscPow", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscPow";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -863,7 +863,7 @@ def TF_RiscPowOp : TF_Op<"RiscPow", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscRandomUniformOp : TF_Op<"RiscRandomUniform", [Pure]> {
+def TF_RiscRandomUniformOp : TF_Op<"RiscRandomUniform", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscRandomUniform";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape
@@ -881,7 +881,7 @@ def TF_RiscRandomUniformOp : TF_Op<"RiscRandomUniform", [Pure]> {
   }];
 }
 
-def TF_RiscRealOp : TF_Op<"RiscReal", [Pure]> {
+def TF_RiscRealOp : TF_Op<"RiscReal", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscReal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
@@ -893,7 +893,7 @@ def TF_RiscRealOp : TF_Op<"RiscReal", [Pure]> {
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RiscReduceOp : TF_Op<"RiscReduce", [Pure]> {
+def TF_RiscReduceOp : TF_Op<"RiscReduce", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscReduce";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
@@ -913,7 +913,7 @@ def TF_RiscReduceOp : TF_Op<"RiscReduce", [Pure]> {
   }];
 }
 
-def TF_RiscRemOp : TF_Op<"RiscRem", [Pure]> {
+def TF_RiscRemOp : TF_Op<"RiscRem", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscRem";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -925,7 +925,7 @@ def TF_RiscRemOp : TF_Op<"RiscRem", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscReshapeOp : TF_Op<"RiscReshape", [Pure]> {
+def TF_RiscReshapeOp : TF_Op<"RiscReshape", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscReshape";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
@@ -938,7 +938,7 @@ def TF_RiscReshapeOp : TF_Op<"RiscReshape", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscReverseOp : TF_Op<"RiscReverse", [Pure]> {
+def TF_RiscReverseOp : TF_Op<"RiscReverse", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscReverse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
@@ -951,7 +951,7 @@ def TF_RiscReverseOp : TF_Op<"RiscReverse", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscScatterOp : TF_Op<"RiscScatter", [Pure]> {
+def TF_RiscScatterOp : TF_Op<"RiscScatter", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscScatter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
@@ -965,7 +965,7 @@ def TF_RiscScatterOp : TF_Op<"RiscScatter", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscShapeOp : TF_Op<"RiscShape", [Pure]> {
+def TF_RiscShapeOp : TF_Op<"RiscShape", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscShape";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input
@@ -977,7 +977,7 @@ def TF_RiscShapeOp : TF_Op<"RiscShape", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_RiscSignOp : TF_Op<"RiscSign", [Pure]> {
+def TF_RiscSignOp : TF_Op<"RiscSign", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscSign";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -988,7 +988,7 @@ def TF_RiscSignOp : TF_Op<"RiscSign", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscSliceOp : TF_Op<"RiscSlice", [Pure]> {
+def TF_RiscSliceOp : TF_Op<"RiscSlice", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscSlice";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1002,7 +1002,7 @@ def TF_RiscSliceOp : TF_Op<"RiscSlice", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscSortOp : TF_Op<"RiscSort", [Pure]> {
+def TF_RiscSortOp : TF_Op<"RiscSort", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscSort";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
@@ -1022,7 +1022,7 @@ def TF_RiscSortOp : TF_Op<"RiscSort", [Pure]> {
   }];
 }
 
-def TF_RiscSqueezeOp : TF_Op<"RiscSqueeze", [Pure]> {
+def TF_RiscSqueezeOp : TF_Op<"RiscSqueeze", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscSqueeze";
   let arguments = (ins
     AnyTensor:$input
@@ -1040,7 +1040,7 @@ def TF_RiscSqueezeOp : TF_Op<"RiscSqueeze", [Pure]> {
   }];
 }
 
-def TF_RiscSubOp : TF_Op<"RiscSub", [Pure]> {
+def TF_RiscSubOp : TF_Op<"RiscSub", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscSub";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
@@ -1052,7 +1052,7 @@ def TF_RiscSubOp : TF_Op<"RiscSub", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_RiscTransposeOp : TF_Op<"RiscTranspose", [Pure]> {
+def TF_RiscTransposeOp : TF_Op<"RiscTranspose", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscTranspose";
   let arguments = (ins
     AnyTensor:$x,
@@ -1065,7 +1065,7 @@ def TF_RiscTransposeOp : TF_Op<"RiscTranspose", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_RiscTriangularSolveOp : TF_Op<"RiscTriangularSolve", [Pure]> {
+def TF_RiscTriangularSolveOp : TF_Op<"RiscTriangularSolve", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscTriangularSolve";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$matrix,
@@ -1085,7 +1085,7 @@ def TF_RiscTriangularSolveOp : TF_Op<"RiscTriangularSolve", [Pure]> {
   }];
 }
 
-def TF_RiscUnaryOp : TF_Op<"RiscUnary", [Pure]> {
+def TF_RiscUnaryOp : TF_Op<"RiscUnary", [Pure, TF_UnregisteredInTF]> {
   let summary = "RiscUnary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -1103,7 +1103,7 @@ def TF_RiscUnaryOp : TF_Op<"RiscUnary", [Pure]> {
   }];
 }
 
-def TF_RiscWhileOp : TF_Op<"RiscWhile", []> {
+def TF_RiscWhileOp : TF_Op<"RiscWhile", [TF_UnregisteredInTF]> {
   let summary = "RiscWhile";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -1136,7 +1136,7 @@ def TF_RngReadAndSkipOp : TF_Op<"RngReadAndSkip", []> {
   );
 }
 
-def TF_RngSkipOp : TF_Op<"RngSkip", []> {
+def TF_RngSkipOp : TF_Op<"RngSkip", [TF_UnregisteredInTF]> {
   let summary = "RngSkip";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource,
@@ -1186,7 +1186,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_RpcCallOp : TF_Op<"RpcCall", []> {
+def TF_RpcCallOp : TF_Op<"RpcCall", [TF_UnregisteredInTF]> {
   let summary = "RpcCall";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$client,
@@ -1201,7 +1201,7 @@ def TF_RpcCallOp : TF_Op<"RpcCall", []> {
   TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<2>;
 }
 
-def TF_RpcCheckStatusOp : TF_Op<"RpcCheckStatus", []> {
+def TF_RpcCheckStatusOp : TF_Op<"RpcCheckStatus", [TF_UnregisteredInTF]> {
   let summary = "RpcCheckStatus";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$status_or
@@ -1212,7 +1212,7 @@ def TF_RpcCheckStatusOp : TF_Op<"RpcCheckStatus", []> {
   );
 }
 
-def TF_RpcClientOp : TF_Op<"RpcClient", []> {
+def TF_RpcClientOp : TF_Op<"RpcClient", [TF_UnregisteredInTF]> {
   let summary = "RpcClient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$server_address,
@@ -1232,7 +1232,7 @@ def TF_RpcClientOp : TF_Op<"RpcClient", []> {
   }];
 }
 
-def TF_RpcGetValueOp : TF_Op<"RpcGetValue", []> {
+def TF_RpcGetValueOp : TF_Op<"RpcGetValue", [TF_UnregisteredInTF]> {
   let summary = "RpcGetValue";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$status_or
@@ -1243,7 +1243,7 @@ def TF_RpcGetValueOp : TF_Op<"RpcGetValue", []> {
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_RpcServerOp : TF_Op<"RpcServer", []> {
+def TF_RpcServerOp : TF_Op<"RpcServer", [TF_UnregisteredInTF]> {
   let summary = "RpcServer";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$server_address
@@ -1253,7 +1253,7 @@ def TF_RpcServerOp : TF_Op<"RpcServer", []> {
   );
 }
 
-def TF_RpcServerRegisterOp : TF_Op<"RpcServerRegister", []> {
+def TF_RpcServerRegisterOp : TF_Op<"RpcServerRegister", [TF_UnregisteredInTF]> {
   let summary = "RpcServerRegister";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$server,
@@ -1272,7 +1272,7 @@ def TF_RpcServerRegisterOp : TF_Op<"RpcServerRegister", []> {
   }];
 }
 
-def TF_RpcServerStartOp : TF_Op<"RpcServerStart", []> {
+def TF_RpcServerStartOp : TF_Op<"RpcServerStart", [TF_UnregisteredInTF]> {
   let summary = "RpcServerStart";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$server
@@ -1332,7 +1332,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_SampleDistortedBoundingBoxOp : TF_Op<"SampleDistortedBoundingBox", []> {
+def TF_SampleDistortedBoundingBoxOp : TF_Op<"SampleDistortedBoundingBox", [TF_UnregisteredInTF]> {
   let summary = "SampleDistortedBoundingBox";
   let arguments = (ins
     TF_TensorOfDTypes<"0x278", "uint8, int8, int16, int32, int64">:$image_size,
@@ -1359,7 +1359,7 @@ def TF_SampleDistortedBoundingBoxOp : TF_Op<"SampleDistortedBoundingBox", []> {
   }];
 }
 
-def TF_SampleDistortedBoundingBoxV2Op : TF_Op<"SampleDistortedBoundingBoxV2", []> {
+def TF_SampleDistortedBoundingBoxV2Op : TF_Op<"SampleDistortedBoundingBoxV2", [TF_UnregisteredInTF]> {
   let summary = "SampleDistortedBoundingBoxV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x278", "uint8, int8, int16, int32, int64">:$image_size,
@@ -1386,7 +1386,7 @@ def TF_SampleDistortedBoundingBoxV2Op : TF_Op<"SampleDistortedBoundingBoxV2", []
   }];
 }
 
-def TF_SamplingDatasetOp : TF_Op<"SamplingDataset", [Pure]> {
+def TF_SamplingDatasetOp : TF_Op<"SamplingDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "SamplingDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1417,7 +1417,7 @@ def TF_SaveOp : TF_Op<"Save", []> {
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<2>;
 }
 
-def TF_SaveDatasetOp : TF_Op<"SaveDataset", []> {
+def TF_SaveDatasetOp : TF_Op<"SaveDataset", [TF_UnregisteredInTF]> {
   let summary = "SaveDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1436,7 +1436,7 @@ def TF_SaveDatasetOp : TF_Op<"SaveDataset", []> {
   }];
 }
 
-def TF_SaveDatasetV2Op : TF_Op<"SaveDatasetV2", []> {
+def TF_SaveDatasetV2Op : TF_Op<"SaveDatasetV2", [TF_UnregisteredInTF]> {
   let summary = "SaveDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1482,7 +1482,7 @@ def TF_SaveV2Op : TF_Op<"SaveV2", []> {
   TF_DerivedOperandGroupTypeListAttr dtypes = TF_DerivedOperandGroupTypeListAttr<3>;
 }
 
-def TF_ScalarSummaryOp : TF_Op<"ScalarSummary", [Pure]> {
+def TF_ScalarSummaryOp : TF_Op<"ScalarSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScalarSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$tags,
@@ -1494,7 +1494,7 @@ def TF_ScalarSummaryOp : TF_Op<"ScalarSummary", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_ScaleAndTranslateOp : TF_Op<"ScaleAndTranslate", [Pure]> {
+def TF_ScaleAndTranslateOp : TF_Op<"ScaleAndTranslate", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScaleAndTranslate";
   let arguments = (ins
     TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double">:$images,
@@ -1516,7 +1516,7 @@ def TF_ScaleAndTranslateOp : TF_Op<"ScaleAndTranslate", [Pure]> {
   }];
 }
 
-def TF_ScaleAndTranslateGradOp : TF_Op<"ScaleAndTranslateGrad", [Pure]> {
+def TF_ScaleAndTranslateGradOp : TF_Op<"ScaleAndTranslateGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScaleAndTranslateGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$grads,
@@ -1538,7 +1538,7 @@ def TF_ScaleAndTranslateGradOp : TF_Op<"ScaleAndTranslateGrad", [Pure]> {
   }];
 }
 
-def TF_ScanDatasetOp : TF_Op<"ScanDataset", [Pure]> {
+def TF_ScanDatasetOp : TF_Op<"ScanDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScanDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs

@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_ScatterAddOp : TF_Op<"ScatterAdd", [Pure]> {
+def TF_ScatterAddOp : TF_Op<"ScatterAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -26,7 +26,7 @@ def TF_ScatterAddOp : TF_Op<"ScatterAdd", [Pure]> {
   }];
 }
 
-def TF_ScatterDivOp : TF_Op<"ScatterDiv", [Pure]> {
+def TF_ScatterDivOp : TF_Op<"ScatterDiv", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterDiv";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -47,7 +47,7 @@ def TF_ScatterDivOp : TF_Op<"ScatterDiv", [Pure]> {
   }];
 }
 
-def TF_ScatterMaxOp : TF_Op<"ScatterMax", [Pure]> {
+def TF_ScatterMaxOp : TF_Op<"ScatterMax", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterMax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "half, bfloat16, float, double, int32, int64">:$ref,
@@ -68,7 +68,7 @@ def TF_ScatterMaxOp : TF_Op<"ScatterMax", [Pure]> {
   }];
 }
 
-def TF_ScatterMinOp : TF_Op<"ScatterMin", [Pure]> {
+def TF_ScatterMinOp : TF_Op<"ScatterMin", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterMin";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8420e", "half, bfloat16, float, double, int32, int64">:$ref,
@@ -89,7 +89,7 @@ def TF_ScatterMinOp : TF_Op<"ScatterMin", [Pure]> {
   }];
 }
 
-def TF_ScatterMulOp : TF_Op<"ScatterMul", [Pure]> {
+def TF_ScatterMulOp : TF_Op<"ScatterMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -125,7 +125,7 @@ def TF_ScatterNdOp : TF_Op<"ScatterNd", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ScatterNdAddOp : TF_Op<"ScatterNdAdd", [Pure]> {
+def TF_ScatterNdAddOp : TF_Op<"ScatterNdAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterNdAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -147,7 +147,7 @@ def TF_ScatterNdAddOp : TF_Op<"ScatterNdAdd", [Pure]> {
   }];
 }
 
-def TF_ScatterNdMaxOp : TF_Op<"ScatterNdMax", [Pure]> {
+def TF_ScatterNdMaxOp : TF_Op<"ScatterNdMax", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterNdMax";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -169,7 +169,7 @@ def TF_ScatterNdMaxOp : TF_Op<"ScatterNdMax", [Pure]> {
   }];
 }
 
-def TF_ScatterNdMinOp : TF_Op<"ScatterNdMin", [Pure]> {
+def TF_ScatterNdMinOp : TF_Op<"ScatterNdMin", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterNdMin";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -191,7 +191,7 @@ def TF_ScatterNdMinOp : TF_Op<"ScatterNdMin", [Pure]> {
   }];
 }
 
-def TF_ScatterNdNonAliasingAddOp : TF_Op<"ScatterNdNonAliasingAdd", [Pure]> {
+def TF_ScatterNdNonAliasingAddOp : TF_Op<"ScatterNdNonAliasingAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterNdNonAliasingAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$input,
@@ -212,7 +212,7 @@ def TF_ScatterNdNonAliasingAddOp : TF_Op<"ScatterNdNonAliasingAdd", [Pure]> {
   }];
 }
 
-def TF_ScatterNdSubOp : TF_Op<"ScatterNdSub", [Pure]> {
+def TF_ScatterNdSubOp : TF_Op<"ScatterNdSub", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterNdSub";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -234,7 +234,7 @@ def TF_ScatterNdSubOp : TF_Op<"ScatterNdSub", [Pure]> {
   }];
 }
 
-def TF_ScatterNdUpdateOp : TF_Op<"ScatterNdUpdate", [Pure]> {
+def TF_ScatterNdUpdateOp : TF_Op<"ScatterNdUpdate", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterNdUpdate";
   let arguments = (ins
     AnyTensor:$ref,
@@ -256,7 +256,7 @@ def TF_ScatterNdUpdateOp : TF_Op<"ScatterNdUpdate", [Pure]> {
   }];
 }
 
-def TF_ScatterSubOp : TF_Op<"ScatterSub", [Pure]> {
+def TF_ScatterSubOp : TF_Op<"ScatterSub", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterSub";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
@@ -277,7 +277,7 @@ def TF_ScatterSubOp : TF_Op<"ScatterSub", [Pure]> {
   }];
 }
 
-def TF_ScatterUpdateOp : TF_Op<"ScatterUpdate", [Pure]> {
+def TF_ScatterUpdateOp : TF_Op<"ScatterUpdate", [Pure, TF_UnregisteredInTF]> {
   let summary = "ScatterUpdate";
   let arguments = (ins
     AnyTensor:$ref,
@@ -298,7 +298,7 @@ def TF_ScatterUpdateOp : TF_Op<"ScatterUpdate", [Pure]> {
   }];
 }
 
-def TF_SdcaFprintOp : TF_Op<"SdcaFprint", [Pure]> {
+def TF_SdcaFprintOp : TF_Op<"SdcaFprint", [Pure, TF_UnregisteredInTF]> {
   let summary = "SdcaFprint";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -308,7 +308,7 @@ def TF_SdcaFprintOp : TF_Op<"SdcaFprint", [Pure]> {
   );
 }
 
-def TF_SdcaOptimizerOp : TF_Op<"SdcaOptimizer", [Pure]> {
+def TF_SdcaOptimizerOp : TF_Op<"SdcaOptimizer", [Pure, TF_UnregisteredInTF]> {
   let summary = "SdcaOptimizer";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -333,7 +333,7 @@ def TF_SdcaOptimizerOp : TF_Op<"SdcaOptimizer", [Pure]> {
   }];
 }
 
-def TF_SdcaOptimizerV2Op : TF_Op<"SdcaOptimizerV2", [Pure]> {
+def TF_SdcaOptimizerV2Op : TF_Op<"SdcaOptimizerV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SdcaOptimizerV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -358,7 +358,7 @@ def TF_SdcaOptimizerV2Op : TF_Op<"SdcaOptimizerV2", [Pure]> {
   }];
 }
 
-def TF_SdcaShrinkL1Op : TF_Op<"SdcaShrinkL1", [Pure]> {
+def TF_SdcaShrinkL1Op : TF_Op<"SdcaShrinkL1", [Pure, TF_UnregisteredInTF]> {
   let summary = "SdcaShrinkL1";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$weights
@@ -551,7 +551,7 @@ def TF_SelectV2Op : TF_Op<"SelectV2", [Pure]> {
   }];
 }
 
-def TF_SelfAdjointEigOp : TF_Op<"SelfAdjointEig", [Pure]> {
+def TF_SelfAdjointEigOp : TF_Op<"SelfAdjointEig", [Pure, TF_UnregisteredInTF]> {
   let summary = "SelfAdjointEig";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80006", "double, float, half">:$input
@@ -663,7 +663,7 @@ def TF_SerializeIteratorOp : TF_Op<"SerializeIterator", []> {
   );
 }
 
-def TF_SerializeManySparseOp : TF_Op<"SerializeManySparse", [Pure]> {
+def TF_SerializeManySparseOp : TF_Op<"SerializeManySparse", [Pure, TF_UnregisteredInTF]> {
   let summary = "SerializeManySparse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
@@ -691,7 +691,7 @@ def TF_SerializeSparseOp : TF_Op<"SerializeSparse", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_SerializeTensorOp : TF_Op<"SerializeTensor", [Pure]> {
+def TF_SerializeTensorOp : TF_Op<"SerializeTensor", [Pure, TF_UnregisteredInTF]> {
   let summary = "SerializeTensor";
   let arguments = (ins
     AnyTensor:$tensor
@@ -702,7 +702,7 @@ def TF_SerializeTensorOp : TF_Op<"SerializeTensor", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SetSizeOp : TF_Op<"SetSize", [Pure]> {
+def TF_SetSizeOp : TF_Op<"SetSize", [Pure, TF_UnregisteredInTF]> {
   let summary = "SetSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$set_indices,
@@ -722,7 +722,7 @@ def TF_SetSizeOp : TF_Op<"SetSize", [Pure]> {
   }];
 }
 
-def TF_SetStatsAggregatorDatasetOp : TF_Op<"SetStatsAggregatorDataset", []> {
+def TF_SetStatsAggregatorDatasetOp : TF_Op<"SetStatsAggregatorDataset", [TF_UnregisteredInTF]> {
   let summary = "SetStatsAggregatorDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -756,7 +756,7 @@ def TF_ShapeNOp : TF_Op<"ShapeN", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_ShardDatasetOp : TF_Op<"ShardDataset", [Pure]> {
+def TF_ShardDatasetOp : TF_Op<"ShardDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ShardDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -790,7 +790,7 @@ def TF_ShardedFilenameOp : TF_Op<"ShardedFilename", [Pure]> {
   );
 }
 
-def TF_ShardedFilespecOp : TF_Op<"ShardedFilespec", [Pure]> {
+def TF_ShardedFilespecOp : TF_Op<"ShardedFilespec", [Pure, TF_UnregisteredInTF]> {
   let summary = "ShardedFilespec";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$basename,
@@ -801,7 +801,7 @@ def TF_ShardedFilespecOp : TF_Op<"ShardedFilespec", [Pure]> {
   );
 }
 
-def TF_ShuffleAndRepeatDatasetOp : TF_Op<"ShuffleAndRepeatDataset", [Pure]> {
+def TF_ShuffleAndRepeatDatasetOp : TF_Op<"ShuffleAndRepeatDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ShuffleAndRepeatDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -844,7 +844,7 @@ def TF_ShuffleAndRepeatDatasetV2Op : TF_Op<"ShuffleAndRepeatDatasetV2", []> {
   );
 }
 
-def TF_ShuffleDatasetOp : TF_Op<"ShuffleDataset", [Pure]> {
+def TF_ShuffleDatasetOp : TF_Op<"ShuffleDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ShuffleDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -994,7 +994,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_SimpleOp : TF_Op<"Simple", [Pure]> {
+def TF_SimpleOp : TF_Op<"Simple", [Pure, TF_UnregisteredInTF]> {
   let summary = "Simple";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$a
@@ -1004,7 +1004,7 @@ def TF_SimpleOp : TF_Op<"Simple", [Pure]> {
   );
 }
 
-def TF_SimpleStructOp : TF_Op<"SimpleStruct", [Pure]> {
+def TF_SimpleStructOp : TF_Op<"SimpleStruct", [Pure, TF_UnregisteredInTF]> {
   let summary = "SimpleStruct";
   let arguments = (ins
   );
@@ -1085,7 +1085,7 @@ def TF_SizeOp : TF_Op<"Size", [Pure]> {
   }];
 }
 
-def TF_SkipDatasetOp : TF_Op<"SkipDataset", [Pure]> {
+def TF_SkipDatasetOp : TF_Op<"SkipDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "SkipDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1105,7 +1105,7 @@ def TF_SkipDatasetOp : TF_Op<"SkipDataset", [Pure]> {
   }];
 }
 
-def TF_SkipgramOp : TF_Op<"Skipgram", []> {
+def TF_SkipgramOp : TF_Op<"Skipgram", [TF_UnregisteredInTF]> {
   let summary = "Skipgram";
   let arguments = (ins
   );
@@ -1131,7 +1131,7 @@ def TF_SkipgramOp : TF_Op<"Skipgram", []> {
   }];
 }
 
-def TF_SleepDatasetOp : TF_Op<"SleepDataset", [Pure]> {
+def TF_SleepDatasetOp : TF_Op<"SleepDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "SleepDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1150,7 +1150,7 @@ def TF_SleepDatasetOp : TF_Op<"SleepDataset", [Pure]> {
   }];
 }
 
-def TF_SleepIdentityOpOp : TF_Op<"SleepIdentityOp", []> {
+def TF_SleepIdentityOpOp : TF_Op<"SleepIdentityOp", [TF_UnregisteredInTF]> {
   let summary = "SleepIdentityOp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$sleep_seconds,
@@ -1162,7 +1162,7 @@ def TF_SleepIdentityOpOp : TF_Op<"SleepIdentityOp", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SleepOpOp : TF_Op<"SleepOp", []> {
+def TF_SleepOpOp : TF_Op<"SleepOp", [TF_UnregisteredInTF]> {
   let summary = "SleepOp";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$sleep_seconds
@@ -1191,7 +1191,7 @@ def TF_SliceOp : TF_Op<"Slice", [Pure]> {
   }];
 }
 
-def TF_SlidingWindowDatasetOp : TF_Op<"SlidingWindowDataset", [Pure]> {
+def TF_SlidingWindowDatasetOp : TF_Op<"SlidingWindowDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "SlidingWindowDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1239,7 +1239,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_SnapshotChunkDatasetOp : TF_Op<"SnapshotChunkDataset", [Pure]> {
+def TF_SnapshotChunkDatasetOp : TF_Op<"SnapshotChunkDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "SnapshotChunkDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$chunk_file
@@ -1258,7 +1258,7 @@ def TF_SnapshotChunkDatasetOp : TF_Op<"SnapshotChunkDataset", [Pure]> {
   }];
 }
 
-def TF_SnapshotDatasetOp : TF_Op<"SnapshotDataset", [Pure]> {
+def TF_SnapshotDatasetOp : TF_Op<"SnapshotDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "SnapshotDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -1291,7 +1291,7 @@ def TF_SnapshotDatasetOp : TF_Op<"SnapshotDataset", [Pure]> {
   }];
 }
 
-def TF_SnapshotDatasetReaderOp : TF_Op<"SnapshotDatasetReader", [Pure]> {
+def TF_SnapshotDatasetReaderOp : TF_Op<"SnapshotDatasetReader", [Pure, TF_UnregisteredInTF]> {
   let summary = "SnapshotDatasetReader";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$shard_dir,
@@ -1312,7 +1312,7 @@ def TF_SnapshotDatasetReaderOp : TF_Op<"SnapshotDatasetReader", [Pure]> {
   }];
 }
 
-def TF_SnapshotDatasetV2Op : TF_Op<"SnapshotDatasetV2", [Pure]> {
+def TF_SnapshotDatasetV2Op : TF_Op<"SnapshotDatasetV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SnapshotDatasetV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1340,7 +1340,7 @@ def TF_SnapshotDatasetV2Op : TF_Op<"SnapshotDatasetV2", [Pure]> {
   }];
 }
 
-def TF_SnapshotNestedDatasetReaderOp : TF_Op<"SnapshotNestedDatasetReader", [Pure]> {
+def TF_SnapshotNestedDatasetReaderOp : TF_Op<"SnapshotNestedDatasetReader", [Pure, TF_UnregisteredInTF]> {
   let summary = "SnapshotNestedDatasetReader";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$inputs
@@ -1359,7 +1359,7 @@ def TF_SnapshotNestedDatasetReaderOp : TF_Op<"SnapshotNestedDatasetReader", [Pur
   }];
 }
 
-def TF_SobolSampleOp : TF_Op<"SobolSample", [Pure]> {
+def TF_SobolSampleOp : TF_Op<"SobolSample", [Pure, TF_UnregisteredInTF]> {
   let summary = "SobolSample";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$dim,
@@ -1584,7 +1584,7 @@ def TF_SpaceToDepthOp : TF_Op<"SpaceToDepth", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SparseAccumulatorApplyGradientOp : TF_Op<"SparseAccumulatorApplyGradient", [Pure]> {
+def TF_SparseAccumulatorApplyGradientOp : TF_Op<"SparseAccumulatorApplyGradient", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseAccumulatorApplyGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1603,7 +1603,7 @@ def TF_SparseAccumulatorApplyGradientOp : TF_Op<"SparseAccumulatorApplyGradient"
   }];
 }
 
-def TF_SparseAccumulatorTakeGradientOp : TF_Op<"SparseAccumulatorTakeGradient", [Pure]> {
+def TF_SparseAccumulatorTakeGradientOp : TF_Op<"SparseAccumulatorTakeGradient", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseAccumulatorTakeGradient";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1637,7 +1637,7 @@ def TF_SparseAddOp : TF_Op<"SparseAdd", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<6>;
 }
 
-def TF_SparseAddGradOp : TF_Op<"SparseAddGrad", [Pure]> {
+def TF_SparseAddGradOp : TF_Op<"SparseAddGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseAddGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$backprop_val_grad,
@@ -1652,7 +1652,7 @@ def TF_SparseAddGradOp : TF_Op<"SparseAddGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SparseApplyAdadeltaOp : TF_Op<"SparseApplyAdadelta", [Pure]> {
+def TF_SparseApplyAdadeltaOp : TF_Op<"SparseApplyAdadelta", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyAdadelta";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1678,7 +1678,7 @@ def TF_SparseApplyAdadeltaOp : TF_Op<"SparseApplyAdadelta", [Pure]> {
   }];
 }
 
-def TF_SparseApplyAdagradOp : TF_Op<"SparseApplyAdagrad", [Pure]> {
+def TF_SparseApplyAdagradOp : TF_Op<"SparseApplyAdagrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyAdagrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1702,7 +1702,7 @@ def TF_SparseApplyAdagradOp : TF_Op<"SparseApplyAdagrad", [Pure]> {
   }];
 }
 
-def TF_SparseApplyAdagradDAOp : TF_Op<"SparseApplyAdagradDA", [Pure]> {
+def TF_SparseApplyAdagradDAOp : TF_Op<"SparseApplyAdagradDA", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyAdagradDA";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1729,7 +1729,7 @@ def TF_SparseApplyAdagradDAOp : TF_Op<"SparseApplyAdagradDA", [Pure]> {
   }];
 }
 
-def TF_SparseApplyAdagradV2Op : TF_Op<"SparseApplyAdagradV2", [Pure]> {
+def TF_SparseApplyAdagradV2Op : TF_Op<"SparseApplyAdagradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyAdagradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1754,7 +1754,7 @@ def TF_SparseApplyAdagradV2Op : TF_Op<"SparseApplyAdagradV2", [Pure]> {
   }];
 }
 
-def TF_SparseApplyCenteredRMSPropOp : TF_Op<"SparseApplyCenteredRMSProp", [Pure]> {
+def TF_SparseApplyCenteredRMSPropOp : TF_Op<"SparseApplyCenteredRMSProp", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyCenteredRMSProp";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1782,7 +1782,7 @@ def TF_SparseApplyCenteredRMSPropOp : TF_Op<"SparseApplyCenteredRMSProp", [Pure]
   }];
 }
 
-def TF_SparseApplyFtrlOp : TF_Op<"SparseApplyFtrl", [Pure]> {
+def TF_SparseApplyFtrlOp : TF_Op<"SparseApplyFtrl", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyFtrl";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1810,7 +1810,7 @@ def TF_SparseApplyFtrlOp : TF_Op<"SparseApplyFtrl", [Pure]> {
   }];
 }
 
-def TF_SparseApplyFtrlV2Op : TF_Op<"SparseApplyFtrlV2", [Pure]> {
+def TF_SparseApplyFtrlV2Op : TF_Op<"SparseApplyFtrlV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyFtrlV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1839,7 +1839,7 @@ def TF_SparseApplyFtrlV2Op : TF_Op<"SparseApplyFtrlV2", [Pure]> {
   }];
 }
 
-def TF_SparseApplyMomentumOp : TF_Op<"SparseApplyMomentum", [Pure]> {
+def TF_SparseApplyMomentumOp : TF_Op<"SparseApplyMomentum", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyMomentum";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1864,7 +1864,7 @@ def TF_SparseApplyMomentumOp : TF_Op<"SparseApplyMomentum", [Pure]> {
   }];
 }
 
-def TF_SparseApplyProximalAdagradOp : TF_Op<"SparseApplyProximalAdagrad", [Pure]> {
+def TF_SparseApplyProximalAdagradOp : TF_Op<"SparseApplyProximalAdagrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyProximalAdagrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1889,7 +1889,7 @@ def TF_SparseApplyProximalAdagradOp : TF_Op<"SparseApplyProximalAdagrad", [Pure]
   }];
 }
 
-def TF_SparseApplyProximalGradientDescentOp : TF_Op<"SparseApplyProximalGradientDescent", [Pure]> {
+def TF_SparseApplyProximalGradientDescentOp : TF_Op<"SparseApplyProximalGradientDescent", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyProximalGradientDescent";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1913,7 +1913,7 @@ def TF_SparseApplyProximalGradientDescentOp : TF_Op<"SparseApplyProximalGradient
   }];
 }
 
-def TF_SparseApplyRMSPropOp : TF_Op<"SparseApplyRMSProp", [Pure]> {
+def TF_SparseApplyRMSPropOp : TF_Op<"SparseApplyRMSProp", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseApplyRMSProp";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
@@ -1940,7 +1940,7 @@ def TF_SparseApplyRMSPropOp : TF_Op<"SparseApplyRMSProp", [Pure]> {
   }];
 }
 
-def TF_SparseBincountOp : TF_Op<"SparseBincount", [Pure]> {
+def TF_SparseBincountOp : TF_Op<"SparseBincount", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseBincount";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$indices,

@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_SparseConcatOp : TF_Op<"SparseConcat", [Pure, SameVariadicOperandSize]> {
+def TF_SparseConcatOp : TF_Op<"SparseConcat", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "SparseConcat";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$indices,
@@ -28,7 +28,7 @@ def TF_SparseConcatOp : TF_Op<"SparseConcat", [Pure, SameVariadicOperandSize]> {
   }];
 }
 
-def TF_SparseConditionalAccumulatorOp : TF_Op<"SparseConditionalAccumulator", []> {
+def TF_SparseConditionalAccumulatorOp : TF_Op<"SparseConditionalAccumulator", [TF_UnregisteredInTF]> {
   let summary = "SparseConditionalAccumulator";
   let arguments = (ins
   );
@@ -48,7 +48,7 @@ def TF_SparseConditionalAccumulatorOp : TF_Op<"SparseConditionalAccumulator", []
   }];
 }
 
-def TF_SparseCountSparseOutputOp : TF_Op<"SparseCountSparseOutput", [Pure]> {
+def TF_SparseCountSparseOutputOp : TF_Op<"SparseCountSparseOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseCountSparseOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$indices,
@@ -74,7 +74,7 @@ def TF_SparseCountSparseOutputOp : TF_Op<"SparseCountSparseOutput", [Pure]> {
   }];
 }
 
-def TF_SparseCrossOp : TF_Op<"SparseCross", [Pure]> {
+def TF_SparseCrossOp : TF_Op<"SparseCross", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseCross";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -100,7 +100,7 @@ def TF_SparseCrossOp : TF_Op<"SparseCross", [Pure]> {
   }];
 }
 
-def TF_SparseCrossHashedOp : TF_Op<"SparseCrossHashed", [Pure]> {
+def TF_SparseCrossHashedOp : TF_Op<"SparseCrossHashed", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseCrossHashed";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -121,7 +121,7 @@ def TF_SparseCrossHashedOp : TF_Op<"SparseCrossHashed", [Pure]> {
   }];
 }
 
-def TF_SparseCrossV2Op : TF_Op<"SparseCrossV2", [Pure]> {
+def TF_SparseCrossV2Op : TF_Op<"SparseCrossV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseCrossV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -142,7 +142,7 @@ def TF_SparseCrossV2Op : TF_Op<"SparseCrossV2", [Pure]> {
   }];
 }
 
-def TF_SparseDenseCwiseAddOp : TF_Op<"SparseDenseCwiseAdd", [Pure]> {
+def TF_SparseDenseCwiseAddOp : TF_Op<"SparseDenseCwiseAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseDenseCwiseAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sp_indices,
@@ -156,7 +156,7 @@ def TF_SparseDenseCwiseAddOp : TF_Op<"SparseDenseCwiseAdd", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseDenseCwiseDivOp : TF_Op<"SparseDenseCwiseDiv", [Pure]> {
+def TF_SparseDenseCwiseDivOp : TF_Op<"SparseDenseCwiseDiv", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseDenseCwiseDiv";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sp_indices,
@@ -170,7 +170,7 @@ def TF_SparseDenseCwiseDivOp : TF_Op<"SparseDenseCwiseDiv", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseDenseCwiseMulOp : TF_Op<"SparseDenseCwiseMul", [Pure]> {
+def TF_SparseDenseCwiseMulOp : TF_Op<"SparseDenseCwiseMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseDenseCwiseMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sp_indices,
@@ -201,7 +201,7 @@ def TF_SparseFillEmptyRowsOp : TF_Op<"SparseFillEmptyRows", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseFillEmptyRowsGradOp : TF_Op<"SparseFillEmptyRowsGrad", [Pure]> {
+def TF_SparseFillEmptyRowsGradOp : TF_Op<"SparseFillEmptyRowsGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseFillEmptyRowsGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$reverse_index_map,
@@ -231,7 +231,7 @@ def TF_SparseMatMulOp : TF_Op<"SparseMatMul", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tb = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseMatrixAddOp : TF_Op<"SparseMatrixAdd", [Pure]> {
+def TF_SparseMatrixAddOp : TF_Op<"SparseMatrixAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$a,
@@ -245,7 +245,7 @@ def TF_SparseMatrixAddOp : TF_Op<"SparseMatrixAdd", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SparseMatrixMatMulOp : TF_Op<"SparseMatrixMatMul", [Pure]> {
+def TF_SparseMatrixMatMulOp : TF_Op<"SparseMatrixMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$a,
@@ -269,7 +269,7 @@ def TF_SparseMatrixMatMulOp : TF_Op<"SparseMatrixMatMul", [Pure]> {
   }];
 }
 
-def TF_SparseMatrixMulOp : TF_Op<"SparseMatrixMul", [Pure]> {
+def TF_SparseMatrixMulOp : TF_Op<"SparseMatrixMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$a,
@@ -281,7 +281,7 @@ def TF_SparseMatrixMulOp : TF_Op<"SparseMatrixMul", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseMatrixNNZOp : TF_Op<"SparseMatrixNNZ", [Pure]> {
+def TF_SparseMatrixNNZOp : TF_Op<"SparseMatrixNNZ", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixNNZ";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$sparse_matrix
@@ -291,7 +291,7 @@ def TF_SparseMatrixNNZOp : TF_Op<"SparseMatrixNNZ", [Pure]> {
   );
 }
 
-def TF_SparseMatrixOrderingAMDOp : TF_Op<"SparseMatrixOrderingAMD", [Pure]> {
+def TF_SparseMatrixOrderingAMDOp : TF_Op<"SparseMatrixOrderingAMD", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixOrderingAMD";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input
@@ -301,7 +301,7 @@ def TF_SparseMatrixOrderingAMDOp : TF_Op<"SparseMatrixOrderingAMD", [Pure]> {
   );
 }
 
-def TF_SparseMatrixSoftmaxOp : TF_Op<"SparseMatrixSoftmax", [Pure]> {
+def TF_SparseMatrixSoftmaxOp : TF_Op<"SparseMatrixSoftmax", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixSoftmax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$logits
@@ -318,7 +318,7 @@ def TF_SparseMatrixSoftmaxOp : TF_Op<"SparseMatrixSoftmax", [Pure]> {
   }];
 }
 
-def TF_SparseMatrixSoftmaxGradOp : TF_Op<"SparseMatrixSoftmaxGrad", [Pure]> {
+def TF_SparseMatrixSoftmaxGradOp : TF_Op<"SparseMatrixSoftmaxGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixSoftmaxGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$softmax,
@@ -336,7 +336,7 @@ def TF_SparseMatrixSoftmaxGradOp : TF_Op<"SparseMatrixSoftmaxGrad", [Pure]> {
   }];
 }
 
-def TF_SparseMatrixSparseCholeskyOp : TF_Op<"SparseMatrixSparseCholesky", [Pure]> {
+def TF_SparseMatrixSparseCholeskyOp : TF_Op<"SparseMatrixSparseCholesky", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixSparseCholesky";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input,
@@ -354,7 +354,7 @@ def TF_SparseMatrixSparseCholeskyOp : TF_Op<"SparseMatrixSparseCholesky", [Pure]
   }];
 }
 
-def TF_SparseMatrixSparseMatMulOp : TF_Op<"SparseMatrixSparseMatMul", [Pure]> {
+def TF_SparseMatrixSparseMatMulOp : TF_Op<"SparseMatrixSparseMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixSparseMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$a,
@@ -376,7 +376,7 @@ def TF_SparseMatrixSparseMatMulOp : TF_Op<"SparseMatrixSparseMatMul", [Pure]> {
   }];
 }
 
-def TF_SparseMatrixTransposeOp : TF_Op<"SparseMatrixTranspose", [Pure]> {
+def TF_SparseMatrixTransposeOp : TF_Op<"SparseMatrixTranspose", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixTranspose";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input
@@ -394,7 +394,7 @@ def TF_SparseMatrixTransposeOp : TF_Op<"SparseMatrixTranspose", [Pure]> {
   }];
 }
 
-def TF_SparseMatrixZerosOp : TF_Op<"SparseMatrixZeros", [Pure]> {
+def TF_SparseMatrixZerosOp : TF_Op<"SparseMatrixZeros", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseMatrixZeros";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$dense_shape
@@ -411,7 +411,7 @@ def TF_SparseMatrixZerosOp : TF_Op<"SparseMatrixZeros", [Pure]> {
   }];
 }
 
-def TF_SparseReduceMaxOp : TF_Op<"SparseReduceMax", [Pure]> {
+def TF_SparseReduceMaxOp : TF_Op<"SparseReduceMax", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseReduceMax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$input_indices,
@@ -432,7 +432,7 @@ def TF_SparseReduceMaxOp : TF_Op<"SparseReduceMax", [Pure]> {
   }];
 }
 
-def TF_SparseReduceMaxSparseOp : TF_Op<"SparseReduceMaxSparse", [Pure]> {
+def TF_SparseReduceMaxSparseOp : TF_Op<"SparseReduceMaxSparse", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseReduceMaxSparse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$input_indices,
@@ -470,7 +470,7 @@ def TF_SparseReduceSumOp : TF_Op<"SparseReduceSum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseReduceSumSparseOp : TF_Op<"SparseReduceSumSparse", [Pure]> {
+def TF_SparseReduceSumSparseOp : TF_Op<"SparseReduceSumSparse", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseReduceSumSparse";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$input_indices,
@@ -493,7 +493,7 @@ def TF_SparseReduceSumSparseOp : TF_Op<"SparseReduceSumSparse", [Pure]> {
   }];
 }
 
-def TF_SparseReorderOp : TF_Op<"SparseReorder", [Pure]> {
+def TF_SparseReorderOp : TF_Op<"SparseReorder", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseReorder";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$input_indices,
@@ -552,7 +552,7 @@ def TF_SparseSegmentMeanGradOp : TF_Op<"SparseSegmentMeanGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SparseSegmentMeanGradV2Op : TF_Op<"SparseSegmentMeanGradV2", [Pure]> {
+def TF_SparseSegmentMeanGradV2Op : TF_Op<"SparseSegmentMeanGradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSegmentMeanGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$grad,
@@ -619,7 +619,7 @@ def TF_SparseSegmentSqrtNGradOp : TF_Op<"SparseSegmentSqrtNGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SparseSegmentSqrtNGradV2Op : TF_Op<"SparseSegmentSqrtNGradV2", [Pure]> {
+def TF_SparseSegmentSqrtNGradV2Op : TF_Op<"SparseSegmentSqrtNGradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSegmentSqrtNGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$grad,
@@ -670,7 +670,7 @@ def TF_SparseSegmentSumOp : TF_Op<"SparseSegmentSum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SparseSegmentSumGradOp : TF_Op<"SparseSegmentSumGrad", [Pure]> {
+def TF_SparseSegmentSumGradOp : TF_Op<"SparseSegmentSumGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSegmentSumGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$grad,
@@ -686,7 +686,7 @@ def TF_SparseSegmentSumGradOp : TF_Op<"SparseSegmentSumGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SparseSegmentSumGradV2Op : TF_Op<"SparseSegmentSumGradV2", [Pure]> {
+def TF_SparseSegmentSumGradV2Op : TF_Op<"SparseSegmentSumGradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSegmentSumGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$grad,
@@ -703,7 +703,7 @@ def TF_SparseSegmentSumGradV2Op : TF_Op<"SparseSegmentSumGradV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_SparseSegmentSumWithNumSegmentsOp : TF_Op<"SparseSegmentSumWithNumSegments", [Pure]> {
+def TF_SparseSegmentSumWithNumSegmentsOp : TF_Op<"SparseSegmentSumWithNumSegments", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSegmentSumWithNumSegments";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
@@ -727,7 +727,7 @@ def TF_SparseSegmentSumWithNumSegmentsOp : TF_Op<"SparseSegmentSumWithNumSegment
   }];
 }
 
-def TF_SparseSliceOp : TF_Op<"SparseSlice", [Pure]> {
+def TF_SparseSliceOp : TF_Op<"SparseSlice", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSlice";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$indices,
@@ -744,7 +744,7 @@ def TF_SparseSliceOp : TF_Op<"SparseSlice", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseSliceGradOp : TF_Op<"SparseSliceGrad", [Pure]> {
+def TF_SparseSliceGradOp : TF_Op<"SparseSliceGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSliceGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$backprop_val_grad,
@@ -758,7 +758,7 @@ def TF_SparseSliceGradOp : TF_Op<"SparseSliceGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SparseSoftmaxOp : TF_Op<"SparseSoftmax", [Pure]> {
+def TF_SparseSoftmaxOp : TF_Op<"SparseSoftmax", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSoftmax";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sp_indices,
@@ -785,7 +785,7 @@ def TF_SparseSoftmaxCrossEntropyWithLogitsOp : TF_Op<"SparseSoftmaxCrossEntropyW
   TF_DerivedOperandGroupTypeAttr Tlabels = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseSparseMaximumOp : TF_Op<"SparseSparseMaximum", [Pure]> {
+def TF_SparseSparseMaximumOp : TF_Op<"SparseSparseMaximum", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSparseMaximum";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$a_indices,
@@ -802,7 +802,7 @@ def TF_SparseSparseMaximumOp : TF_Op<"SparseSparseMaximum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseSparseMinimumOp : TF_Op<"SparseSparseMinimum", [Pure]> {
+def TF_SparseSparseMinimumOp : TF_Op<"SparseSparseMinimum", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseSparseMinimum";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$a_indices,
@@ -819,7 +819,7 @@ def TF_SparseSparseMinimumOp : TF_Op<"SparseSparseMinimum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseSplitOp : TF_Op<"SparseSplit", [Pure, SameVariadicResultSize]> {
+def TF_SparseSplitOp : TF_Op<"SparseSplit", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
   let summary = "SparseSplit";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$split_dim,
@@ -836,7 +836,7 @@ def TF_SparseSplitOp : TF_Op<"SparseSplit", [Pure, SameVariadicResultSize]> {
   TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_SparseTensorDenseAddOp : TF_Op<"SparseTensorDenseAdd", [Pure]> {
+def TF_SparseTensorDenseAddOp : TF_Op<"SparseTensorDenseAdd", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseTensorDenseAdd";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$a_indices,
@@ -868,7 +868,7 @@ def TF_SparseTensorDenseMatMulOp : TF_Op<"SparseTensorDenseMatMul", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SparseTensorSliceDatasetOp : TF_Op<"SparseTensorSliceDataset", []> {
+def TF_SparseTensorSliceDatasetOp : TF_Op<"SparseTensorSliceDataset", [TF_UnregisteredInTF]> {
   let summary = "SparseTensorSliceDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$indices,
@@ -881,7 +881,7 @@ def TF_SparseTensorSliceDatasetOp : TF_Op<"SparseTensorSliceDataset", []> {
   TF_DerivedOperandGroupTypeAttr Tvalues = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_SparseTensorToCSRSparseMatrixOp : TF_Op<"SparseTensorToCSRSparseMatrix", [Pure]> {
+def TF_SparseTensorToCSRSparseMatrixOp : TF_Op<"SparseTensorToCSRSparseMatrix", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseTensorToCSRSparseMatrix";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$indices,
@@ -910,7 +910,7 @@ def TF_SparseToDenseOp : TF_Op<"SparseToDense", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SparseToSparseSetOperationOp : TF_Op<"SparseToSparseSetOperation", [Pure]> {
+def TF_SparseToSparseSetOperationOp : TF_Op<"SparseToSparseSetOperation", [Pure, TF_UnregisteredInTF]> {
   let summary = "SparseToSparseSetOperation";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$set1_indices,
@@ -936,7 +936,7 @@ def TF_SparseToSparseSetOperationOp : TF_Op<"SparseToSparseSetOperation", [Pure]
   }];
 }
 
-def TF_SpenceOp : TF_Op<"Spence", [Pure]> {
+def TF_SpenceOp : TF_Op<"Spence", [Pure, TF_UnregisteredInTF]> {
   let summary = "Spence";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
@@ -968,7 +968,7 @@ def TF_SplitOp : TF_Op<"Split", [Pure]> {
   }];
 }
 
-def TF_SplitDedupDataOp : TF_Op<"SplitDedupData", [Pure]> {
+def TF_SplitDedupDataOp : TF_Op<"SplitDedupData", [Pure, TF_UnregisteredInTF]> {
   let summary = "SplitDedupData";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input
@@ -1012,7 +1012,7 @@ def TF_SplitVOp : TF_Op<"SplitV", [Pure]> {
   }];
 }
 
-def TF_SqlDatasetOp : TF_Op<"SqlDataset", []> {
+def TF_SqlDatasetOp : TF_Op<"SqlDataset", [TF_UnregisteredInTF]> {
   let summary = "SqlDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$driver_name,
@@ -1161,7 +1161,7 @@ def TF_SqueezeOp : TF_Op<"Squeeze", [Pure]> {
   }];
 }
 
-def TF_StackOp : TF_Op<"Stack", []> {
+def TF_StackOp : TF_Op<"Stack", [TF_UnregisteredInTF]> {
   let summary = "Stack";
   let arguments = (ins
   );
@@ -1178,7 +1178,7 @@ def TF_StackOp : TF_Op<"Stack", []> {
   }];
 }
 
-def TF_StackCloseOp : TF_Op<"StackClose", [Pure]> {
+def TF_StackCloseOp : TF_Op<"StackClose", [Pure, TF_UnregisteredInTF]> {
   let summary = "StackClose";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -1192,7 +1192,7 @@ def TF_StackCloseV2Op : TF_Op<"StackCloseV2", []> {
   );
 }
 
-def TF_StackPopOp : TF_Op<"StackPop", [Pure]> {
+def TF_StackPopOp : TF_Op<"StackPop", [Pure, TF_UnregisteredInTF]> {
   let summary = "StackPop";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -1214,7 +1214,7 @@ def TF_StackPopV2Op : TF_Op<"StackPopV2", []> {
   TF_DerivedResultGroupTypeAttr elem_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StackPushOp : TF_Op<"StackPush", [Pure]> {
+def TF_StackPushOp : TF_Op<"StackPush", [Pure, TF_UnregisteredInTF]> {
   let summary = "StackPush";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1258,7 +1258,7 @@ def TF_StackV2Op : TF_Op<"StackV2", []> {
   );
 }
 
-def TF_StageOp : TF_Op<"Stage", []> {
+def TF_StageOp : TF_Op<"Stage", [TF_UnregisteredInTF]> {
   let summary = "Stage";
   let arguments = (ins
     Variadic<AnyTensor>:$values
@@ -1276,7 +1276,7 @@ def TF_StageOp : TF_Op<"Stage", []> {
   }];
 }
 
-def TF_StageClearOp : TF_Op<"StageClear", []> {
+def TF_StageClearOp : TF_Op<"StageClear", [TF_UnregisteredInTF]> {
   let summary = "StageClear";
   let arguments = (ins
   );
@@ -1293,7 +1293,7 @@ def TF_StageClearOp : TF_Op<"StageClear", []> {
   }];
 }
 
-def TF_StagePeekOp : TF_Op<"StagePeek", []> {
+def TF_StagePeekOp : TF_Op<"StagePeek", [TF_UnregisteredInTF]> {
   let summary = "StagePeek";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$index
@@ -1314,7 +1314,7 @@ def TF_StagePeekOp : TF_Op<"StagePeek", []> {
   }];
 }
 
-def TF_StageSizeOp : TF_Op<"StageSize", []> {
+def TF_StageSizeOp : TF_Op<"StageSize", [TF_UnregisteredInTF]> {
   let summary = "StageSize";
   let arguments = (ins
   );
@@ -1334,7 +1334,7 @@ def TF_StageSizeOp : TF_Op<"StageSize", []> {
   }];
 }
 
-def TF_StatefulRandomBinomialOp : TF_Op<"StatefulRandomBinomial", []> {
+def TF_StatefulRandomBinomialOp : TF_Op<"StatefulRandomBinomial", [TF_UnregisteredInTF]> {
   let summary = "StatefulRandomBinomial";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource,
@@ -1351,7 +1351,7 @@ def TF_StatefulRandomBinomialOp : TF_Op<"StatefulRandomBinomial", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatefulStandardNormalOp : TF_Op<"StatefulStandardNormal", []> {
+def TF_StatefulStandardNormalOp : TF_Op<"StatefulStandardNormal", [TF_UnregisteredInTF]> {
   let summary = "StatefulStandardNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource,
@@ -1436,7 +1436,7 @@ def TF_StatefulUniformIntOp : TF_Op<"StatefulUniformInt", []> {
   TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_StatelessCaseOp : TF_Op<"StatelessCase", [Pure]> {
+def TF_StatelessCaseOp : TF_Op<"StatelessCase", [Pure, TF_UnregisteredInTF]> {
   let summary = "StatelessCase";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$branch_index,
@@ -1457,7 +1457,7 @@ def TF_StatelessCaseOp : TF_Op<"StatelessCase", [Pure]> {
   }];
 }
 
-def TF_StatelessIfOp : TF_Op<"StatelessIf", [Pure]> {
+def TF_StatelessIfOp : TF_Op<"StatelessIf", [Pure, TF_UnregisteredInTF]> {
   let summary = "StatelessIf";
   let arguments = (ins
     AnyTensor:$cond,
@@ -1480,7 +1480,7 @@ def TF_StatelessIfOp : TF_Op<"StatelessIf", [Pure]> {
   }];
 }
 
-def TF_StatelessMultinomialOp : TF_Op<"StatelessMultinomial", [Pure]> {
+def TF_StatelessMultinomialOp : TF_Op<"StatelessMultinomial", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessMultinomial";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$logits,
@@ -1495,7 +1495,7 @@ def TF_StatelessMultinomialOp : TF_Op<"StatelessMultinomial", [Pure]> {
   TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessParameterizedTruncatedNormalOp : TF_Op<"StatelessParameterizedTruncatedNormal", [Pure]> {
+def TF_StatelessParameterizedTruncatedNormalOp : TF_Op<"StatelessParameterizedTruncatedNormal", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessParameterizedTruncatedNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1513,7 +1513,7 @@ def TF_StatelessParameterizedTruncatedNormalOp : TF_Op<"StatelessParameterizedTr
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_StatelessRandomBinomialOp : TF_Op<"StatelessRandomBinomial", [Pure]> {
+def TF_StatelessRandomBinomialOp : TF_Op<"StatelessRandomBinomial", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomBinomial";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1530,7 +1530,7 @@ def TF_StatelessRandomBinomialOp : TF_Op<"StatelessRandomBinomial", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomGammaV2Op : TF_Op<"StatelessRandomGammaV2", [Pure]> {
+def TF_StatelessRandomGammaV2Op : TF_Op<"StatelessRandomGammaV2", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomGammaV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1545,7 +1545,7 @@ def TF_StatelessRandomGammaV2Op : TF_Op<"StatelessRandomGammaV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_StatelessRandomGammaV3Op : TF_Op<"StatelessRandomGammaV3", [Pure]> {
+def TF_StatelessRandomGammaV3Op : TF_Op<"StatelessRandomGammaV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "StatelessRandomGammaV3";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1570,7 +1570,7 @@ def TF_StatelessRandomGetAlgOp : TF_Op<"StatelessRandomGetAlg", []> {
   );
 }
 
-def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter", [Pure]> {
+def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomGetKeyCounter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
@@ -1582,7 +1582,7 @@ def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter", [P
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAlg", [Pure]> {
+def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAlg", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomGetKeyCounterAlg";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
@@ -1595,7 +1595,7 @@ def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAl
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomNormalOp : TF_Op<"StatelessRandomNormal", [Pure]> {
+def TF_StatelessRandomNormalOp : TF_Op<"StatelessRandomNormal", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1624,7 +1624,7 @@ def TF_StatelessRandomNormalV2Op : TF_Op<"StatelessRandomNormalV2", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomPoissonOp : TF_Op<"StatelessRandomPoisson", [Pure]> {
+def TF_StatelessRandomPoissonOp : TF_Op<"StatelessRandomPoisson", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomPoisson";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1640,7 +1640,7 @@ def TF_StatelessRandomPoissonOp : TF_Op<"StatelessRandomPoisson", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomUniformOp : TF_Op<"StatelessRandomUniform", [Pure]> {
+def TF_StatelessRandomUniformOp : TF_Op<"StatelessRandomUniform", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomUniform";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1654,7 +1654,7 @@ def TF_StatelessRandomUniformOp : TF_Op<"StatelessRandomUniform", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomUniformFullIntOp : TF_Op<"StatelessRandomUniformFullInt", [Pure]> {
+def TF_StatelessRandomUniformFullIntOp : TF_Op<"StatelessRandomUniformFullInt", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomUniformFullInt";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -1683,7 +1683,7 @@ def TF_StatelessRandomUniformFullIntV2Op : TF_Op<"StatelessRandomUniformFullIntV
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessRandomUniformIntOp : TF_Op<"StatelessRandomUniformInt", [Pure]> {
+def TF_StatelessRandomUniformIntOp : TF_Op<"StatelessRandomUniformInt", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessRandomUniformInt";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,

@@ -37,7 +37,7 @@ def TF_StatelessRandomUniformV2Op : TF_Op<"StatelessRandomUniformV2", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessSampleDistortedBoundingBoxOp : TF_Op<"StatelessSampleDistortedBoundingBox", [Pure]> {
+def TF_StatelessSampleDistortedBoundingBoxOp : TF_Op<"StatelessSampleDistortedBoundingBox", [Pure, TF_UnregisteredInTF]> {
   let summary = "StatelessSampleDistortedBoundingBox";
   let arguments = (ins
     TF_TensorOfDTypes<"0x278", "uint8, int8, int16, int32, int64">:$image_size,
@@ -64,7 +64,7 @@ def TF_StatelessSampleDistortedBoundingBoxOp : TF_Op<"StatelessSampleDistortedBo
   }];
 }
 
-def TF_StatelessShuffleOp : TF_Op<"StatelessShuffle", [Pure]> {
+def TF_StatelessShuffleOp : TF_Op<"StatelessShuffle", [Pure, TF_UnregisteredInTF]> {
   let summary = "StatelessShuffle";
   let arguments = (ins
     AnyTensor:$value_arg,
@@ -78,7 +78,7 @@ def TF_StatelessShuffleOp : TF_Op<"StatelessShuffle", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_StatelessTruncatedNormalOp : TF_Op<"StatelessTruncatedNormal", [Pure]> {
+def TF_StatelessTruncatedNormalOp : TF_Op<"StatelessTruncatedNormal", [Pure, TF_NoConstantFold]> {
   let summary = "StatelessTruncatedNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -107,7 +107,7 @@ def TF_StatelessTruncatedNormalV2Op : TF_Op<"StatelessTruncatedNormalV2", [Pure]
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StatelessWhileOp : TF_Op<"StatelessWhile", [Pure]> {
+def TF_StatelessWhileOp : TF_Op<"StatelessWhile", [Pure, TF_UnregisteredInTF]> {
   let summary = "StatelessWhile";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -139,7 +139,7 @@ def TF_StaticRegexFullMatchOp : TF_Op<"StaticRegexFullMatch", [Pure]> {
   );
 }
 
-def TF_StaticRegexReplaceOp : TF_Op<"StaticRegexReplace", [Pure]> {
+def TF_StaticRegexReplaceOp : TF_Op<"StaticRegexReplace", [Pure, TF_UnregisteredInTF]> {
   let summary = "StaticRegexReplace";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -158,7 +158,7 @@ def TF_StaticRegexReplaceOp : TF_Op<"StaticRegexReplace", [Pure]> {
   }];
 }
 
-def TF_StatsAggregatorHandleOp : TF_Op<"StatsAggregatorHandle", []> {
+def TF_StatsAggregatorHandleOp : TF_Op<"StatsAggregatorHandle", [TF_UnregisteredInTF]> {
   let summary = "StatsAggregatorHandle";
   let arguments = (ins
   );
@@ -175,7 +175,7 @@ def TF_StatsAggregatorHandleOp : TF_Op<"StatsAggregatorHandle", []> {
   }];
 }
 
-def TF_StatsAggregatorHandleV2Op : TF_Op<"StatsAggregatorHandleV2", []> {
+def TF_StatsAggregatorHandleV2Op : TF_Op<"StatsAggregatorHandleV2", [TF_UnregisteredInTF]> {
   let summary = "StatsAggregatorHandleV2";
   let arguments = (ins
   );
@@ -192,7 +192,7 @@ def TF_StatsAggregatorHandleV2Op : TF_Op<"StatsAggregatorHandleV2", []> {
   }];
 }
 
-def TF_StatsAggregatorSetSummaryWriterOp : TF_Op<"StatsAggregatorSetSummaryWriter", []> {
+def TF_StatsAggregatorSetSummaryWriterOp : TF_Op<"StatsAggregatorSetSummaryWriter", [TF_UnregisteredInTF]> {
   let summary = "StatsAggregatorSetSummaryWriter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$stats_aggregator,
@@ -200,7 +200,7 @@ def TF_StatsAggregatorSetSummaryWriterOp : TF_Op<"StatsAggregatorSetSummaryWrite
   );
 }
 
-def TF_StatsAggregatorSummaryOp : TF_Op<"StatsAggregatorSummary", []> {
+def TF_StatsAggregatorSummaryOp : TF_Op<"StatsAggregatorSummary", [TF_UnregisteredInTF]> {
   let summary = "StatsAggregatorSummary";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$iterator
@@ -210,7 +210,7 @@ def TF_StatsAggregatorSummaryOp : TF_Op<"StatsAggregatorSummary", []> {
   );
 }
 
-def TF_StochasticCastToIntOp : TF_Op<"StochasticCastToInt", [Pure]> {
+def TF_StochasticCastToIntOp : TF_Op<"StochasticCastToInt", [Pure, TF_UnregisteredInTF]> {
   let summary = "StochasticCastToInt";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -279,7 +279,7 @@ def TF_StridedSliceOp : TF_Op<"StridedSlice", [Pure]> {
   }];
 }
 
-def TF_StridedSliceAssignOp : TF_Op<"StridedSliceAssign", [Pure]> {
+def TF_StridedSliceAssignOp : TF_Op<"StridedSliceAssign", [Pure, TF_UnregisteredInTF]> {
   let summary = "StridedSliceAssign";
   let arguments = (ins
     AnyTensor:$ref,
@@ -353,7 +353,7 @@ def TF_StringJoinOp : TF_Op<"StringJoin", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_StringLengthOp : TF_Op<"StringLength", [Pure]> {
+def TF_StringLengthOp : TF_Op<"StringLength", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringLength";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -370,7 +370,7 @@ def TF_StringLengthOp : TF_Op<"StringLength", [Pure]> {
   }];
 }
 
-def TF_StringListAttrOp : TF_Op<"StringListAttr", [Pure]> {
+def TF_StringListAttrOp : TF_Op<"StringListAttr", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringListAttr";
   let arguments = (ins
   );
@@ -384,7 +384,7 @@ def TF_StringListAttrOp : TF_Op<"StringListAttr", [Pure]> {
   }];
 }
 
-def TF_StringLowerOp : TF_Op<"StringLower", [Pure]> {
+def TF_StringLowerOp : TF_Op<"StringLower", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringLower";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -401,7 +401,7 @@ def TF_StringLowerOp : TF_Op<"StringLower", [Pure]> {
   }];
 }
 
-def TF_StringNGramsOp : TF_Op<"StringNGrams", [Pure]> {
+def TF_StringNGramsOp : TF_Op<"StringNGrams", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringNGrams";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$data,
@@ -426,7 +426,7 @@ def TF_StringNGramsOp : TF_Op<"StringNGrams", [Pure]> {
   }];
 }
 
-def TF_StringSplitOp : TF_Op<"StringSplit", [Pure]> {
+def TF_StringSplitOp : TF_Op<"StringSplit", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringSplit";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input,
@@ -446,7 +446,7 @@ def TF_StringSplitOp : TF_Op<"StringSplit", [Pure]> {
   }];
 }
 
-def TF_StringSplitV2Op : TF_Op<"StringSplitV2", [Pure]> {
+def TF_StringSplitV2Op : TF_Op<"StringSplitV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringSplitV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input,
@@ -491,7 +491,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_StringToHashBucketOp : TF_Op<"StringToHashBucket", [Pure]> {
+def TF_StringToHashBucketOp : TF_Op<"StringToHashBucket", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringToHashBucket";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$string_tensor
@@ -519,7 +519,7 @@ def TF_StringToHashBucketFastOp : TF_Op<"StringToHashBucketFast", [Pure]> {
   );
 }
 
-def TF_StringToHashBucketStrongOp : TF_Op<"StringToHashBucketStrong", [Pure]> {
+def TF_StringToHashBucketStrongOp : TF_Op<"StringToHashBucketStrong", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringToHashBucketStrong";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -537,7 +537,7 @@ def TF_StringToHashBucketStrongOp : TF_Op<"StringToHashBucketStrong", [Pure]> {
   }];
 }
 
-def TF_StringToNumberOp : TF_Op<"StringToNumber", [Pure]> {
+def TF_StringToNumberOp : TF_Op<"StringToNumber", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringToNumber";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$string_tensor
@@ -548,7 +548,7 @@ def TF_StringToNumberOp : TF_Op<"StringToNumber", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_StringUpperOp : TF_Op<"StringUpper", [Pure]> {
+def TF_StringUpperOp : TF_Op<"StringUpper", [Pure, TF_UnregisteredInTF]> {
   let summary = "StringUpper";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -565,7 +565,7 @@ def TF_StringUpperOp : TF_Op<"StringUpper", [Pure]> {
   }];
 }
 
-def TF_StubResourceHandleOpOp : TF_Op<"StubResourceHandleOp", []> {
+def TF_StubResourceHandleOpOp : TF_Op<"StubResourceHandleOp", [TF_UnregisteredInTF]> {
   let summary = "StubResourceHandleOp";
   let arguments = (ins
   );
@@ -614,7 +614,7 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   }];
 }
 
-def TF_SubstrOp : TF_Op<"Substr", [Pure]> {
+def TF_SubstrOp : TF_Op<"Substr", [Pure, TF_UnregisteredInTF]> {
   let summary = "Substr";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input,
@@ -674,7 +674,7 @@ def TF_SvdOp : TF_Op<"Svd", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_SwitchOp : TF_Op<"Switch", [Pure]> {
+def TF_SwitchOp : TF_Op<"Switch", [Pure, TF_UnregisteredInTF]> {
   let summary = "Switch";
   let arguments = (ins
     AnyTensor:$data,
@@ -700,13 +700,13 @@ def TF_SymbolicGradientOp : TF_Op<"SymbolicGradient", [Pure]> {
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_SyncDeviceOp : TF_Op<"SyncDevice", []> {
+def TF_SyncDeviceOp : TF_Op<"SyncDevice", [TF_UnregisteredInTF]> {
   let summary = "SyncDevice";
   let arguments = (ins
   );
 }
 
-def TF_TFRecordDatasetOp : TF_Op<"TFRecordDataset", []> {
+def TF_TFRecordDatasetOp : TF_Op<"TFRecordDataset", [TF_UnregisteredInTF]> {
   let summary = "TFRecordDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -725,7 +725,7 @@ def TF_TFRecordDatasetOp : TF_Op<"TFRecordDataset", []> {
   }];
 }
 
-def TF_TFRecordDatasetV2Op : TF_Op<"TFRecordDatasetV2", []> {
+def TF_TFRecordDatasetV2Op : TF_Op<"TFRecordDatasetV2", [TF_UnregisteredInTF]> {
   let summary = "TFRecordDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -745,7 +745,7 @@ def TF_TFRecordDatasetV2Op : TF_Op<"TFRecordDatasetV2", []> {
   }];
 }
 
-def TF_TFRecordReaderOp : TF_Op<"TFRecordReader", []> {
+def TF_TFRecordReaderOp : TF_Op<"TFRecordReader", [TF_UnregisteredInTF]> {
   let summary = "TFRecordReader";
   let arguments = (ins
   );
@@ -763,7 +763,7 @@ def TF_TFRecordReaderOp : TF_Op<"TFRecordReader", []> {
   }];
 }
 
-def TF_TFRecordReaderV2Op : TF_Op<"TFRecordReaderV2", []> {
+def TF_TFRecordReaderV2Op : TF_Op<"TFRecordReaderV2", [TF_UnregisteredInTF]> {
   let summary = "TFRecordReaderV2";
   let arguments = (ins
   );
@@ -801,7 +801,7 @@ def TF_TPUCompilationResultOp : TF_Op<"TPUCompilationResult", [MemoryEffects<[Me
   );
 }
 
-def TF_TPUCompileOp : TF_Op<"TPUCompile", [SameVariadicResultSize]> {
+def TF_TPUCompileOp : TF_Op<"TPUCompile", [TF_UnregisteredInTF, SameVariadicResultSize]> {
   let summary = "TPUCompile";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -837,7 +837,7 @@ def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [Pure, AttrS
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", [Pure]> {
+def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", [Pure, TF_NoConstantFold]> {
   let summary = "TPUDummyInput";
   let arguments = (ins
     TF_ShapeAttr:$shape
@@ -920,7 +920,7 @@ def TF_TakeDatasetOp : TF_Op<"TakeDataset", [Pure]> {
   );
 }
 
-def TF_TakeManySparseFromTensorsMapOp : TF_Op<"TakeManySparseFromTensorsMap", []> {
+def TF_TakeManySparseFromTensorsMapOp : TF_Op<"TakeManySparseFromTensorsMap", [TF_UnregisteredInTF]> {
   let summary = "TakeManySparseFromTensorsMap";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$sparse_handles
@@ -1036,7 +1036,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_TemporaryVariableOp : TF_Op<"TemporaryVariable", []> {
+def TF_TemporaryVariableOp : TF_Op<"TemporaryVariable", [TF_UnregisteredInTF]> {
   let summary = "TemporaryVariable";
   let arguments = (ins
   );
@@ -1054,7 +1054,7 @@ def TF_TemporaryVariableOp : TF_Op<"TemporaryVariable", []> {
   }];
 }
 
-def TF_TensorArrayOp : TF_Op<"TensorArray", []> {
+def TF_TensorArrayOp : TF_Op<"TensorArray", [TF_UnregisteredInTF]> {
   let summary = "TensorArray";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$size
@@ -1075,14 +1075,14 @@ def TF_TensorArrayOp : TF_Op<"TensorArray", []> {
   }];
 }
 
-def TF_TensorArrayCloseOp : TF_Op<"TensorArrayClose", [Pure]> {
+def TF_TensorArrayCloseOp : TF_Op<"TensorArrayClose", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayClose";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
   );
 }
 
-def TF_TensorArrayCloseV2Op : TF_Op<"TensorArrayCloseV2", [Pure]> {
+def TF_TensorArrayCloseV2Op : TF_Op<"TensorArrayCloseV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayCloseV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle
@@ -1096,7 +1096,7 @@ def TF_TensorArrayCloseV3Op : TF_Op<"TensorArrayCloseV3", []> {
   );
 }
 
-def TF_TensorArrayConcatOp : TF_Op<"TensorArrayConcat", [Pure]> {
+def TF_TensorArrayConcatOp : TF_Op<"TensorArrayConcat", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayConcat";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1116,7 +1116,7 @@ def TF_TensorArrayConcatOp : TF_Op<"TensorArrayConcat", [Pure]> {
   }];
 }
 
-def TF_TensorArrayConcatV2Op : TF_Op<"TensorArrayConcatV2", [Pure]> {
+def TF_TensorArrayConcatV2Op : TF_Op<"TensorArrayConcatV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayConcatV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1150,7 +1150,7 @@ def TF_TensorArrayConcatV3Op : TF_Op<"TensorArrayConcatV3", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TensorArrayGatherOp : TF_Op<"TensorArrayGather", [Pure]> {
+def TF_TensorArrayGatherOp : TF_Op<"TensorArrayGather", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayGather";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1170,7 +1170,7 @@ def TF_TensorArrayGatherOp : TF_Op<"TensorArrayGather", [Pure]> {
   }];
 }
 
-def TF_TensorArrayGatherV2Op : TF_Op<"TensorArrayGatherV2", [Pure]> {
+def TF_TensorArrayGatherV2Op : TF_Op<"TensorArrayGatherV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayGatherV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1204,7 +1204,7 @@ def TF_TensorArrayGatherV3Op : TF_Op<"TensorArrayGatherV3", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TensorArrayGradOp : TF_Op<"TensorArrayGrad", []> {
+def TF_TensorArrayGradOp : TF_Op<"TensorArrayGrad", [TF_UnregisteredInTF]> {
   let summary = "TensorArrayGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1222,7 +1222,7 @@ def TF_TensorArrayGradOp : TF_Op<"TensorArrayGrad", []> {
   }];
 }
 
-def TF_TensorArrayGradV2Op : TF_Op<"TensorArrayGradV2", []> {
+def TF_TensorArrayGradV2Op : TF_Op<"TensorArrayGradV2", [TF_UnregisteredInTF]> {
   let summary = "TensorArrayGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1253,7 +1253,7 @@ def TF_TensorArrayGradV3Op : TF_Op<"TensorArrayGradV3", []> {
   );
 }
 
-def TF_TensorArrayGradWithShapeOp : TF_Op<"TensorArrayGradWithShape", []> {
+def TF_TensorArrayGradWithShapeOp : TF_Op<"TensorArrayGradWithShape", [TF_UnregisteredInTF]> {
   let summary = "TensorArrayGradWithShape";
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$handle,
@@ -1273,7 +1273,7 @@ def TF_TensorArrayGradWithShapeOp : TF_Op<"TensorArrayGradWithShape", []> {
   }];
 }
 
-def TF_TensorArrayPackOp : TF_Op<"TensorArrayPack", [Pure]> {
+def TF_TensorArrayPackOp : TF_Op<"TensorArrayPack", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayPack";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1292,7 +1292,7 @@ def TF_TensorArrayPackOp : TF_Op<"TensorArrayPack", [Pure]> {
   }];
 }
 
-def TF_TensorArrayReadOp : TF_Op<"TensorArrayRead", [Pure]> {
+def TF_TensorArrayReadOp : TF_Op<"TensorArrayRead", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayRead";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1305,7 +1305,7 @@ def TF_TensorArrayReadOp : TF_Op<"TensorArrayRead", [Pure]> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TensorArrayReadV2Op : TF_Op<"TensorArrayReadV2", [Pure]> {
+def TF_TensorArrayReadV2Op : TF_Op<"TensorArrayReadV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayReadV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1331,7 +1331,7 @@ def TF_TensorArrayReadV3Op : TF_Op<"TensorArrayReadV3", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TensorArrayScatterOp : TF_Op<"TensorArrayScatter", [Pure]> {
+def TF_TensorArrayScatterOp : TF_Op<"TensorArrayScatter", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayScatter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1345,7 +1345,7 @@ def TF_TensorArrayScatterOp : TF_Op<"TensorArrayScatter", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_TensorArrayScatterV2Op : TF_Op<"TensorArrayScatterV2", [Pure]> {
+def TF_TensorArrayScatterV2Op : TF_Op<"TensorArrayScatterV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayScatterV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1373,7 +1373,7 @@ def TF_TensorArrayScatterV3Op : TF_Op<"TensorArrayScatterV3", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_TensorArraySizeOp : TF_Op<"TensorArraySize", [Pure]> {
+def TF_TensorArraySizeOp : TF_Op<"TensorArraySize", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArraySize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1384,7 +1384,7 @@ def TF_TensorArraySizeOp : TF_Op<"TensorArraySize", [Pure]> {
   );
 }
 
-def TF_TensorArraySizeV2Op : TF_Op<"TensorArraySizeV2", [Pure]> {
+def TF_TensorArraySizeV2Op : TF_Op<"TensorArraySizeV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArraySizeV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1406,7 +1406,7 @@ def TF_TensorArraySizeV3Op : TF_Op<"TensorArraySizeV3", []> {
   );
 }
 
-def TF_TensorArraySplitOp : TF_Op<"TensorArraySplit", [Pure]> {
+def TF_TensorArraySplitOp : TF_Op<"TensorArraySplit", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArraySplit";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1420,7 +1420,7 @@ def TF_TensorArraySplitOp : TF_Op<"TensorArraySplit", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorArraySplitV2Op : TF_Op<"TensorArraySplitV2", [Pure]> {
+def TF_TensorArraySplitV2Op : TF_Op<"TensorArraySplitV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArraySplitV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1448,7 +1448,7 @@ def TF_TensorArraySplitV3Op : TF_Op<"TensorArraySplitV3", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorArrayUnpackOp : TF_Op<"TensorArrayUnpack", [Pure]> {
+def TF_TensorArrayUnpackOp : TF_Op<"TensorArrayUnpack", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayUnpack";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1461,7 +1461,7 @@ def TF_TensorArrayUnpackOp : TF_Op<"TensorArrayUnpack", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorArrayV2Op : TF_Op<"TensorArrayV2", []> {
+def TF_TensorArrayV2Op : TF_Op<"TensorArrayV2", [TF_UnregisteredInTF]> {
   let summary = "TensorArrayV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$size
@@ -1499,7 +1499,7 @@ def TF_TensorArrayV3Op : TF_Op<"TensorArrayV3", []> {
   );
 }
 
-def TF_TensorArrayWriteOp : TF_Op<"TensorArrayWrite", [Pure]> {
+def TF_TensorArrayWriteOp : TF_Op<"TensorArrayWrite", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayWrite";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1513,7 +1513,7 @@ def TF_TensorArrayWriteOp : TF_Op<"TensorArrayWrite", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_TensorArrayWriteV2Op : TF_Op<"TensorArrayWriteV2", [Pure]> {
+def TF_TensorArrayWriteV2Op : TF_Op<"TensorArrayWriteV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorArrayWriteV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$handle,
@@ -1541,7 +1541,7 @@ def TF_TensorArrayWriteV3Op : TF_Op<"TensorArrayWriteV3", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_TensorDatasetOp : TF_Op<"TensorDataset", []> {
+def TF_TensorDatasetOp : TF_Op<"TensorDataset", [TF_UnregisteredInTF]> {
   let summary = "TensorDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$components
@@ -1560,7 +1560,7 @@ def TF_TensorDatasetOp : TF_Op<"TensorDataset", []> {
   }];
 }
 
-def TF_TensorListConcatOp : TF_Op<"TensorListConcat", [Pure]> {
+def TF_TensorListConcatOp : TF_Op<"TensorListConcat", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorListConcat";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
@@ -1579,7 +1579,7 @@ def TF_TensorListConcatOp : TF_Op<"TensorListConcat", [Pure]> {
   }];
 }
 
-def TF_TensorListConcatListsOp : TF_Op<"TensorListConcatLists", [Pure]> {
+def TF_TensorListConcatListsOp : TF_Op<"TensorListConcatLists", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorListConcatLists";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_a,

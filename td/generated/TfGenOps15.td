@@ -91,7 +91,7 @@ def TF_TensorListPushBackOp : TF_Op<"TensorListPushBack", [Pure]> {
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorListPushBackBatchOp : TF_Op<"TensorListPushBackBatch", [Pure]> {
+def TF_TensorListPushBackBatchOp : TF_Op<"TensorListPushBackBatch", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorListPushBackBatch";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handles,
@@ -127,7 +127,7 @@ def TF_TensorListResizeOp : TF_Op<"TensorListResize", [Pure]> {
   );
 }
 
-def TF_TensorListScatterOp : TF_Op<"TensorListScatter", [Pure]> {
+def TF_TensorListScatterOp : TF_Op<"TensorListScatter", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorListScatter";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -154,7 +154,7 @@ def TF_TensorListScatterIntoExistingListOp : TF_Op<"TensorListScatterIntoExistin
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorListScatterV2Op : TF_Op<"TensorListScatterV2", [Pure]> {
+def TF_TensorListScatterV2Op : TF_Op<"TensorListScatterV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorListScatterV2";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -183,7 +183,7 @@ def TF_TensorListSetItemOp : TF_Op<"TensorListSetItem", [Pure]> {
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_TensorListSplitOp : TF_Op<"TensorListSplit", [Pure]> {
+def TF_TensorListSplitOp : TF_Op<"TensorListSplit", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorListSplit";
   let arguments = (ins
     AnyTensor:$tensor,
@@ -210,7 +210,7 @@ def TF_TensorListStackOp : TF_Op<"TensorListStack", [Pure]> {
   TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TensorMapEraseOp : TF_Op<"TensorMapErase", [Pure]> {
+def TF_TensorMapEraseOp : TF_Op<"TensorMapErase", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorMapErase";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
@@ -229,7 +229,7 @@ def TF_TensorMapEraseOp : TF_Op<"TensorMapErase", [Pure]> {
   }];
 }
 
-def TF_TensorMapHasKeyOp : TF_Op<"TensorMapHasKey", [Pure]> {
+def TF_TensorMapHasKeyOp : TF_Op<"TensorMapHasKey", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorMapHasKey";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
@@ -241,7 +241,7 @@ def TF_TensorMapHasKeyOp : TF_Op<"TensorMapHasKey", [Pure]> {
   TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorMapInsertOp : TF_Op<"TensorMapInsert", [Pure]> {
+def TF_TensorMapInsertOp : TF_Op<"TensorMapInsert", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorMapInsert";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
@@ -255,7 +255,7 @@ def TF_TensorMapInsertOp : TF_Op<"TensorMapInsert", [Pure]> {
   TF_DerivedOperandGroupTypeAttr value_dtype = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_TensorMapLookupOp : TF_Op<"TensorMapLookup", [Pure]> {
+def TF_TensorMapLookupOp : TF_Op<"TensorMapLookup", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorMapLookup";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
@@ -268,7 +268,7 @@ def TF_TensorMapLookupOp : TF_Op<"TensorMapLookup", [Pure]> {
   TF_DerivedResultGroupTypeAttr value_dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TensorMapSizeOp : TF_Op<"TensorMapSize", [Pure]> {
+def TF_TensorMapSizeOp : TF_Op<"TensorMapSize", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorMapSize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
@@ -278,7 +278,7 @@ def TF_TensorMapSizeOp : TF_Op<"TensorMapSize", [Pure]> {
   );
 }
 
-def TF_TensorMapStackKeysOp : TF_Op<"TensorMapStackKeys", [Pure]> {
+def TF_TensorMapStackKeysOp : TF_Op<"TensorMapStackKeys", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorMapStackKeys";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
@@ -364,7 +364,7 @@ def TF_TensorScatterUpdateOp : TF_Op<"TensorScatterUpdate", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", [Pure]> {
+def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", [Pure, TF_NoConstantFold]> {
   let summary = "TensorSliceDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$components,
@@ -400,7 +400,7 @@ def TF_TensorStridedSliceUpdateOp : TF_Op<"TensorStridedSliceUpdate", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_TensorSummaryOp : TF_Op<"TensorSummary", [Pure]> {
+def TF_TensorSummaryOp : TF_Op<"TensorSummary", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorSummary";
   let arguments = (ins
     AnyTensor:$tensor
@@ -420,7 +420,7 @@ def TF_TensorSummaryOp : TF_Op<"TensorSummary", [Pure]> {
   }];
 }
 
-def TF_TensorSummaryV2Op : TF_Op<"TensorSummaryV2", [Pure]> {
+def TF_TensorSummaryV2Op : TF_Op<"TensorSummaryV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "TensorSummaryV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$tag,
@@ -433,7 +433,7 @@ def TF_TensorSummaryV2Op : TF_Op<"TensorSummaryV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TestAttrOp : TF_Op<"TestAttr", []> {
+def TF_TestAttrOp : TF_Op<"TestAttr", [TF_UnregisteredInTF]> {
   let summary = "TestAttr";
   let arguments = (ins
   );
@@ -443,7 +443,7 @@ def TF_TestAttrOp : TF_Op<"TestAttr", []> {
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TestStringOutputOp : TF_Op<"TestStringOutput", [Pure]> {
+def TF_TestStringOutputOp : TF_Op<"TestStringOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "TestStringOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input
@@ -454,7 +454,7 @@ def TF_TestStringOutputOp : TF_Op<"TestStringOutput", [Pure]> {
   );
 }
 
-def TF_TextLineDatasetOp : TF_Op<"TextLineDataset", []> {
+def TF_TextLineDatasetOp : TF_Op<"TextLineDataset", [TF_UnregisteredInTF]> {
   let summary = "TextLineDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filenames,
@@ -473,7 +473,7 @@ def TF_TextLineDatasetOp : TF_Op<"TextLineDataset", []> {
   }];
 }
 
-def TF_TextLineReaderOp : TF_Op<"TextLineReader", []> {
+def TF_TextLineReaderOp : TF_Op<"TextLineReader", [TF_UnregisteredInTF]> {
   let summary = "TextLineReader";
   let arguments = (ins
   );
@@ -491,7 +491,7 @@ def TF_TextLineReaderOp : TF_Op<"TextLineReader", []> {
   }];
 }
 
-def TF_TextLineReaderV2Op : TF_Op<"TextLineReaderV2", []> {
+def TF_TextLineReaderV2Op : TF_Op<"TextLineReaderV2", [TF_UnregisteredInTF]> {
   let summary = "TextLineReaderV2";
   let arguments = (ins
   );
@@ -509,7 +509,7 @@ def TF_TextLineReaderV2Op : TF_Op<"TextLineReaderV2", []> {
   }];
 }
 
-def TF_ThreadPoolDatasetOp : TF_Op<"ThreadPoolDataset", []> {
+def TF_ThreadPoolDatasetOp : TF_Op<"ThreadPoolDataset", [TF_UnregisteredInTF]> {
   let summary = "ThreadPoolDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -528,7 +528,7 @@ def TF_ThreadPoolDatasetOp : TF_Op<"ThreadPoolDataset", []> {
   }];
 }
 
-def TF_ThreadPoolHandleOp : TF_Op<"ThreadPoolHandle", []> {
+def TF_ThreadPoolHandleOp : TF_Op<"ThreadPoolHandle", [TF_UnregisteredInTF]> {
   let summary = "ThreadPoolHandle";
   let arguments = (ins
   );
@@ -548,7 +548,7 @@ def TF_ThreadPoolHandleOp : TF_Op<"ThreadPoolHandle", []> {
   }];
 }
 
-def TF_ThreadUnsafeUnigramCandidateSamplerOp : TF_Op<"ThreadUnsafeUnigramCandidateSampler", []> {
+def TF_ThreadUnsafeUnigramCandidateSamplerOp : TF_Op<"ThreadUnsafeUnigramCandidateSampler", [TF_UnregisteredInTF]> {
   let summary = "ThreadUnsafeUnigramCandidateSampler";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes
@@ -585,7 +585,7 @@ def TF_TileOp : TF_Op<"Tile", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tmultiples = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_TileGradOp : TF_Op<"TileGrad", [Pure]> {
+def TF_TileGradOp : TF_Op<"TileGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "TileGrad";
   let arguments = (ins
     AnyTensor:$input,
@@ -632,7 +632,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_TopKOp : TF_Op<"TopK", [Pure]> {
+def TF_TopKOp : TF_Op<"TopK", [Pure, TF_UnregisteredInTF]> {
   let summary = "TopK";
   let arguments = (ins
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
@@ -692,7 +692,7 @@ def TF_TopKWithUniqueOp : TF_Op<"TopKWithUnique", [Pure]> {
   );
 }
 
-def TF_TpuHandleToProtoKeyOp : TF_Op<"TpuHandleToProtoKey", [Pure]> {
+def TF_TpuHandleToProtoKeyOp : TF_Op<"TpuHandleToProtoKey", [Pure, TF_UnregisteredInTF]> {
   let summary = "TpuHandleToProtoKey";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$uid
@@ -803,7 +803,7 @@ def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure]> {
   }];
 }
 
-def TF_TruncatedNormalOp : TF_Op<"TruncatedNormal", []> {
+def TF_TruncatedNormalOp : TF_Op<"TruncatedNormal", [TF_CannotDuplicate]> {
   let summary = "TruncatedNormal";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
@@ -817,7 +817,7 @@ def TF_TruncatedNormalOp : TF_Op<"TruncatedNormal", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_TwoFloatInputsOp : TF_Op<"TwoFloatInputs", [Pure]> {
+def TF_TwoFloatInputsOp : TF_Op<"TwoFloatInputs", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoFloatInputs";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -825,7 +825,7 @@ def TF_TwoFloatInputsOp : TF_Op<"TwoFloatInputs", [Pure]> {
   );
 }
 
-def TF_TwoFloatInputsFloatOutputOp : TF_Op<"TwoFloatInputsFloatOutput", [Pure]> {
+def TF_TwoFloatInputsFloatOutputOp : TF_Op<"TwoFloatInputsFloatOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoFloatInputsFloatOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -836,7 +836,7 @@ def TF_TwoFloatInputsFloatOutputOp : TF_Op<"TwoFloatInputsFloatOutput", [Pure]> 
   );
 }
 
-def TF_TwoFloatInputsIntOutputOp : TF_Op<"TwoFloatInputsIntOutput", [Pure]> {
+def TF_TwoFloatInputsIntOutputOp : TF_Op<"TwoFloatInputsIntOutput", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoFloatInputsIntOutput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$a,
@@ -847,7 +847,7 @@ def TF_TwoFloatInputsIntOutputOp : TF_Op<"TwoFloatInputsIntOutput", [Pure]> {
   );
 }
 
-def TF_TwoFloatOutputsOp : TF_Op<"TwoFloatOutputs", [Pure]> {
+def TF_TwoFloatOutputsOp : TF_Op<"TwoFloatOutputs", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoFloatOutputs";
   let arguments = (ins
   );
@@ -857,7 +857,7 @@ def TF_TwoFloatOutputsOp : TF_Op<"TwoFloatOutputs", [Pure]> {
   );
 }
 
-def TF_TwoIntInputsOp : TF_Op<"TwoIntInputs", [Pure]> {
+def TF_TwoIntInputsOp : TF_Op<"TwoIntInputs", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoIntInputs";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$a,
@@ -865,7 +865,7 @@ def TF_TwoIntInputsOp : TF_Op<"TwoIntInputs", [Pure]> {
   );
 }
 
-def TF_TwoIntOutputsOp : TF_Op<"TwoIntOutputs", [Pure]> {
+def TF_TwoIntOutputsOp : TF_Op<"TwoIntOutputs", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoIntOutputs";
   let arguments = (ins
   );
@@ -875,7 +875,7 @@ def TF_TwoIntOutputsOp : TF_Op<"TwoIntOutputs", [Pure]> {
   );
 }
 
-def TF_TwoRefsInOp : TF_Op<"TwoRefsIn", [Pure]> {
+def TF_TwoRefsInOp : TF_Op<"TwoRefsIn", [Pure, TF_UnregisteredInTF]> {
   let summary = "TwoRefsIn";
   let arguments = (ins
     AnyTensor:$a,
@@ -884,7 +884,7 @@ def TF_TwoRefsInOp : TF_Op<"TwoRefsIn", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_TypeListOp : TF_Op<"TypeList", [Pure]> {
+def TF_TypeListOp : TF_Op<"TypeList", [Pure, TF_UnregisteredInTF]> {
   let summary = "TypeList";
   let arguments = (ins
     Variadic<AnyTensor>:$a
@@ -892,7 +892,7 @@ def TF_TypeListOp : TF_Op<"TypeList", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_TypeListRestrictOp : TF_Op<"TypeListRestrict", [Pure]> {
+def TF_TypeListRestrictOp : TF_Op<"TypeListRestrict", [Pure, TF_UnregisteredInTF]> {
   let summary = "TypeListRestrict";
   let arguments = (ins
     Variadic<AnyTensor>:$a
@@ -900,7 +900,7 @@ def TF_TypeListRestrictOp : TF_Op<"TypeListRestrict", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_TypeListTwiceOp : TF_Op<"TypeListTwice", [Pure]> {
+def TF_TypeListTwiceOp : TF_Op<"TypeListTwice", [Pure, TF_UnregisteredInTF]> {
   let summary = "TypeListTwice";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -914,7 +914,7 @@ def TF_TypeListTwiceOp : TF_Op<"TypeListTwice", [Pure]> {
   }];
 }
 
-def TF_UnaryOp : TF_Op<"Unary", [Pure]> {
+def TF_UnaryOp : TF_Op<"Unary", [Pure, TF_UnregisteredInTF]> {
   let summary = "Unary";
   let arguments = (ins
     AnyTensor:$a
@@ -925,7 +925,7 @@ def TF_UnaryOp : TF_Op<"Unary", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_UnbatchOp : TF_Op<"Unbatch", [Pure]> {
+def TF_UnbatchOp : TF_Op<"Unbatch", [Pure, TF_UnregisteredInTF]> {
   let summary = "Unbatch";
   let arguments = (ins
     AnyTensor:$batched_tensor,
@@ -947,7 +947,7 @@ def TF_UnbatchOp : TF_Op<"Unbatch", [Pure]> {
   }];
 }
 
-def TF_UnbatchDatasetOp : TF_Op<"UnbatchDataset", [Pure]> {
+def TF_UnbatchDatasetOp : TF_Op<"UnbatchDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnbatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -966,7 +966,7 @@ def TF_UnbatchDatasetOp : TF_Op<"UnbatchDataset", [Pure]> {
   }];
 }
 
-def TF_UnbatchGradOp : TF_Op<"UnbatchGrad", [Pure]> {
+def TF_UnbatchGradOp : TF_Op<"UnbatchGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnbatchGrad";
   let arguments = (ins
     AnyTensor:$original_input,
@@ -1000,7 +1000,7 @@ def TF_UncompressElementOp : TF_Op<"UncompressElement", [Pure]> {
   TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_UnicodeDecodeOp : TF_Op<"UnicodeDecode", [Pure]> {
+def TF_UnicodeDecodeOp : TF_Op<"UnicodeDecode", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnicodeDecode";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -1022,7 +1022,7 @@ def TF_UnicodeDecodeOp : TF_Op<"UnicodeDecode", [Pure]> {
   }];
 }
 
-def TF_UnicodeDecodeWithOffsetsOp : TF_Op<"UnicodeDecodeWithOffsets", [Pure]> {
+def TF_UnicodeDecodeWithOffsetsOp : TF_Op<"UnicodeDecodeWithOffsets", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnicodeDecodeWithOffsets";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -1045,7 +1045,7 @@ def TF_UnicodeDecodeWithOffsetsOp : TF_Op<"UnicodeDecodeWithOffsets", [Pure]> {
   }];
 }
 
-def TF_UnicodeEncodeOp : TF_Op<"UnicodeEncode", [Pure]> {
+def TF_UnicodeEncodeOp : TF_Op<"UnicodeEncode", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnicodeEncode";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$input_values,
@@ -1066,7 +1066,7 @@ def TF_UnicodeEncodeOp : TF_Op<"UnicodeEncode", [Pure]> {
   }];
 }
 
-def TF_UnicodeScriptOp : TF_Op<"UnicodeScript", [Pure]> {
+def TF_UnicodeScriptOp : TF_Op<"UnicodeScript", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnicodeScript";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$input
@@ -1076,7 +1076,7 @@ def TF_UnicodeScriptOp : TF_Op<"UnicodeScript", [Pure]> {
   );
 }
 
-def TF_UnicodeTranscodeOp : TF_Op<"UnicodeTranscode", [Pure]> {
+def TF_UnicodeTranscodeOp : TF_Op<"UnicodeTranscode", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnicodeTranscode";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$input
@@ -1097,7 +1097,7 @@ def TF_UnicodeTranscodeOp : TF_Op<"UnicodeTranscode", [Pure]> {
   }];
 }
 
-def TF_UniformCandidateSamplerOp : TF_Op<"UniformCandidateSampler", []> {
+def TF_UniformCandidateSamplerOp : TF_Op<"UniformCandidateSampler", [TF_UnregisteredInTF]> {
   let summary = "UniformCandidateSampler";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200", "int64">:$true_classes
@@ -1345,7 +1345,7 @@ def TF_UniqueOp : TF_Op<"Unique", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_UniqueDatasetOp : TF_Op<"UniqueDataset", [Pure]> {
+def TF_UniqueDatasetOp : TF_Op<"UniqueDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "UniqueDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
@@ -1379,7 +1379,7 @@ def TF_UniqueV2Op : TF_Op<"UniqueV2", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_UniqueWithCountsOp : TF_Op<"UniqueWithCounts", [Pure]> {
+def TF_UniqueWithCountsOp : TF_Op<"UniqueWithCounts", [Pure, TF_UnregisteredInTF]> {
   let summary = "UniqueWithCounts";
   let arguments = (ins
     AnyTensor:$x
@@ -1393,7 +1393,7 @@ def TF_UniqueWithCountsOp : TF_Op<"UniqueWithCounts", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_UniqueWithCountsV2Op : TF_Op<"UniqueWithCountsV2", [Pure]> {
+def TF_UniqueWithCountsV2Op : TF_Op<"UniqueWithCountsV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "UniqueWithCountsV2";
   let arguments = (ins
     AnyTensor:$x,
@@ -1430,7 +1430,7 @@ def TF_UnpackOp : TF_Op<"Unpack", [Pure]> {
   }];
 }
 
-def TF_UnravelIndexOp : TF_Op<"UnravelIndex", [Pure]> {
+def TF_UnravelIndexOp : TF_Op<"UnravelIndex", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnravelIndex";
   let arguments = (ins
     TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
@@ -1442,7 +1442,7 @@ def TF_UnravelIndexOp : TF_Op<"UnravelIndex", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_UnsortedSegmentJoinOp : TF_Op<"UnsortedSegmentJoin", [Pure]> {
+def TF_UnsortedSegmentJoinOp : TF_Op<"UnsortedSegmentJoin", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnsortedSegmentJoin";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$inputs,
@@ -1523,7 +1523,7 @@ def TF_UnsortedSegmentSumOp : TF_Op<"UnsortedSegmentSum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_UnstageOp : TF_Op<"Unstage", []> {
+def TF_UnstageOp : TF_Op<"Unstage", [TF_UnregisteredInTF]> {
   let summary = "Unstage";
   let arguments = (ins
   );
@@ -1543,7 +1543,7 @@ def TF_UnstageOp : TF_Op<"Unstage", []> {
   }];
 }
 
-def TF_UnwrapDatasetVariantOp : TF_Op<"UnwrapDatasetVariant", [Pure]> {
+def TF_UnwrapDatasetVariantOp : TF_Op<"UnwrapDatasetVariant", [Pure, TF_UnregisteredInTF]> {
   let summary = "UnwrapDatasetVariant";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
@@ -1553,7 +1553,7 @@ def TF_UnwrapDatasetVariantOp : TF_Op<"UnwrapDatasetVariant", [Pure]> {
   );
 }
 
-def TF_UpdateTaskIdAndGlobalCoreArrayOp : TF_Op<"UpdateTaskIdAndGlobalCoreArray", []> {
+def TF_UpdateTaskIdAndGlobalCoreArrayOp : TF_Op<"UpdateTaskIdAndGlobalCoreArray", [TF_UnregisteredInTF]> {
   let summary = "UpdateTaskIdAndGlobalCoreArray";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$tpu_task_id_to_shard_id

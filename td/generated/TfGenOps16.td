@@ -41,7 +41,7 @@ def TF_VariableV2Op : TF_Op<"VariableV2", []> {
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_WeightedFlatMapDatasetOp : TF_Op<"WeightedFlatMapDataset", [Pure]> {
+def TF_WeightedFlatMapDatasetOp : TF_Op<"WeightedFlatMapDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "WeightedFlatMapDataset";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -73,7 +73,7 @@ def TF_WhereOp : TF_Op<"Where", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_WholeFileReaderOp : TF_Op<"WholeFileReader", []> {
+def TF_WholeFileReaderOp : TF_Op<"WholeFileReader", [TF_UnregisteredInTF]> {
   let summary = "WholeFileReader";
   let arguments = (ins
   );
@@ -90,7 +90,7 @@ def TF_WholeFileReaderOp : TF_Op<"WholeFileReader", []> {
   }];
 }
 
-def TF_WholeFileReaderV2Op : TF_Op<"WholeFileReaderV2", []> {
+def TF_WholeFileReaderV2Op : TF_Op<"WholeFileReaderV2", [TF_UnregisteredInTF]> {
   let summary = "WholeFileReaderV2";
   let arguments = (ins
   );
@@ -107,7 +107,7 @@ def TF_WholeFileReaderV2Op : TF_Op<"WholeFileReaderV2", []> {
   }];
 }
 
-def TF_WindowDatasetOp : TF_Op<"WindowDataset", [Pure]> {
+def TF_WindowDatasetOp : TF_Op<"WindowDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "WindowDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
@@ -130,7 +130,7 @@ def TF_WindowDatasetOp : TF_Op<"WindowDataset", [Pure]> {
   }];
 }
 
-def TF_WindowOpOp : TF_Op<"WindowOp", [Pure]> {
+def TF_WindowOpOp : TF_Op<"WindowOp", [Pure, TF_UnregisteredInTF]> {
   let summary = "WindowOp";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -149,7 +149,7 @@ def TF_WindowOpOp : TF_Op<"WindowOp", [Pure]> {
   }];
 }
 
-def TF_WorkerHeartbeatOp : TF_Op<"WorkerHeartbeat", []> {
+def TF_WorkerHeartbeatOp : TF_Op<"WorkerHeartbeat", [TF_UnregisteredInTF]> {
   let summary = "WorkerHeartbeat";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$request
@@ -159,7 +159,7 @@ def TF_WorkerHeartbeatOp : TF_Op<"WorkerHeartbeat", []> {
   );
 }
 
-def TF_WrapDatasetVariantOp : TF_Op<"WrapDatasetVariant", [Pure]> {
+def TF_WrapDatasetVariantOp : TF_Op<"WrapDatasetVariant", [Pure, TF_UnregisteredInTF]> {
   let summary = "WrapDatasetVariant";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
@@ -181,7 +181,7 @@ def TF_WriteAudioSummaryOp : TF_Op<"WriteAudioSummary", []> {
   );
 }
 
-def TF_WriteFileOp : TF_Op<"WriteFile", []> {
+def TF_WriteFileOp : TF_Op<"WriteFile", [TF_UnregisteredInTF]> {
   let summary = "WriteFile";
   let arguments = (ins
     TF_TensorOfDTypes<"0x80", "string">:$filename,
@@ -276,7 +276,7 @@ def TF_XdivyOp : TF_Op<"Xdivy", [Pure]> {
   }];
 }
 
-def TF_XlaAllReduceOp : TF_Op<"XlaAllReduce", [Pure]> {
+def TF_XlaAllReduceOp : TF_Op<"XlaAllReduce", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA AllReduce operator";
   let description = [{
   documented at https://www.tensorflow.org/xla/operation_semantics#allreduce.
@@ -293,7 +293,7 @@ def TF_XlaAllReduceOp : TF_Op<"XlaAllReduce", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaBroadcastHelperOp : TF_Op<"XlaBroadcastHelper", [Pure]> {
+def TF_XlaBroadcastHelperOp : TF_Op<"XlaBroadcastHelper", [Pure, TF_NoConstantFold]> {
   let summary = "Helper operator for performing XLA-style broadcasts";
   let description = [{
 Broadcasts `lhs` and `rhs` to the same rank, by adding size 1 dimensions to
@@ -338,7 +338,7 @@ stability guarantees.
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_XlaClusterOutputOp : TF_Op<"XlaClusterOutput", [Pure]> {
+def TF_XlaClusterOutputOp : TF_Op<"XlaClusterOutput", [Pure, TF_NoConstantFold]> {
   let summary = "Operator that connects the output of an XLA computation to other consumer graph nodes.";
   let arguments = (ins
     AnyTensor:$input
@@ -363,7 +363,7 @@ def TF_XlaConcatNDOp : TF_Op<"XlaConcatND", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaConvOp : TF_Op<"XlaConv", [Pure]> {
+def TF_XlaConvOp : TF_Op<"XlaConv", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA ConvGeneralDilated operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#conv_convolution
@@ -387,7 +387,7 @@ def TF_XlaConvOp : TF_Op<"XlaConv", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_XlaConvV2Op : TF_Op<"XlaConvV2", [Pure]> {
+def TF_XlaConvV2Op : TF_Op<"XlaConvV2", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA ConvGeneralDilated operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#conv_convolution
@@ -414,7 +414,7 @@ def TF_XlaConvV2Op : TF_Op<"XlaConvV2", [Pure]> {
   TF_DerivedResultGroupTypeAttr preferred_element_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_XlaCustomCallOp : TF_Op<"XlaCustomCall", [Pure]> {
+def TF_XlaCustomCallOp : TF_Op<"XlaCustomCall", [Pure, TF_UnregisteredInTF]> {
   let summary = "Wraps the XLA CustomCall operator";
   let description = [{
   documented at https://www.tensorflow.org/xla/operation_semantics#customcall.
@@ -462,7 +462,7 @@ and `mhlo.custom_call` specification at
   TF_DerivedResultGroupTypeListAttr result_dtypes = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_XlaDequantizeOp : TF_Op<"XlaDequantize", []> {
+def TF_XlaDequantizeOp : TF_Op<"XlaDequantize", [TF_UnregisteredInTF]> {
   let summary = "Takes the packed uint32 input and unpacks the input to uint8 to do";
   let description = [{
 Dequantization on device.
@@ -485,7 +485,7 @@ Dequantization on device.
   }];
 }
 
-def TF_XlaDotOp : TF_Op<"XlaDot", [Pure]> {
+def TF_XlaDotOp : TF_Op<"XlaDot", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA DotGeneral operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#dotgeneral
@@ -503,7 +503,7 @@ def TF_XlaDotOp : TF_Op<"XlaDot", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaDotV2Op : TF_Op<"XlaDotV2", [Pure]> {
+def TF_XlaDotV2Op : TF_Op<"XlaDotV2", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA DotGeneral operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#dotgeneral
@@ -523,7 +523,7 @@ def TF_XlaDotV2Op : TF_Op<"XlaDotV2", [Pure]> {
   TF_DerivedResultGroupTypeAttr preferred_element_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_XlaDynamicSliceOp : TF_Op<"XlaDynamicSlice", [Pure]> {
+def TF_XlaDynamicSliceOp : TF_Op<"XlaDynamicSlice", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA DynamicSlice operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#dynamicslice
@@ -547,7 +547,7 @@ with dimension size equal to the rank of operand.
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_XlaDynamicUpdateSliceOp : TF_Op<"XlaDynamicUpdateSlice", [Pure]> {
+def TF_XlaDynamicUpdateSliceOp : TF_Op<"XlaDynamicUpdateSlice", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA DynamicUpdateSlice operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#dynamicupdateslice
@@ -572,7 +572,7 @@ Handling of out-of-bounds slice indices is implementation-defined.
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_XlaEinsumOp : TF_Op<"XlaEinsum", [Pure]> {
+def TF_XlaEinsumOp : TF_Op<"XlaEinsum", [Pure, TF_NoConstantFold]> {
   let summary = "An op which supports basic einsum op with 2 inputs and 1 output.";
   let description = [{
 This op has better TPU performance since it doesn't have explicitly reshape and
@@ -589,7 +589,7 @@ transpose operations as tf.einsum does.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure]> {
+def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA Gather operator documented at";
   let description = [{
   https://www.tensorflow.org/xla/operation_semantics#gather
@@ -628,7 +628,7 @@ def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_Re
   TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_XlaIfOp : TF_Op<"XlaIf", []> {
+def TF_XlaIfOp : TF_Op<"XlaIf", [TF_UnregisteredInTF]> {
   let summary = "output = cond ? then_branch(inputs) : else_branch(inputs).";
   let arguments = (ins
     AnyTensor:$cond,
@@ -650,7 +650,7 @@ def TF_XlaIfOp : TF_Op<"XlaIf", []> {
   }];
 }
 
-def TF_XlaKeyValueSortOp : TF_Op<"XlaKeyValueSort", [Pure]> {
+def TF_XlaKeyValueSortOp : TF_Op<"XlaKeyValueSort", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA Sort operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#sort
@@ -716,7 +716,7 @@ Documented at https://www.tensorflow.org/xla/operation_semantics#optimizationbar
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_XlaPadOp : TF_Op<"XlaPad", [Pure]> {
+def TF_XlaPadOp : TF_Op<"XlaPad", [Pure, TF_NoConstantFold]> {
   let summary = "Wraps the XLA Pad operator, documented at";
   let description = [{
  https://www.tensorflow.org/performance/xla/operation_semantics#pad
@@ -776,7 +776,7 @@ def TF_XlaRecvTPUEmbeddingActivationsOp : TF_Op<"XlaRecvTPUEmbeddingActivations"
   TF_DerivedResultGroupSizeAttr num_tables = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_XlaRecvTPUEmbeddingActivationsV2Op : TF_Op<"XlaRecvTPUEmbeddingActivationsV2", []> {
+def TF_XlaRecvTPUEmbeddingActivationsV2Op : TF_Op<"XlaRecvTPUEmbeddingActivationsV2", [TF_UnregisteredInTF]> {
   let summary = "XlaRecvTPUEmbeddingActivationsV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$deduplication_data
@@ -807,7 +807,7 @@ def TF_XlaRecvTPUEmbeddingDeduplicationDataOp : TF_Op<"XlaRecvTPUEmbeddingDedupl
   );
 }
 
-def TF_XlaRecvTPUEmbeddingDeduplicationDataV2Op : TF_Op<"XlaRecvTPUEmbeddingDeduplicationDataV2", []> {
+def TF_XlaRecvTPUEmbeddingDeduplicationDataV2Op : TF_Op<"XlaRecvTPUEmbeddingDeduplicationDataV2", [TF_UnregisteredInTF]> {
   let summary = "XlaRecvTPUEmbeddingDeduplicationDataV2";
   let arguments = (ins
   );
@@ -914,7 +914,7 @@ size of dimension `dim_index` becomes the static dimension size.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_XlaReplicaIdOp : TF_Op<"XlaReplicaId", [Pure]> {
+def TF_XlaReplicaIdOp : TF_Op<"XlaReplicaId", [Pure, TF_NoConstantFold]> {
   let summary = "Replica ID.";
   let arguments = (ins
   );
@@ -1032,7 +1032,7 @@ def TF_XlaSendTPUEmbeddingGradientsOp : TF_Op<"XlaSendTPUEmbeddingGradients", [M
   TF_DerivedOperandGroupSizeAttr NumTables = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_XlaSendTPUEmbeddingGradientsV2Op : TF_Op<"XlaSendTPUEmbeddingGradientsV2", []> {
+def TF_XlaSendTPUEmbeddingGradientsV2Op : TF_Op<"XlaSendTPUEmbeddingGradientsV2", [TF_UnregisteredInTF]> {
   let summary = "XlaSendTPUEmbeddingGradientsV2";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1074,7 +1074,7 @@ def TF_XlaSetBoundOp : TF_Op<"XlaSetBound", [Pure]> {
   );
 }
 
-def TF_XlaSetDynamicDimensionSizeOp : TF_Op<"XlaSetDynamicDimensionSize", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def TF_XlaSetDynamicDimensionSizeOp : TF_Op<"XlaSetDynamicDimensionSize", [Pure, TF_NoConstantFold, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Make a static dimension into a xla bounded dynamic dimension.";
   let description = [{
         The current static dimension size will become the bound and the second
@@ -1106,7 +1106,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_XlaShardingOp : TF_Op<"XlaSharding", [Pure]> {
+def TF_XlaShardingOp : TF_Op<"XlaSharding", [Pure, TF_NoConstantFold]> {
   let summary = "An op which shards the input based on the given sharding attribute. It can";
   let description = [{
 selectively annotate a subset of tensor dimensions by skipping unspecified_dims,
@@ -1253,7 +1253,7 @@ def TF_XlaSparseCoreSgdOp : TF_Op<"XlaSparseCoreSgd", []> {
   );
 }
 
-def TF_XlaSparseDenseMatmulOp : TF_Op<"XlaSparseDenseMatmul", [Pure]> {
+def TF_XlaSparseDenseMatmulOp : TF_Op<"XlaSparseDenseMatmul", [Pure, TF_UnregisteredInTF]> {
   let summary = "XlaSparseDenseMatmul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$row_ids,

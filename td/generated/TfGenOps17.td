@@ -47,7 +47,7 @@ is_stable attributes.
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_XlaWhileOp : TF_Op<"XlaWhile", []> {
+def TF_XlaWhileOp : TF_Op<"XlaWhile", [TF_UnregisteredInTF]> {
   let summary = "output = input; While (Cond(output)) { output = Body(output) }";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -151,7 +151,7 @@ def TF_ZetaOp : TF_Op<"Zeta", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ZipDatasetOp : TF_Op<"ZipDataset", [Pure]> {
+def TF_ZipDatasetOp : TF_Op<"ZipDataset", [Pure, TF_UnregisteredInTF]> {
   let summary = "ZipDataset";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$input_datasets
@@ -171,7 +171,7 @@ def TF_ZipDatasetOp : TF_Op<"ZipDataset", [Pure]> {
   }];
 }
 
-def TF__ArgOp : TF_Op<"_Arg", []> {
+def TF__ArgOp : TF_Op<"_Arg", [TF_UnregisteredInTF]> {
   let summary = "A graph node which represents an argument to a function.";
   let arguments = (ins
   );
@@ -201,7 +201,7 @@ def TF__ArrayToListOp : TF_Op<"_ArrayToList", [Pure]> {
   TF_DerivedResultGroupTypeListAttr out_types = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF__ConfigureDistributedTPUOp : TF_Op<"_ConfigureDistributedTPU", []> {
+def TF__ConfigureDistributedTPUOp : TF_Op<"_ConfigureDistributedTPU", [TF_UnregisteredInTF]> {
   let summary = "An op that sets up the centralized structures for a distributed TPU";
   let description = [{
 system.
@@ -222,7 +222,7 @@ system.
   }];
 }
 
-def TF__CopyFromGpuToHostOp : TF_Op<"_CopyFromGpuToHost", [Pure]> {
+def TF__CopyFromGpuToHostOp : TF_Op<"_CopyFromGpuToHost", [Pure, TF_UnregisteredInTF]> {
   let summary = "Copies the input tensor from gpu to the host.";
   let arguments = (ins
     AnyTensor:$input
@@ -233,7 +233,7 @@ def TF__CopyFromGpuToHostOp : TF_Op<"_CopyFromGpuToHost", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__CopyFromHostToGpuOp : TF_Op<"_CopyFromHostToGpu", [Pure]> {
+def TF__CopyFromHostToGpuOp : TF_Op<"_CopyFromHostToGpu", [Pure, TF_UnregisteredInTF]> {
   let summary = "Copies the input tensor from the host to the GPU.";
   let arguments = (ins
     AnyTensor:$input
@@ -244,7 +244,7 @@ def TF__CopyFromHostToGpuOp : TF_Op<"_CopyFromHostToGpu", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__DeviceArgOp : TF_Op<"_DeviceArg", []> {
+def TF__DeviceArgOp : TF_Op<"_DeviceArg", [TF_UnregisteredInTF]> {
   let summary = "A graph node which represents an argument to a function.";
   let arguments = (ins
   );
@@ -261,7 +261,7 @@ def TF__DeviceArgOp : TF_Op<"_DeviceArg", []> {
   }];
 }
 
-def TF__DeviceRetvalOp : TF_Op<"_DeviceRetval", []> {
+def TF__DeviceRetvalOp : TF_Op<"_DeviceRetval", [TF_UnregisteredInTF]> {
   let summary = "A graph node which represents a return value of a function.";
   let arguments = (ins
     AnyTensor:$input
@@ -276,7 +276,7 @@ def TF__DeviceRetvalOp : TF_Op<"_DeviceRetval", []> {
   }];
 }
 
-def TF__DisconnectHostFromDistributedTPUSystemOp : TF_Op<"_DisconnectHostFromDistributedTPUSystem", []> {
+def TF__DisconnectHostFromDistributedTPUSystemOp : TF_Op<"_DisconnectHostFromDistributedTPUSystem", [TF_UnregisteredInTF]> {
   let summary = "An op that disconnects the TPUs on a host from a running distributed";
   let description = [{
 TPU system.
@@ -331,7 +331,7 @@ expected to create these operators.
   TF_DerivedOperandGroupSizeAttr num_side_inputs = TF_DerivedOperandGroupSizeAttr<5>;
 }
 
-def TF__FusedBatchNormGradExOp : TF_Op<"_FusedBatchNormGradEx", [Pure]> {
+def TF__FusedBatchNormGradExOp : TF_Op<"_FusedBatchNormGradEx", [Pure, TF_UnregisteredInTF]> {
   let summary = "Internal FusedBatchNormGrad operation: reserved for internal use.";
   let description = [{
 Do not invoke this operator directly in Python. A fusion optimization is
@@ -416,7 +416,7 @@ create these operators.
   TF_DerivedOperandGroupSizeAttr num_host_args = TF_DerivedOperandGroupSizeAttr<3>;
 }
 
-def TF__FusedConv3DOp : TF_Op<"_FusedConv3D", [Pure]> {
+def TF__FusedConv3DOp : TF_Op<"_FusedConv3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is";
   let description = [{
 expected to invoke these operators.
@@ -447,7 +447,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__FusedDepthwiseConv2dNativeOp : TF_Op<"_FusedDepthwiseConv2dNative", [Pure]> {
+def TF__FusedDepthwiseConv2dNativeOp : TF_Op<"_FusedDepthwiseConv2dNative", [Pure, TF_UnregisteredInTF]> {
   let summary = "_FusedDepthwiseConv2dNative";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -520,7 +520,7 @@ expected to create these operators.
   }];
 }
 
-def TF__FusedQuantizedConv2DOp : TF_Op<"_FusedQuantizedConv2D", [Pure]> {
+def TF__FusedQuantizedConv2DOp : TF_Op<"_FusedQuantizedConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "_FusedQuantizedConv2D";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -554,7 +554,7 @@ def TF__FusedQuantizedConv2DOp : TF_Op<"_FusedQuantizedConv2D", [Pure]> {
   }];
 }
 
-def TF__FusedQuantizedDepthwiseConv2DOp : TF_Op<"_FusedQuantizedDepthwiseConv2D", [Pure]> {
+def TF__FusedQuantizedDepthwiseConv2DOp : TF_Op<"_FusedQuantizedDepthwiseConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "_FusedQuantizedDepthwiseConv2D";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -588,7 +588,7 @@ def TF__FusedQuantizedDepthwiseConv2DOp : TF_Op<"_FusedQuantizedDepthwiseConv2D"
   }];
 }
 
-def TF__HostCastOp : TF_Op<"_HostCast", [Pure]> {
+def TF__HostCastOp : TF_Op<"_HostCast", [Pure, TF_UnregisteredInTF]> {
   let summary = "Cast x of type SrcT to y of DstT.";
   let description = [{
 _HostCast requires its input and produces its output in host memory.
@@ -646,7 +646,7 @@ input on device memory.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__IfOp : TF_Op<"_If", []> {
+def TF__IfOp : TF_Op<"_If", [TF_UnregisteredInTF]> {
   let summary = "output = cond ? then_branch(input) : else_branch(input)";
   let arguments = (ins
     AnyTensor:$cond,
@@ -668,7 +668,7 @@ def TF__IfOp : TF_Op<"_If", []> {
   }];
 }
 
-def TF__InitializeHostForDistributedTPUOp : TF_Op<"_InitializeHostForDistributedTPU", []> {
+def TF__InitializeHostForDistributedTPUOp : TF_Op<"_InitializeHostForDistributedTPU", [TF_UnregisteredInTF]> {
   let summary = "An op that connects each chip on the host to a centralized UberDriver to allow";
   let description = [{
 them to operate as a distributed system with chips in other hosts.
@@ -702,7 +702,7 @@ def TF__ListToArrayOp : TF_Op<"_ListToArray", [Pure]> {
   TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF__MklAvgPoolOp : TF_Op<"_MklAvgPool", [Pure]> {
+def TF__MklAvgPoolOp : TF_Op<"_MklAvgPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of AvgPool operator. Uses MKL DNN APIs to perform average pooling";
   let description = [{
 on the input.
@@ -731,7 +731,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklAvgPool3DOp : TF_Op<"_MklAvgPool3D", [Pure]> {
+def TF__MklAvgPool3DOp : TF_Op<"_MklAvgPool3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of AvgPool3D operator. Uses MKL DNN APIs to perform average pooling";
   let description = [{
 on the input.
@@ -760,7 +760,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklAvgPool3DGradOp : TF_Op<"_MklAvgPool3DGrad", [Pure]> {
+def TF__MklAvgPool3DGradOp : TF_Op<"_MklAvgPool3DGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of AvgPool3DGrad operator. Uses oneDNN APIs to compute gradients";
   let description = [{
 of AvgPool function.
@@ -791,7 +791,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklAvgPoolGradOp : TF_Op<"_MklAvgPoolGrad", [Pure]> {
+def TF__MklAvgPoolGradOp : TF_Op<"_MklAvgPoolGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of AvgPoolGrad operator. Uses oneDNN APIs to compute gradients";
   let description = [{
 of AvgPool function.
@@ -822,7 +822,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklBatchMatMulOp : TF_Op<"_MklBatchMatMul", [Pure]> {
+def TF__MklBatchMatMulOp : TF_Op<"_MklBatchMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklBatchMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$x,
@@ -844,7 +844,7 @@ def TF__MklBatchMatMulOp : TF_Op<"_MklBatchMatMul", [Pure]> {
   }];
 }
 
-def TF__MklBatchMatMulV2Op : TF_Op<"_MklBatchMatMulV2", [Pure]> {
+def TF__MklBatchMatMulV2Op : TF_Op<"_MklBatchMatMulV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklBatchMatMulV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$x,
@@ -866,7 +866,7 @@ def TF__MklBatchMatMulV2Op : TF_Op<"_MklBatchMatMulV2", [Pure]> {
   }];
 }
 
-def TF__MklConcatOp : TF_Op<"_MklConcat", [Pure, SameVariadicOperandSize]> {
+def TF__MklConcatOp : TF_Op<"_MklConcat", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "MKL version of Concat operator. Uses MKL DNN APIs to perform concatenation.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -886,7 +886,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
 }
 
-def TF__MklConcatV2Op : TF_Op<"_MklConcatV2", [Pure, SameVariadicOperandSize]> {
+def TF__MklConcatV2Op : TF_Op<"_MklConcatV2", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "MKL version of ConcatV2 operator. Uses MKL DNN APIs to perform concatenation.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -907,7 +907,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF__MklConjugateTransposeOp : TF_Op<"_MklConjugateTranspose", [Pure]> {
+def TF__MklConjugateTransposeOp : TF_Op<"_MklConjugateTranspose", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklConjugateTranspose";
   let arguments = (ins
     AnyTensor:$x,
@@ -920,7 +920,7 @@ def TF__MklConjugateTransposeOp : TF_Op<"_MklConjugateTranspose", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF__MklConv2DOp : TF_Op<"_MklConv2D", [Pure]> {
+def TF__MklConv2DOp : TF_Op<"_MklConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv2D operator. Uses MKL DNN APIs to perform 2D convolution.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -954,7 +954,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv2DBackpropFilterOp : TF_Op<"_MklConv2DBackpropFilter", [Pure]> {
+def TF__MklConv2DBackpropFilterOp : TF_Op<"_MklConv2DBackpropFilter", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv2DBackpropFilter. Uses MKL DNN APIs to compute the";
   let description = [{
 gradients of convolution with respect to the filter.
@@ -989,7 +989,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv2DBackpropFilterWithBiasOp : TF_Op<"_MklConv2DBackpropFilterWithBias", [Pure]> {
+def TF__MklConv2DBackpropFilterWithBiasOp : TF_Op<"_MklConv2DBackpropFilterWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv2DBackpropFilterWithBias. Uses MKL DNN APIs to compute the";
   let description = [{
 gradients of convolution with respect to the filter.
@@ -1025,7 +1025,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv2DBackpropInputOp : TF_Op<"_MklConv2DBackpropInput", [Pure]> {
+def TF__MklConv2DBackpropInputOp : TF_Op<"_MklConv2DBackpropInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Convolution2D backward input. Uses MKL DNN APIs to compute the";
   let description = [{
 gradients of convolution with respect to the input.
@@ -1060,7 +1060,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv2DWithBiasOp : TF_Op<"_MklConv2DWithBias", [Pure]> {
+def TF__MklConv2DWithBiasOp : TF_Op<"_MklConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv2D and BiasAdd operator. Uses MKL DNN APIs to perform";
   let description = [{
 2D convolution and add Bias to the output of convolution.
@@ -1098,7 +1098,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv3DOp : TF_Op<"_MklConv3D", [Pure]> {
+def TF__MklConv3DOp : TF_Op<"_MklConv3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv3D operator. Uses MKL DNN APIs to perform 3D convolution.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1130,7 +1130,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv3DBackpropFilterV2Op : TF_Op<"_MklConv3DBackpropFilterV2", [Pure]> {
+def TF__MklConv3DBackpropFilterV2Op : TF_Op<"_MklConv3DBackpropFilterV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv3DBackpropFilter. Uses MKL DNN APIs to compute the";
   let description = [{
 gradients of convolution with respect to the filter.
@@ -1163,7 +1163,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklConv3DBackpropInputV2Op : TF_Op<"_MklConv3DBackpropInputV2", [Pure]> {
+def TF__MklConv3DBackpropInputV2Op : TF_Op<"_MklConv3DBackpropInputV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Convolution3D backward input. Uses MKL DNN APIs to compute the";
   let description = [{
 gradients of convolution with respect to the input.
@@ -1197,7 +1197,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklDepthwiseConv2dNativeOp : TF_Op<"_MklDepthwiseConv2dNative", [Pure]> {
+def TF__MklDepthwiseConv2dNativeOp : TF_Op<"_MklDepthwiseConv2dNative", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklDepthwiseConv2dNative";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -1226,7 +1226,7 @@ def TF__MklDepthwiseConv2dNativeOp : TF_Op<"_MklDepthwiseConv2dNative", [Pure]> 
   }];
 }
 
-def TF__MklDepthwiseConv2dNativeBackpropFilterOp : TF_Op<"_MklDepthwiseConv2dNativeBackpropFilter", [Pure]> {
+def TF__MklDepthwiseConv2dNativeBackpropFilterOp : TF_Op<"_MklDepthwiseConv2dNativeBackpropFilter", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklDepthwiseConv2dNativeBackpropFilter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -1254,7 +1254,7 @@ def TF__MklDepthwiseConv2dNativeBackpropFilterOp : TF_Op<"_MklDepthwiseConv2dNat
   }];
 }
 
-def TF__MklDepthwiseConv2dNativeBackpropInputOp : TF_Op<"_MklDepthwiseConv2dNativeBackpropInput", [Pure]> {
+def TF__MklDepthwiseConv2dNativeBackpropInputOp : TF_Op<"_MklDepthwiseConv2dNativeBackpropInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklDepthwiseConv2dNativeBackpropInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$input_sizes,
@@ -1282,7 +1282,7 @@ def TF__MklDepthwiseConv2dNativeBackpropInputOp : TF_Op<"_MklDepthwiseConv2dNati
   }];
 }
 
-def TF__MklDequantizeOp : TF_Op<"_MklDequantize", [Pure]> {
+def TF__MklDequantizeOp : TF_Op<"_MklDequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklDequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -1305,7 +1305,7 @@ def TF__MklDequantizeOp : TF_Op<"_MklDequantize", [Pure]> {
   }];
 }
 
-def TF__MklEinsumOp : TF_Op<"_MklEinsum", [Pure]> {
+def TF__MklEinsumOp : TF_Op<"_MklEinsum", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklEinsum";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">>:$inputs
@@ -1324,7 +1324,7 @@ def TF__MklEinsumOp : TF_Op<"_MklEinsum", [Pure]> {
   }];
 }
 
-def TF__MklEluOp : TF_Op<"_MklElu", [Pure]> {
+def TF__MklEluOp : TF_Op<"_MklElu", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Elu operator. Uses MKL DNN APIs to implement Elu operator.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1341,7 +1341,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklEluGradOp : TF_Op<"_MklEluGrad", [Pure]> {
+def TF__MklEluGradOp : TF_Op<"_MklEluGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of EluGrad operator. Uses MKL DNN APIs to compute Elu";
   let description = [{
 gradients for Elu operation.
@@ -1361,7 +1361,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklFusedBatchMatMulV2Op : TF_Op<"_MklFusedBatchMatMulV2", [Pure]> {
+def TF__MklFusedBatchMatMulV2Op : TF_Op<"_MklFusedBatchMatMulV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. Grappler is";
   let description = [{
 expected to create these operators.
@@ -1389,7 +1389,7 @@ expected to create these operators.
   }];
 }
 
-def TF__MklFusedBatchNormOp : TF_Op<"_MklFusedBatchNorm", [Pure]> {
+def TF__MklFusedBatchNormOp : TF_Op<"_MklFusedBatchNorm", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNorm operator. Uses oneDNN APIs to perform fused";
   let description = [{
 batch normalization.
@@ -1434,7 +1434,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklFusedBatchNormExOp : TF_Op<"_MklFusedBatchNormEx", [Pure, SameVariadicOperandSize]> {
+def TF__MklFusedBatchNormExOp : TF_Op<"_MklFusedBatchNormEx", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "MKL version of FusedBatchNormEx operator. Uses MKL DNN APIs to perform fused";
   let description = [{
 batch normalization and relu.
@@ -1486,7 +1486,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklFusedBatchNormGradOp : TF_Op<"_MklFusedBatchNormGrad", [Pure]> {
+def TF__MklFusedBatchNormGradOp : TF_Op<"_MklFusedBatchNormGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNormGrad operator. Uses oneDNN APIs to compute";
   let description = [{
 gradients for fused batch normalization.
@@ -1530,7 +1530,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklFusedBatchNormGradV2Op : TF_Op<"_MklFusedBatchNormGradV2", [Pure]> {
+def TF__MklFusedBatchNormGradV2Op : TF_Op<"_MklFusedBatchNormGradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklFusedBatchNormGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$y_backprop,
@@ -1569,7 +1569,7 @@ def TF__MklFusedBatchNormGradV2Op : TF_Op<"_MklFusedBatchNormGradV2", [Pure]> {
   }];
 }
 
-def TF__MklFusedBatchNormGradV3Op : TF_Op<"_MklFusedBatchNormGradV3", [Pure]> {
+def TF__MklFusedBatchNormGradV3Op : TF_Op<"_MklFusedBatchNormGradV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of FusedBatchNormGradV3: Do not invoke this operator directly in Python.";
   let description = [{
              Graph rewrite pass is expected to invoke this operator.
@@ -1613,7 +1613,7 @@ def TF__MklFusedBatchNormGradV3Op : TF_Op<"_MklFusedBatchNormGradV3", [Pure]> {
   }];
 }
 
-def TF__MklFusedBatchNormV2Op : TF_Op<"_MklFusedBatchNormV2", [Pure]> {
+def TF__MklFusedBatchNormV2Op : TF_Op<"_MklFusedBatchNormV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklFusedBatchNormV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$x,
@@ -1653,7 +1653,7 @@ def TF__MklFusedBatchNormV2Op : TF_Op<"_MklFusedBatchNormV2", [Pure]> {
   }];
 }
 
-def TF__MklFusedBatchNormV3Op : TF_Op<"_MklFusedBatchNormV3", [Pure]> {
+def TF__MklFusedBatchNormV3Op : TF_Op<"_MklFusedBatchNormV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of FusedBatchNormV3: Do not invoke this operator directly in Python.";
   let description = [{
          Graph rewrite pass is expected to invoke this operator.
@@ -1698,7 +1698,7 @@ def TF__MklFusedBatchNormV3Op : TF_Op<"_MklFusedBatchNormV3", [Pure]> {
   }];
 }
 
-def TF__MklFusedConv2DOp : TF_Op<"_MklFusedConv2D", [Pure, SameVariadicOperandSize]> {
+def TF__MklFusedConv2DOp : TF_Op<"_MklFusedConv2D", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. MKL DNN graph transformer";
   let description = [{
  is expected to create these operators.
@@ -1737,7 +1737,7 @@ def TF__MklFusedConv2DOp : TF_Op<"_MklFusedConv2D", [Pure, SameVariadicOperandSi
   }];
 }
 
-def TF__MklFusedDepthwiseConv2dNativeOp : TF_Op<"_MklFusedDepthwiseConv2dNative", [Pure, SameVariadicOperandSize]> {
+def TF__MklFusedDepthwiseConv2dNativeOp : TF_Op<"_MklFusedDepthwiseConv2dNative", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "_MklFusedDepthwiseConv2dNative";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$input,
@@ -1771,7 +1771,7 @@ def TF__MklFusedDepthwiseConv2dNativeOp : TF_Op<"_MklFusedDepthwiseConv2dNative"
   }];
 }
 
-def TF__MklFusedInstanceNormOp : TF_Op<"_MklFusedInstanceNorm", [Pure]> {
+def TF__MklFusedInstanceNormOp : TF_Op<"_MklFusedInstanceNorm", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of fused instance normalization operator.";
   let description = [{
         Do not invoke this operator directly in Python.
@@ -1798,7 +1798,7 @@ def TF__MklFusedInstanceNormOp : TF_Op<"_MklFusedInstanceNorm", [Pure]> {
   }];
 }
 
-def TF__MklFusedMatMulOp : TF_Op<"_MklFusedMatMul", [Pure, SameVariadicOperandSize]> {
+def TF__MklFusedMatMulOp : TF_Op<"_MklFusedMatMul", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "MKL version of FusedMatMul operator. Uses MKL-DNN APIs to implement MatMul";
   let description = [{
 operator.
@@ -1834,7 +1834,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklFusedMishOp : TF_Op<"_MklFusedMish", [Pure]> {
+def TF__MklFusedMishOp : TF_Op<"_MklFusedMish", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of the Mish operator. Uses oneDNN APIs to implement Mish operator.";
   let description = [{
 *NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is expected
@@ -1849,7 +1849,7 @@ to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklLayerNormOp : TF_Op<"_MklLayerNorm", [Pure]> {
+def TF__MklLayerNormOp : TF_Op<"_MklLayerNorm", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklLayerNorm";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "float, bfloat16, half">:$x,
@@ -1869,7 +1869,7 @@ def TF__MklLayerNormOp : TF_Op<"_MklLayerNorm", [Pure]> {
   }];
 }
 
-def TF__MklLeakyReluOp : TF_Op<"_MklLeakyRelu", [Pure]> {
+def TF__MklLeakyReluOp : TF_Op<"_MklLeakyRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of LeakyRelu operator. Uses MKL DNN APIs to implement";
   let description = [{
 LeakyRelu operator.
@@ -1895,7 +1895,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklLeakyReluGradOp : TF_Op<"_MklLeakyReluGrad", [Pure]> {
+def TF__MklLeakyReluGradOp : TF_Op<"_MklLeakyReluGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of LeakyReluGrad operator. Uses MKL DNN APIs to compute rectified";
   let description = [{
 linear gradients for LeakyReluGrad operation.
@@ -1923,7 +1923,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklMatMulOp : TF_Op<"_MklMatMul", [Pure]> {
+def TF__MklMatMulOp : TF_Op<"_MklMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$a,
@@ -1945,7 +1945,7 @@ def TF__MklMatMulOp : TF_Op<"_MklMatMul", [Pure]> {
   }];
 }
 
-def TF__MklMaxPoolOp : TF_Op<"_MklMaxPool", [Pure]> {
+def TF__MklMaxPoolOp : TF_Op<"_MklMaxPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of MaxPool operator. Uses MKL DNN APIs to perform max pooling";
   let description = [{
 on the input.
@@ -1978,7 +1978,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklMaxPool3DOp : TF_Op<"_MklMaxPool3D", [Pure]> {
+def TF__MklMaxPool3DOp : TF_Op<"_MklMaxPool3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of MaxPool3D operator. Uses MKL DNN APIs to perform average pooling";
   let description = [{
 on the input.
@@ -2010,7 +2010,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklMaxPool3DGradOp : TF_Op<"_MklMaxPool3DGrad", [Pure]> {
+def TF__MklMaxPool3DGradOp : TF_Op<"_MklMaxPool3DGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of MaxPool3DGrad operator. Uses oneDNN APIs to compute gradients";
   let description = [{
 of MaxPool3D function.
@@ -2047,7 +2047,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklMaxPoolGradOp : TF_Op<"_MklMaxPoolGrad", [Pure]> {
+def TF__MklMaxPoolGradOp : TF_Op<"_MklMaxPoolGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of MaxPoolGrad. Uses oneDNN APIs to compute gradients of";
   let description = [{
 MaxPool operator.
@@ -2084,7 +2084,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeAvgPoolOp : TF_Op<"_MklNativeAvgPool", [Pure]> {
+def TF__MklNativeAvgPoolOp : TF_Op<"_MklNativeAvgPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of AvgPool operator that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to perform average pooling on the input.
@@ -2111,7 +2111,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeAvgPool3DOp : TF_Op<"_MklNativeAvgPool3D", [Pure]> {
+def TF__MklNativeAvgPool3DOp : TF_Op<"_MklNativeAvgPool3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of AvgPool3D operator that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to perform 3D average pooling on the input.
@@ -2138,7 +2138,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeAvgPool3DGradOp : TF_Op<"_MklNativeAvgPool3DGrad", [Pure]> {
+def TF__MklNativeAvgPool3DGradOp : TF_Op<"_MklNativeAvgPool3DGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of AvgPool3DGrad operator that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to compute gradients of AvgPool3D function.
@@ -2166,7 +2166,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeAvgPoolGradOp : TF_Op<"_MklNativeAvgPoolGrad", [Pure]> {
+def TF__MklNativeAvgPoolGradOp : TF_Op<"_MklNativeAvgPoolGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of AvgPoolGrad operator that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to compute gradients of AvgPool operator.
@@ -2194,7 +2194,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeConv2DOp : TF_Op<"_MklNativeConv2D", [Pure]> {
+def TF__MklNativeConv2DOp : TF_Op<"_MklNativeConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "    MKL version of Conv2D operator for Eager mode. Uses MKL DNN APIs to perform 2D convolution.";
   let description = [{
     NOTE Do not invoke this operator directly in Python. Eager Op rewrite is
@@ -2223,7 +2223,7 @@ def TF__MklNativeConv2DOp : TF_Op<"_MklNativeConv2D", [Pure]> {
   }];
 }
 
-def TF__MklNativeConv2DBackpropFilterOp : TF_Op<"_MklNativeConv2DBackpropFilter", [Pure]> {
+def TF__MklNativeConv2DBackpropFilterOp : TF_Op<"_MklNativeConv2DBackpropFilter", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv2DBackpropFilter for Eager mode. Uses MKL DNN APIs";
   let description = [{
 to compute the gradients of convolution with respect to the filter.
@@ -2254,7 +2254,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeConv2DBackpropFilterWithBiasOp : TF_Op<"_MklNativeConv2DBackpropFilterWithBias", [Pure]> {
+def TF__MklNativeConv2DBackpropFilterWithBiasOp : TF_Op<"_MklNativeConv2DBackpropFilterWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of Conv2DBackpropFilterWithBias. Uses oneDNN APIs to compute the";
   let description = [{
 fusion of Conv2DBackpropFilter and BiasAddGrad.
@@ -2285,7 +2285,7 @@ expected to invoke this one.
   }];
 }
 
-def TF__MklNativeConv2DBackpropInputOp : TF_Op<"_MklNativeConv2DBackpropInput", [Pure]> {
+def TF__MklNativeConv2DBackpropInputOp : TF_Op<"_MklNativeConv2DBackpropInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Convolution2D backward input for Eager mode. Uses MKL DNN APIs";
   let description = [{
 to compute the gradients of convolution with respect to the input.
@@ -2316,7 +2316,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeConv2DWithBiasOp : TF_Op<"_MklNativeConv2DWithBias", [Pure]> {
+def TF__MklNativeConv2DWithBiasOp : TF_Op<"_MklNativeConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv2D and BiasAdd operator. Uses oneDNN APIs to perform";
   let description = [{
 2D convolution and add Bias to the output of convolution.
@@ -2348,7 +2348,7 @@ expected to invoke this operator.
   }];
 }
 
-def TF__MklNativeConv3DOp : TF_Op<"_MklNativeConv3D", [Pure]> {
+def TF__MklNativeConv3DOp : TF_Op<"_MklNativeConv3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv3D operator that does not depend on layout propagation.";
   let description = [{
 Uses oneDNN APIs to perform 3D convolution.
@@ -2377,7 +2377,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeConv3DBackpropFilterV2Op : TF_Op<"_MklNativeConv3DBackpropFilterV2", [Pure]> {
+def TF__MklNativeConv3DBackpropFilterV2Op : TF_Op<"_MklNativeConv3DBackpropFilterV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv3DBackpropFilter op that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to compute the gradients of convolution
@@ -2407,7 +2407,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeConv3DBackpropInputV2Op : TF_Op<"_MklNativeConv3DBackpropInputV2", [Pure]> {
+def TF__MklNativeConv3DBackpropInputV2Op : TF_Op<"_MklNativeConv3DBackpropInputV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Convolution3D backward input op that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to compute the gradients of convolution with
@@ -2438,7 +2438,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeDepthwiseConv2dNativeOp : TF_Op<"_MklNativeDepthwiseConv2dNative", [Pure]> {
+def TF__MklNativeDepthwiseConv2dNativeOp : TF_Op<"_MklNativeDepthwiseConv2dNative", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeDepthwiseConv2dNative";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -2462,7 +2462,7 @@ def TF__MklNativeDepthwiseConv2dNativeOp : TF_Op<"_MklNativeDepthwiseConv2dNativ
   }];
 }
 
-def TF__MklNativeDepthwiseConv2dNativeBackpropFilterOp : TF_Op<"_MklNativeDepthwiseConv2dNativeBackpropFilter", [Pure]> {
+def TF__MklNativeDepthwiseConv2dNativeBackpropFilterOp : TF_Op<"_MklNativeDepthwiseConv2dNativeBackpropFilter", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeDepthwiseConv2dNativeBackpropFilter";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
@@ -2486,7 +2486,7 @@ def TF__MklNativeDepthwiseConv2dNativeBackpropFilterOp : TF_Op<"_MklNativeDepthw
   }];
 }
 
-def TF__MklNativeDepthwiseConv2dNativeBackpropInputOp : TF_Op<"_MklNativeDepthwiseConv2dNativeBackpropInput", [Pure]> {
+def TF__MklNativeDepthwiseConv2dNativeBackpropInputOp : TF_Op<"_MklNativeDepthwiseConv2dNativeBackpropInput", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeDepthwiseConv2dNativeBackpropInput";
   let arguments = (ins
     TF_TensorOfDTypes<"0x8", "int32">:$input_sizes,
@@ -2510,7 +2510,7 @@ def TF__MklNativeDepthwiseConv2dNativeBackpropInputOp : TF_Op<"_MklNativeDepthwi
   }];
 }
 
-def TF__MklNativeFusedBatchNormOp : TF_Op<"_MklNativeFusedBatchNorm", [Pure]> {
+def TF__MklNativeFusedBatchNormOp : TF_Op<"_MklNativeFusedBatchNorm", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNorm operator that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to perform fused batch normalization.
@@ -2545,7 +2545,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeFusedBatchNormExOp : TF_Op<"_MklNativeFusedBatchNormEx", [Pure]> {
+def TF__MklNativeFusedBatchNormExOp : TF_Op<"_MklNativeFusedBatchNormEx", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNormEx operator that does not depend on layout propagation.";
   let description = [{
 Uses oneDNN APIs to perform fused batch normalization and relu.
@@ -2585,7 +2585,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeFusedBatchNormGradOp : TF_Op<"_MklNativeFusedBatchNormGrad", [Pure]> {
+def TF__MklNativeFusedBatchNormGradOp : TF_Op<"_MklNativeFusedBatchNormGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNormGrad operator that does not depend";
   let description = [{
 on layout propagation. Uses oneDNN APIs to compute gradients for fused
@@ -2620,7 +2620,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeFusedBatchNormGradV2Op : TF_Op<"_MklNativeFusedBatchNormGradV2", [Pure]> {
+def TF__MklNativeFusedBatchNormGradV2Op : TF_Op<"_MklNativeFusedBatchNormGradV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeFusedBatchNormGradV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$y_backprop,
@@ -2649,7 +2649,7 @@ def TF__MklNativeFusedBatchNormGradV2Op : TF_Op<"_MklNativeFusedBatchNormGradV2"
   }];
 }
 
-def TF__MklNativeFusedBatchNormGradV3Op : TF_Op<"_MklNativeFusedBatchNormGradV3", [Pure]> {
+def TF__MklNativeFusedBatchNormGradV3Op : TF_Op<"_MklNativeFusedBatchNormGradV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNormGradV3 that does not depend";
   let description = [{
         on layout propagation. Do not invoke this operator directly in Python.
@@ -2683,7 +2683,7 @@ def TF__MklNativeFusedBatchNormGradV3Op : TF_Op<"_MklNativeFusedBatchNormGradV3"
   }];
 }
 
-def TF__MklNativeFusedBatchNormV2Op : TF_Op<"_MklNativeFusedBatchNormV2", [Pure]> {
+def TF__MklNativeFusedBatchNormV2Op : TF_Op<"_MklNativeFusedBatchNormV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeFusedBatchNormV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$x,
@@ -2713,7 +2713,7 @@ def TF__MklNativeFusedBatchNormV2Op : TF_Op<"_MklNativeFusedBatchNormV2", [Pure]
   }];
 }
 
-def TF__MklNativeFusedBatchNormV3Op : TF_Op<"_MklNativeFusedBatchNormV3", [Pure]> {
+def TF__MklNativeFusedBatchNormV3Op : TF_Op<"_MklNativeFusedBatchNormV3", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedBatchNormV3 operator that does not depend";
   let description = [{
         on layout propagation. Do not invoke this operator directly in Python.
@@ -2748,7 +2748,7 @@ def TF__MklNativeFusedBatchNormV3Op : TF_Op<"_MklNativeFusedBatchNormV3", [Pure]
   }];
 }
 
-def TF__MklNativeFusedConv2DOp : TF_Op<"_MklNativeFusedConv2D", [Pure]> {
+def TF__MklNativeFusedConv2DOp : TF_Op<"_MklNativeFusedConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. oneDNN graph transformer";
   let description = [{
  is expected to create these operators.
@@ -2782,7 +2782,7 @@ def TF__MklNativeFusedConv2DOp : TF_Op<"_MklNativeFusedConv2D", [Pure]> {
   }];
 }
 
-def TF__MklNativeFusedConv3DOp : TF_Op<"_MklNativeFusedConv3D", [Pure]> {
+def TF__MklNativeFusedConv3DOp : TF_Op<"_MklNativeFusedConv3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Conv3D operator that does not depend on layout propagation.";
   let description = [{
 Uses oneDNN APIs to perform 3D convolution.

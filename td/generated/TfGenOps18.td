@@ -5,7 +5,7 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF__MklNativeFusedDepthwiseConv2dNativeOp : TF_Op<"_MklNativeFusedDepthwiseConv2dNative", [Pure]> {
+def TF__MklNativeFusedDepthwiseConv2dNativeOp : TF_Op<"_MklNativeFusedDepthwiseConv2dNative", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeFusedDepthwiseConv2dNative";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84002", "bfloat16, float, half">:$input,
@@ -33,7 +33,7 @@ def TF__MklNativeFusedDepthwiseConv2dNativeOp : TF_Op<"_MklNativeFusedDepthwiseC
   }];
 }
 
-def TF__MklNativeFusedMatMulOp : TF_Op<"_MklNativeFusedMatMul", [Pure]> {
+def TF__MklNativeFusedMatMulOp : TF_Op<"_MklNativeFusedMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of FusedMatMul operator that does not depend";
   let description = [{
 on layout propagation. Uses oneDNN APIs to implement MatMul fusion.
@@ -65,7 +65,7 @@ expected to invoke this one.
   }];
 }
 
-def TF__MklNativeMaxPoolOp : TF_Op<"_MklNativeMaxPool", [Pure]> {
+def TF__MklNativeMaxPoolOp : TF_Op<"_MklNativeMaxPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of MaxPool operator that does not depend";
   let description = [{
 on layout propagation. Uses oneDNN APIs to perform max pooling
@@ -95,7 +95,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeMaxPool3DOp : TF_Op<"_MklNativeMaxPool3D", [Pure]> {
+def TF__MklNativeMaxPool3DOp : TF_Op<"_MklNativeMaxPool3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of MaxPool3D operator that does not depend on layout propagation.";
   let description = [{
 Uses oneDNN APIs to perform 3D max pooling on the input.
@@ -123,7 +123,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeMaxPool3DGradOp : TF_Op<"_MklNativeMaxPool3DGrad", [Pure]> {
+def TF__MklNativeMaxPool3DGradOp : TF_Op<"_MklNativeMaxPool3DGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of MaxPool3DGrad operator that does not depend on layout";
   let description = [{
 propagation. Uses oneDNN APIs to compute gradients of MaxPool3D function.
@@ -154,7 +154,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativeMaxPoolGradOp : TF_Op<"_MklNativeMaxPoolGrad", [Pure]> {
+def TF__MklNativeMaxPoolGradOp : TF_Op<"_MklNativeMaxPoolGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of MaxPoolGrad that does not depend on layout propagation.";
   let description = [{
 Uses oneDNN APIs to compute gradients of MaxPool operator.
@@ -185,7 +185,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativePadWithConv2DOp : TF_Op<"_MklNativePadWithConv2D", [Pure]> {
+def TF__MklNativePadWithConv2DOp : TF_Op<"_MklNativePadWithConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Pad and Conv2D fusion that does not depend";
   let description = [{
 on layout propagation. Uses oneDNN APIs to perform
@@ -218,7 +218,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklNativePadWithFusedConv2DOp : TF_Op<"_MklNativePadWithFusedConv2D", [Pure]> {
+def TF__MklNativePadWithFusedConv2DOp : TF_Op<"_MklNativePadWithFusedConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. oneDNN graph transformer";
   let description = [{
  is expected to create these operators.
@@ -251,7 +251,7 @@ def TF__MklNativePadWithFusedConv2DOp : TF_Op<"_MklNativePadWithFusedConv2D", [P
   }];
 }
 
-def TF__MklNativeSparseMatrixMatMulOp : TF_Op<"_MklNativeSparseMatrixMatMul", [Pure]> {
+def TF__MklNativeSparseMatrixMatMulOp : TF_Op<"_MklNativeSparseMatrixMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklNativeSparseMatrixMatMul";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$a,
@@ -275,7 +275,7 @@ def TF__MklNativeSparseMatrixMatMulOp : TF_Op<"_MklNativeSparseMatrixMatMul", [P
   }];
 }
 
-def TF__MklPadWithConv2DOp : TF_Op<"_MklPadWithConv2D", [Pure]> {
+def TF__MklPadWithConv2DOp : TF_Op<"_MklPadWithConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Pad and Conv2D operator. Uses MKL DNN APIs to perform";
   let description = [{
 Pad and 2D convolution to the output of convolution.
@@ -313,7 +313,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklPadWithFusedConv2DOp : TF_Op<"_MklPadWithFusedConv2D", [Pure, SameVariadicOperandSize]> {
+def TF__MklPadWithFusedConv2DOp : TF_Op<"_MklPadWithFusedConv2D", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. MKL DNN graph transformer";
   let description = [{
  is expected to create these operators.
@@ -353,7 +353,7 @@ def TF__MklPadWithFusedConv2DOp : TF_Op<"_MklPadWithFusedConv2D", [Pure, SameVar
   }];
 }
 
-def TF__MklQuantizeV2Op : TF_Op<"_MklQuantizeV2", [Pure]> {
+def TF__MklQuantizeV2Op : TF_Op<"_MklQuantizeV2", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizeV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input,
@@ -379,7 +379,7 @@ def TF__MklQuantizeV2Op : TF_Op<"_MklQuantizeV2", [Pure]> {
   }];
 }
 
-def TF__MklQuantizedAvgPoolOp : TF_Op<"_MklQuantizedAvgPool", [Pure]> {
+def TF__MklQuantizedAvgPoolOp : TF_Op<"_MklQuantizedAvgPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of QuantizedAvgPool operator. Uses MKL DNN APIs to perform average pooling";
   let description = [{
 on the quantized input.
@@ -408,7 +408,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklQuantizedConcatV2Op : TF_Op<"_MklQuantizedConcatV2", [Pure, SameVariadicOperandSize]> {
+def TF__MklQuantizedConcatV2Op : TF_Op<"_MklQuantizedConcatV2", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
   let summary = "_MklQuantizedConcatV2";
   let arguments = (ins
     Variadic<AnyTensor>:$values,
@@ -426,7 +426,7 @@ def TF__MklQuantizedConcatV2Op : TF_Op<"_MklQuantizedConcatV2", [Pure, SameVaria
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF__MklQuantizedConv2DOp : TF_Op<"_MklQuantizedConv2D", [Pure]> {
+def TF__MklQuantizedConv2DOp : TF_Op<"_MklQuantizedConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -458,7 +458,7 @@ def TF__MklQuantizedConv2DOp : TF_Op<"_MklQuantizedConv2D", [Pure]> {
   }];
 }
 
-def TF__MklQuantizedConv2DAndReluOp : TF_Op<"_MklQuantizedConv2DAndRelu", [Pure]> {
+def TF__MklQuantizedConv2DAndReluOp : TF_Op<"_MklQuantizedConv2DAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -490,7 +490,7 @@ def TF__MklQuantizedConv2DAndReluOp : TF_Op<"_MklQuantizedConv2DAndRelu", [Pure]
   }];
 }
 
-def TF__MklQuantizedConv2DAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DAndReluAndRequantize", [Pure]> {
+def TF__MklQuantizedConv2DAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -524,7 +524,7 @@ def TF__MklQuantizedConv2DAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DAnd
   }];
 }
 
-def TF__MklQuantizedConv2DAndRequantizeOp : TF_Op<"_MklQuantizedConv2DAndRequantize", [Pure]> {
+def TF__MklQuantizedConv2DAndRequantizeOp : TF_Op<"_MklQuantizedConv2DAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -558,7 +558,7 @@ def TF__MklQuantizedConv2DAndRequantizeOp : TF_Op<"_MklQuantizedConv2DAndRequant
   }];
 }
 
-def TF__MklQuantizedConv2DPerChannelOp : TF_Op<"_MklQuantizedConv2DPerChannel", [Pure]> {
+def TF__MklQuantizedConv2DPerChannelOp : TF_Op<"_MklQuantizedConv2DPerChannel", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of QuantizedConv2D op.";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -590,7 +590,7 @@ def TF__MklQuantizedConv2DPerChannelOp : TF_Op<"_MklQuantizedConv2DPerChannel", 
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasOp : TF_Op<"_MklQuantizedConv2DWithBias", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasOp : TF_Op<"_MklQuantizedConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBias";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -624,7 +624,7 @@ def TF__MklQuantizedConv2DWithBiasOp : TF_Op<"_MklQuantizedConv2DWithBias", [Pur
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasAndReluOp : TF_Op<"_MklQuantizedConv2DWithBiasAndRelu", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasAndReluOp : TF_Op<"_MklQuantizedConv2DWithBiasAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBiasAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -658,7 +658,7 @@ def TF__MklQuantizedConv2DWithBiasAndReluOp : TF_Op<"_MklQuantizedConv2DWithBias
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasAndReluAndRequantize", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBiasAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -695,7 +695,7 @@ def TF__MklQuantizedConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedC
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasAndRequantize", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBiasAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -732,7 +732,7 @@ def TF__MklQuantizedConv2DWithBiasAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWi
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasSignedSumAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasSignedSumAndReluAndRequantize", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasSignedSumAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasSignedSumAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBiasSignedSumAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -773,7 +773,7 @@ def TF__MklQuantizedConv2DWithBiasSignedSumAndReluAndRequantizeOp : TF_Op<"_MklQ
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasSumAndReluOp : TF_Op<"_MklQuantizedConv2DWithBiasSumAndRelu", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasSumAndReluOp : TF_Op<"_MklQuantizedConv2DWithBiasSumAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBiasSumAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -808,7 +808,7 @@ def TF__MklQuantizedConv2DWithBiasSumAndReluOp : TF_Op<"_MklQuantizedConv2DWithB
   }];
 }
 
-def TF__MklQuantizedConv2DWithBiasSumAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasSumAndReluAndRequantize", [Pure]> {
+def TF__MklQuantizedConv2DWithBiasSumAndReluAndRequantizeOp : TF_Op<"_MklQuantizedConv2DWithBiasSumAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedConv2DWithBiasSumAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -849,7 +849,7 @@ def TF__MklQuantizedConv2DWithBiasSumAndReluAndRequantizeOp : TF_Op<"_MklQuantiz
   }];
 }
 
-def TF__MklQuantizedDepthwiseConv2DOp : TF_Op<"_MklQuantizedDepthwiseConv2D", [Pure]> {
+def TF__MklQuantizedDepthwiseConv2DOp : TF_Op<"_MklQuantizedDepthwiseConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of quantized depthwise Conv2D.";
   let description = [{
 *NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -884,7 +884,7 @@ expected to invoke this operator.
   }];
 }
 
-def TF__MklQuantizedDepthwiseConv2DWithBiasOp : TF_Op<"_MklQuantizedDepthwiseConv2DWithBias", [Pure]> {
+def TF__MklQuantizedDepthwiseConv2DWithBiasOp : TF_Op<"_MklQuantizedDepthwiseConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of quantized depthwise Conv2D with Bias.";
   let description = [{
 *NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -921,7 +921,7 @@ expected to invoke this operator.
   }];
 }
 
-def TF__MklQuantizedDepthwiseConv2DWithBiasAndReluOp : TF_Op<"_MklQuantizedDepthwiseConv2DWithBiasAndRelu", [Pure]> {
+def TF__MklQuantizedDepthwiseConv2DWithBiasAndReluOp : TF_Op<"_MklQuantizedDepthwiseConv2DWithBiasAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of quantized depthwise Conv2D with Bias and Relu.";
   let description = [{
 *NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -959,7 +959,7 @@ expected to invoke this operator.
   }];
 }
 
-def TF__MklQuantizedDepthwiseConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedDepthwiseConv2DWithBiasAndReluAndRequantize", [Pure]> {
+def TF__MklQuantizedDepthwiseConv2DWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedDepthwiseConv2DWithBiasAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL-DNN implementation of quantized depthwise Conv2D with Bias, Relu and Requantize.";
   let description = [{
 *NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1000,7 +1000,7 @@ expected to invoke this operator.
   }];
 }
 
-def TF__MklQuantizedMatMulWithBiasOp : TF_Op<"_MklQuantizedMatMulWithBias", [Pure]> {
+def TF__MklQuantizedMatMulWithBiasOp : TF_Op<"_MklQuantizedMatMulWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedMatMulWithBias";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -1033,7 +1033,7 @@ def TF__MklQuantizedMatMulWithBiasOp : TF_Op<"_MklQuantizedMatMulWithBias", [Pur
   }];
 }
 
-def TF__MklQuantizedMatMulWithBiasAndDequantizeOp : TF_Op<"_MklQuantizedMatMulWithBiasAndDequantize", [Pure]> {
+def TF__MklQuantizedMatMulWithBiasAndDequantizeOp : TF_Op<"_MklQuantizedMatMulWithBiasAndDequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedMatMulWithBiasAndDequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -1066,7 +1066,7 @@ def TF__MklQuantizedMatMulWithBiasAndDequantizeOp : TF_Op<"_MklQuantizedMatMulWi
   }];
 }
 
-def TF__MklQuantizedMatMulWithBiasAndReluOp : TF_Op<"_MklQuantizedMatMulWithBiasAndRelu", [Pure]> {
+def TF__MklQuantizedMatMulWithBiasAndReluOp : TF_Op<"_MklQuantizedMatMulWithBiasAndRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedMatMulWithBiasAndRelu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -1098,7 +1098,7 @@ def TF__MklQuantizedMatMulWithBiasAndReluOp : TF_Op<"_MklQuantizedMatMulWithBias
   }];
 }
 
-def TF__MklQuantizedMatMulWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedMatMulWithBiasAndReluAndRequantize", [Pure]> {
+def TF__MklQuantizedMatMulWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedMatMulWithBiasAndReluAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedMatMulWithBiasAndReluAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -1133,7 +1133,7 @@ def TF__MklQuantizedMatMulWithBiasAndReluAndRequantizeOp : TF_Op<"_MklQuantizedM
   }];
 }
 
-def TF__MklQuantizedMatMulWithBiasAndRequantizeOp : TF_Op<"_MklQuantizedMatMulWithBiasAndRequantize", [Pure]> {
+def TF__MklQuantizedMatMulWithBiasAndRequantizeOp : TF_Op<"_MklQuantizedMatMulWithBiasAndRequantize", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklQuantizedMatMulWithBiasAndRequantize";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$a,
@@ -1168,7 +1168,7 @@ def TF__MklQuantizedMatMulWithBiasAndRequantizeOp : TF_Op<"_MklQuantizedMatMulWi
   }];
 }
 
-def TF__MklQuantizedMaxPoolOp : TF_Op<"_MklQuantizedMaxPool", [Pure]> {
+def TF__MklQuantizedMaxPoolOp : TF_Op<"_MklQuantizedMaxPool", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of QuantizedMaxPool operator. Uses MKL DNN APIs to perform max pooling";
   let description = [{
 on the quantized input.
@@ -1197,7 +1197,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF__MklReluOp : TF_Op<"_MklRelu", [Pure]> {
+def TF__MklReluOp : TF_Op<"_MklRelu", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Relu operator. Uses MKL DNN APIs to implement Relu operator.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1214,7 +1214,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklRelu6Op : TF_Op<"_MklRelu6", [Pure]> {
+def TF__MklRelu6Op : TF_Op<"_MklRelu6", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Relu6 operator. Uses MKL DNN APIs to implement Relu6 operator.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1231,7 +1231,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklRelu6GradOp : TF_Op<"_MklRelu6Grad", [Pure]> {
+def TF__MklRelu6GradOp : TF_Op<"_MklRelu6Grad", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Relu6Grad operator. Uses MKL DNN APIs to compute rectified";
   let description = [{
 linear gradients for Relu6 operation.
@@ -1252,7 +1252,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklReluGradOp : TF_Op<"_MklReluGrad", [Pure]> {
+def TF__MklReluGradOp : TF_Op<"_MklReluGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of ReluGrad operator. Uses MKL DNN APIs to compute rectified";
   let description = [{
 linear gradients for Relu operation.
@@ -1273,7 +1273,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklSoftmaxOp : TF_Op<"_MklSoftmax", [Pure]> {
+def TF__MklSoftmaxOp : TF_Op<"_MklSoftmax", [Pure, TF_UnregisteredInTF]> {
   let summary = "oneDNN version of Softmax operator. Uses oneDNN APIs to perform softmax";
   let description = [{
 operation.
@@ -1290,7 +1290,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklSwishOp : TF_Op<"_MklSwish", [Pure]> {
+def TF__MklSwishOp : TF_Op<"_MklSwish", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Swish operator. Uses MKL DNN APIs to implement Swish operator.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1305,7 +1305,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklTanhOp : TF_Op<"_MklTanh", [Pure]> {
+def TF__MklTanhOp : TF_Op<"_MklTanh", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of Tanh operator. Uses MKL DNN APIs to implement Tanh operator.";
   let description = [{
 NOTE Do not invoke this operator directly in Python. Graph rewrite pass is
@@ -1322,7 +1322,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklTanhGradOp : TF_Op<"_MklTanhGrad", [Pure]> {
+def TF__MklTanhGradOp : TF_Op<"_MklTanhGrad", [Pure, TF_UnregisteredInTF]> {
   let summary = "MKL version of TanhGrad operator. Uses MKL DNN APIs to compute tanh";
   let description = [{
 gradients for Tanh operation.
@@ -1342,7 +1342,7 @@ expected to invoke these operators.
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF__MklTransposeOp : TF_Op<"_MklTranspose", [Pure]> {
+def TF__MklTransposeOp : TF_Op<"_MklTranspose", [Pure, TF_UnregisteredInTF]> {
   let summary = "_MklTranspose";
   let arguments = (ins
     AnyTensor:$x,
@@ -1355,7 +1355,7 @@ def TF__MklTransposeOp : TF_Op<"_MklTranspose", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF__NcclBroadcastRecvOp : TF_Op<"_NcclBroadcastRecv", []> {
+def TF__NcclBroadcastRecvOp : TF_Op<"_NcclBroadcastRecv", [TF_UnregisteredInTF]> {
   let summary = "Replacement node for NcclBroadcast.";
   let description = [{
 Sends data of shape `shape` from the _NcclBroadcastSend op registered in the
@@ -1381,7 +1381,7 @@ Failure to do so will cause the graph execution to fail to complete.
   }];
 }
 
-def TF__NcclBroadcastSendOp : TF_Op<"_NcclBroadcastSend", []> {
+def TF__NcclBroadcastSendOp : TF_Op<"_NcclBroadcastSend", [TF_UnregisteredInTF]> {
   let summary = "Replacement node for NcclBroadcast.";
   let description = [{
 Sends `input` to the _NcclBroadcastRecv ops registered in the same
@@ -1404,7 +1404,7 @@ Failure to do so will cause the graph execution to fail to complete.
   }];
 }
 
-def TF__NcclReduceRecvOp : TF_Op<"_NcclReduceRecv", []> {
+def TF__NcclReduceRecvOp : TF_Op<"_NcclReduceRecv", [TF_UnregisteredInTF]> {
   let summary = "Replacement node for NcclReduce.";
   let description = [{
 Reduces 'input' from this op and the NcclReduceSend ops registered in the same
@@ -1431,7 +1431,7 @@ The graph should be constructed so that 'num_devices-1' devices run
   }];
 }
 
-def TF__NcclReduceSendOp : TF_Op<"_NcclReduceSend", []> {
+def TF__NcclReduceSendOp : TF_Op<"_NcclReduceSend", [TF_UnregisteredInTF]> {
   let summary = "Replacement node for NcclReduce.";
   let description = [{
 Reduces `input` to the NcclReduceRecv op registered in the same `shared_name`.
@@ -1454,7 +1454,7 @@ The graph should be constructed so that 'num_devices-1' devices run
   }];
 }
 
-def TF__ParallelConcatStartOp : TF_Op<"_ParallelConcatStart", []> {
+def TF__ParallelConcatStartOp : TF_Op<"_ParallelConcatStart", [TF_UnregisteredInTF]> {
   let summary = "Creates an empty Tensor with shape `shape` and type `dtype`.";
   let description = [{
 The memory can optionally be initialized. This is usually useful in
@@ -1475,7 +1475,7 @@ conjunction with inplace operations.
   }];
 }
 
-def TF__ParallelConcatUpdateOp : TF_Op<"_ParallelConcatUpdate", [Pure]> {
+def TF__ParallelConcatUpdateOp : TF_Op<"_ParallelConcatUpdate", [Pure, TF_UnregisteredInTF]> {
   let summary = "Updates input `value` at `loc` with `update`.";
   let description = [{
 If you use this function you will almost certainly want to add
@@ -1499,7 +1499,7 @@ avoid race conditions.
   }];
 }
 
-def TF__QuantizedMatMulOp : TF_Op<"_QuantizedMatMul", [Pure]> {
+def TF__QuantizedMatMulOp : TF_Op<"_QuantizedMatMul", [Pure, TF_UnregisteredInTF]> {
   let summary = "_QuantizedMatMul";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1532,7 +1532,7 @@ def TF__QuantizedMatMulOp : TF_Op<"_QuantizedMatMul", [Pure]> {
   }];
 }
 
-def TF__QuantizedMaxPool3DOp : TF_Op<"_QuantizedMaxPool3D", [Pure]> {
+def TF__QuantizedMaxPool3DOp : TF_Op<"_QuantizedMaxPool3D", [Pure, TF_UnregisteredInTF]> {
   let summary = "_QuantizedMaxPool3D";
   let arguments = (ins
     TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
@@ -1557,7 +1557,7 @@ def TF__QuantizedMaxPool3DOp : TF_Op<"_QuantizedMaxPool3D", [Pure]> {
   }];
 }
 
-def TF__ReadVariablesOpOp : TF_Op<"_ReadVariablesOp", []> {
+def TF__ReadVariablesOpOp : TF_Op<"_ReadVariablesOp", [TF_UnregisteredInTF]> {
   let summary = "_ReadVariablesOp";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$resources
@@ -1569,7 +1569,7 @@ def TF__ReadVariablesOpOp : TF_Op<"_ReadVariablesOp", []> {
   TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF__RetvalOp : TF_Op<"_Retval", []> {
+def TF__RetvalOp : TF_Op<"_Retval", [TF_UnregisteredInTF]> {
   let summary = "A graph node which represents a return value of a function.";
   let arguments = (ins
     AnyTensor:$input
@@ -1584,7 +1584,7 @@ def TF__RetvalOp : TF_Op<"_Retval", []> {
   }];
 }
 
-def TF__ScopedAllocatorOp : TF_Op<"_ScopedAllocator", []> {
+def TF__ScopedAllocatorOp : TF_Op<"_ScopedAllocator", [TF_UnregisteredInTF]> {
   let summary = "Allocates a mutable tensor that becomes available to appropriately annotated";
   let description = [{
 downstream Ops as backing store for their output tensor allocations via the
@@ -1623,7 +1623,7 @@ be allocated from the backing tensor.
   }];
 }
 
-def TF__ScopedAllocatorConcatOp : TF_Op<"_ScopedAllocatorConcat", []> {
+def TF__ScopedAllocatorConcatOp : TF_Op<"_ScopedAllocatorConcat", [TF_UnregisteredInTF]> {
   let summary = "Acts like a Concat Op that merges multiple tensors into one, however it must";
   let description = [{
 only be used in conjunction with a ScopedAllocator which is backing the memory
@@ -1666,7 +1666,7 @@ the input backing tensor.
   }];
 }
 
-def TF__ScopedAllocatorSplitOp : TF_Op<"_ScopedAllocatorSplit", []> {
+def TF__ScopedAllocatorSplitOp : TF_Op<"_ScopedAllocatorSplit", [TF_UnregisteredInTF]> {
   let summary = "Acts roughly like a SplitV Op that splits one tensor into multiple tensors";
   let description = [{
 but must only be used in conjunction with corresponding ScopedAllocator
@@ -1709,7 +1709,7 @@ become the output of this ScopedAllocatorSplit node.
   }];
 }
 
-def TF__SetGlobalTPUArrayOp : TF_Op<"_SetGlobalTPUArray", []> {
+def TF__SetGlobalTPUArrayOp : TF_Op<"_SetGlobalTPUArray", [TF_UnregisteredInTF]> {
   let summary = "An op that informs a host of the global ids of all the of TPUs in the";
   let description = [{
 system.
@@ -1719,7 +1719,7 @@ system.
   );
 }
 
-def TF__ShutdownDistributedTPUOp : TF_Op<"_ShutdownDistributedTPU", []> {
+def TF__ShutdownDistributedTPUOp : TF_Op<"_ShutdownDistributedTPU", [TF_UnregisteredInTF]> {
   let summary = "An op that shuts down a running distributed TPU system. The Op returns";
   let description = [{
 an error if no system is running. This Op must be run on the same
@@ -1732,7 +1732,7 @@ the system.
   );
 }
 
-def TF__SwitchNOp : TF_Op<"_SwitchN", [Pure]> {
+def TF__SwitchNOp : TF_Op<"_SwitchN", [Pure, TF_UnregisteredInTF]> {
   let summary = "_SwitchN";
   let arguments = (ins
     AnyTensor:$data,
@@ -1745,7 +1745,7 @@ def TF__SwitchNOp : TF_Op<"_SwitchN", [Pure]> {
   TF_DerivedResultGroupSizeAttr num_outs = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF__TPUReplicateOp : TF_Op<"_TPUReplicate", []> {
+def TF__TPUReplicateOp : TF_Op<"_TPUReplicate", [TF_UnregisteredInTF]> {
   let summary = "_TPUReplicate";
   let arguments = (ins
     Variadic<AnyTensor>:$inputs
@@ -1780,7 +1780,7 @@ def TF__TPUReplicateOp : TF_Op<"_TPUReplicate", []> {
   }];
 }
 
-def TF__TensorToHashBucketFastOp : TF_Op<"_TensorToHashBucketFast", [Pure]> {
+def TF__TensorToHashBucketFastOp : TF_Op<"_TensorToHashBucketFast", [Pure, TF_UnregisteredInTF]> {
   let summary = "Internal operation which is a composition of converting the tensor to a string";
   let description = [{
 tensor (AsString) and then calling hash functions (StringToHashBucketFast):
@@ -1837,7 +1837,7 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF__VarHandlesOpOp : TF_Op<"_VarHandlesOp", []> {
+def TF__VarHandlesOpOp : TF_Op<"_VarHandlesOp", [TF_UnregisteredInTF]> {
   let summary = "_VarHandlesOp";
   let arguments = (ins
   );
@@ -1857,7 +1857,7 @@ def TF__VarHandlesOpOp : TF_Op<"_VarHandlesOp", []> {
   }];
 }
 
-def TF__WaitForDistributedTPUOp : TF_Op<"_WaitForDistributedTPU", []> {
+def TF__WaitForDistributedTPUOp : TF_Op<"_WaitForDistributedTPU", [TF_UnregisteredInTF]> {
   let summary = "An op that blocks execution until a distributed TPU system has";
   let description = [{
 started up. This Op must be run on the same TPU_SYSTEM device as
@@ -1880,7 +1880,7 @@ _InitializeHostForDistributedTPU Ops.
   }];
 }
 
-def TF__WhileOp : TF_Op<"_While", []> {
+def TF__WhileOp : TF_Op<"_While", [TF_UnregisteredInTF]> {
   let summary = "output = input; While (Cond(output)) { output = Body(output) }";
   let arguments = (ins
     Variadic<AnyTensor>:$input
@@ -1899,7 +1899,7 @@ def TF__WhileOp : TF_Op<"_While", []> {
   }];
 }
 
-def TF__XlaAotOnlyVarHandleOpOp : TF_Op<"_XlaAotOnlyVarHandleOp", []> {
+def TF__XlaAotOnlyVarHandleOpOp : TF_Op<"_XlaAotOnlyVarHandleOp", [TF_UnregisteredInTF]> {
   let summary = "Internal VarHandleOp registration used for XLA AOT compilation.";
   let arguments = (ins
   );
@@ -1955,7 +1955,7 @@ Subsequent rewrite passes must replace this op with `program` output.
   );
 }
 
-def TF__XlaMergeOp : TF_Op<"_XlaMerge", [Pure]> {
+def TF__XlaMergeOp : TF_Op<"_XlaMerge", [Pure, TF_UnregisteredInTF]> {
   let summary = "XLA Merge Op. For use by the XLA JIT only.";
   let description = [{
 Merges the outputs from the PartitionedCall node and the _XlaRun node.
@@ -2018,7 +2018,7 @@ def TF__XlaSendFromHostV2Op : TF_Op<"_XlaSendFromHostV2", [MemoryEffects<[MemWri
   TF_DerivedOperandGroupTypeListAttr Tinputs = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF___MklDummyConv2DBackpropFilterWithBiasOp : TF_Op<"__MklDummyConv2DBackpropFilterWithBias", [Pure]> {
+def TF___MklDummyConv2DBackpropFilterWithBiasOp : TF_Op<"__MklDummyConv2DBackpropFilterWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dummy node that enables fusing Conv2DBackpropFilter and BiasAddGrad operator";
   let description = [{
 for MKL. This node does not perform anything. It is just created as an
@@ -2050,7 +2050,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF___MklDummyConv2DWithBiasOp : TF_Op<"__MklDummyConv2DWithBias", [Pure]> {
+def TF___MklDummyConv2DWithBiasOp : TF_Op<"__MklDummyConv2DWithBias", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dummy node that enables fusing Conv2D and BiasAdd operator for MKL. This node";
   let description = [{
 does not perform anything. It is just created as an intermediate output of
@@ -2083,7 +2083,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF___MklDummyPadWithConv2DOp : TF_Op<"__MklDummyPadWithConv2D", [Pure]> {
+def TF___MklDummyPadWithConv2DOp : TF_Op<"__MklDummyPadWithConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "Dummy node that enables fusing Pad and Conv2D operator for MKL. This node";
   let description = [{
 does not perform anything. It is just created as an intermediate output of
@@ -2115,7 +2115,7 @@ expected to invoke these operators.
   }];
 }
 
-def TF___MklDummyPadWithFusedConv2DOp : TF_Op<"__MklDummyPadWithFusedConv2D", [Pure]> {
+def TF___MklDummyPadWithFusedConv2DOp : TF_Op<"__MklDummyPadWithFusedConv2D", [Pure, TF_UnregisteredInTF]> {
   let summary = "*NOTE*: Do not invoke this operator directly in Python. MKL DNN graph transformer";
   let description = [{
  is expected to create these operators.

@@ -26,7 +26,10 @@ set(TFMLIR_PATTERN_OP_SHARDS
   TfGenOps00
   TfGenOps06
   TfGenOps07
+  TfGenOps09
   TfGenOps10
+  TfGenOps11
+  TfGenOps13
   TfGenOps14
   TfGenOps15
 )

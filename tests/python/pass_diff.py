@@ -42,6 +42,13 @@ import tf_cases
 from conftest import REPO_ROOT, SAMPLES_DIR, read_exact
 
 LIT_DIR = REPO_ROOT / "tests" / "lit" / "passes"
+# Lit tests of upstream passes (flag -> files) that rows of those passes take as inputs.
+UPSTREAM_LIT = {
+    "canonicalize": (REPO_ROOT / "tests" / "lit" / "dialects" / "passes_canonicalize.mlir",
+                     REPO_ROOT / "tests" / "lit" / "ops" / "canonicalize.mlir",
+                     REPO_ROOT / "tests" / "lit" / "ops" / "constant_fold_hook.mlir"),
+    "inline": (REPO_ROOT / "tests" / "lit" / "dialects" / "passes_inline.mlir",),
+}
 CORPUS_MODELS = ("resnet50", "transformer_encoder", "lstm", "tf1_v1_control_flow")
 TPU_MARKED_MODELS = ("resnet50", "transformer_encoder")
 
@@ -89,12 +96,18 @@ class Row:
 
 # -- inputs -------------------------------------------------------------------
 
+def _lit_files(flag, invalid):
+    for path in sorted(LIT_DIR.glob(f"{flag}*.mlir")):
+        if (path.name.endswith("-invalid.mlir") and not invalid) or not (path.stem == flag or path.stem.startswith(flag + "-")):
+            continue
+        yield path
+    yield from UPSTREAM_LIT.get(flag, ())
+
+
 def lit_inputs(flags, invalid=False):
     inputs = {}
     for flag in flags:
-        for path in sorted(LIT_DIR.glob(f"{flag}*.mlir")):
-            if (path.name.endswith("-invalid.mlir") and not invalid) or not (path.stem == flag or path.stem.startswith(flag + "-")):
-                continue
+        for path in _lit_files(flag, invalid):
             for index, chunk in enumerate(read_exact(path).split("// -----")):
                 lines = [line for line in chunk.splitlines() if not _DIRECTIVE.match(line)]
                 inputs[f"lit:{path.name}#{index}"] = "\n".join(lines) + "\n"
@@ -139,7 +152,8 @@ def input_text(input_id, tf_outputs=None):
     kind, name = input_id.split(":", 1)
     if kind == "lit":
         if not _LIT_CACHE:
-            _LIT_CACHE.update(lit_inputs([p.stem for p in LIT_DIR.glob("*.mlir")], invalid=True))
+            _LIT_CACHE.update(lit_inputs([p.stem for p in LIT_DIR.glob("*.mlir")] + list(UPSTREAM_LIT),
+                                         invalid=True))
         return _LIT_CACHE[input_id]
     if kind == "sample":
         return read_exact(SAMPLES_DIR / name)

@@ -312,14 +312,19 @@ def test_python_pass_nested_where_it_cannot_run_is_refused_up_front():
                 passes.PassPipeline(pipeline, ctx)
 
 
-def test_emit_warning_reaches_the_handlers_as_a_warning():
-    from tfmlir import irsafe
+def test_emit_diagnostic_reaches_the_handlers_with_its_severity():
+    from tfmlir import _tfmlir, irsafe
 
     context = ir.Context()
     seen = []
+    severities = [ir.DiagnosticSeverity.WARNING, "remark", int(ir.DiagnosticSeverity.ERROR.value)]
     with irsafe.DiagnosticHandler(context, lambda d: seen.append(d) or True):
         location = ir.Location.file("w.mlir", 3, 7, context)
-        for k in range(3):
-            irsafe.emit_warning(location, f"careful {k} \u00e9")
+        for k, severity in enumerate(severities):
+            _tfmlir.emit_diagnostic(location, severity, f"careful {k} \u00e9")
+        for bad in (ir.DiagnosticSeverity.NOTE, "loud", 7):
+            with pytest.raises(ValueError):
+                _tfmlir.emit_diagnostic(location, bad, "no")
     assert [(d.severity, str(d.location), d.message) for d in seen] == [
-        (ir.DiagnosticSeverity.WARNING, 'loc("w.mlir":3:7)', f"careful {k} \u00e9") for k in range(3)]
+        (severity, 'loc("w.mlir":3:7)', f"careful {k} \u00e9") for k, severity in enumerate(
+            [ir.DiagnosticSeverity.WARNING, ir.DiagnosticSeverity.REMARK, ir.DiagnosticSeverity.ERROR])]

@@ -12,7 +12,6 @@ between, those other unregistered passes left out, and the result -- sharding
 attributes removed on both sides -- must equal TF's whole pipeline.
 """
 import re
-import warnings
 
 import pytest
 
@@ -36,14 +35,11 @@ def _without_sharding(text):
 @pytest.fixture(scope="module")
 def bridged():
     from tfmlir.passes import bridge_pipelines
-    from tfmlir.passes.tf_tpu_cluster_formation import ClusterFormationWarning
 
     pipeline = ",".join(text for name, text in bridge_diff.elements(bridge_pipelines.BRIDGE_V2)
                         if name not in _LEFT_OUT)
     texts = {name: programs.get(name) for name in PROGRAMS}
-    with warnings.catch_warnings():  # TF's cycle warnings (variable initializers between
-        warnings.simplefilter("ignore", ClusterFormationWarning)  # cluster ops)
-        return bridge_diff.run_pipeline(texts, pipeline)
+    return bridge_diff.run_pipeline(texts, pipeline)
 
 
 @pytest.mark.tf

@@ -2,6 +2,7 @@
 #ifndef TFMLIR_C_DIALECTS_H
 #define TFMLIR_C_DIALECTS_H
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Support.h"
@@ -100,6 +101,40 @@ typedef void (*TfmlirAttributeNameCallback)(MlirStringRef name, bool isDerived,
 MLIR_CAPI_EXPORTED bool tfmlirRegisteredOpAttributes(
     MlirContext ctx, MlirStringRef opName, TfmlirAttributeNameCallback callback,
     void *userData);
+
+/* Emits a diagnostic of `severity` (error, warning or remark; a note cannot
+   stand alone and is emitted as a remark) with `message` at `loc`, as MLIR's
+   emitError/emitWarning/emitRemark do. */
+MLIR_CAPI_EXPORTED void tfmlirEmitDiagnostic(MlirLocation loc,
+                                             MlirDiagnosticSeverity severity,
+                                             MlirStringRef message);
+
+/* Whether `ctx` runs passes on several threads. */
+MLIR_CAPI_EXPORTED bool tfmlirContextIsMultithreadingEnabled(MlirContext ctx);
+
+/* Hooks of the tf dialect's interfaces (tfmlir/TfInterfaces.h), process-wide;
+   a null function removes the hook.
+
+   Constant evaluation (TF's constant-folding hook runs TF's kernels): evaluate
+   op `opName` with all its attributes `attributes` (a DictionaryAttr) on
+   constant `operands` (ElementsAttrs) for results of `resultTypes`; return
+   true with `results[0..numResults)` set to ElementsAttrs, or false to leave
+   the op unfolded. */
+typedef bool (*TfmlirConstantEvaluator)(MlirStringRef opName, MlirAttribute attributes,
+                                        intptr_t numOperands, MlirAttribute const *operands,
+                                        intptr_t numResults, MlirType const *resultTypes,
+                                        MlirAttribute *results, void *userData);
+MLIR_CAPI_EXPORTED void tfmlirSetConstantEvaluator(TfmlirConstantEvaluator fn,
+                                                   void *userData);
+/* Device names for the inliner's multi-device placement: pass to `merged` the
+   device name DeviceNameUtils::MergeUnsetDevNames makes of `node` with the
+   unset parts taken from `caller` (ParsedNameToString) and return true, or
+   return false if either name does not parse. */
+typedef bool (*TfmlirDeviceNameMerger)(MlirStringRef caller, MlirStringRef node,
+                                       MlirStringCallback merged, void *mergedUserData,
+                                       void *userData);
+MLIR_CAPI_EXPORTED void tfmlirSetDeviceNameMerger(TfmlirDeviceNameMerger fn,
+                                                  void *userData);
 
 #ifdef __cplusplus
 }

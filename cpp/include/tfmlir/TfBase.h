@@ -37,6 +37,19 @@ struct Variable : public mlir::SideEffects::Resource::Base<Variable> {
 #include "tfmlir/TfResourceKinds.h.inc"
 } // namespace ResourceEffects
 
+namespace trait {
+/// TF's CannotDuplicate: the op may not be cloned by the inliner.
+template <typename ConcreteType>
+class CannotDuplicate : public mlir::OpTrait::TraitBase<ConcreteType, CannotDuplicate> {};
+/// TF's NoConstantFold: the dialect's constant-folding hook skips the op.
+template <typename ConcreteType>
+class NoConstantFold : public mlir::OpTrait::TraitBase<ConcreteType, NoConstantFold> {};
+/// An op of TF's registry that TF's own dialect leaves unregistered; where
+/// TF's interfaces ask `Operation::isRegistered()`, tfmlir asks for this.
+template <typename ConcreteType>
+class UnregisteredInTF : public mlir::OpTrait::TraitBase<ConcreteType, UnregisteredInTF> {};
+} // namespace trait
+
 /// [TypeAttr] of the element types of `types`.
 mlir::ArrayAttr getElementTypeArray(mlir::MLIRContext *ctx,
                                     llvm::ArrayRef<mlir::Type> types);

@@ -23,6 +23,9 @@ and ``run`` raises ``mlir.ir.MLIRError``.
 What the framework guards against (several upstream calls abort the whole
 process instead of raising; docs/pass-safety.md lists them for pass authors):
 
+* Pipelines run single-threaded: the tf dialect's folding and inlining hooks
+  call Python (``tfmlir._hooks``), which they do only on the thread holding
+  the GIL.
 * Upstream passes never see invalid IR (MLIR's assertions are on): ``run``
   verifies the module first, and a Python pass followed by an upstream pass
   has its output verified even with ``verify_each=False``.
@@ -233,7 +236,8 @@ class Pass:
 
     def warn(self, message, op):
         """Emits a warning diagnostic at `op` (prefixed with the pass name); the pass goes on."""
-        irsafe.emit_warning(_location_of(op.operation), f"{self.argument}: {message}")
+        _native.emit_diagnostic(_location_of(op.operation), ir.DiagnosticSeverity.WARNING,
+                                f"{self.argument}: {message}")
 
     def emit_error(self, message, op):
         """Emits an error diagnostic at `op` (prefixed with the pass name) without stopping the
@@ -735,9 +739,16 @@ class PassPipeline:
         allowed = self.context.allow_unregistered_dialects
         if self._opaque_dialects:
             self.context.allow_unregistered_dialects = True
+        # The tf dialect's hooks (constant evaluation, device names) run Python only on the
+        # thread holding the GIL: upstream passes run on this thread alone.
+        threaded = _native.is_multithreading_enabled(self.context)
+        if threaded:
+            self.context.enable_multithreading(False)
         try:
             self.pm.run(op)
         finally:
+            if threaded:
+                self.context.enable_multithreading(True)
             self.context.allow_unregistered_dialects = allowed
             if self._interrupted:
                 raise self._interrupted[0]

@@ -105,9 +105,6 @@ unchanged.
 
 Differences from TF (documented on purpose):
 
-* warnings (missing metadata, control-only cycles) are Python warnings
-  (:class:`ClusterFormationWarning`, with the op's location), not MLIR
-  diagnostics: the MLIR Python API can only emit errors;
 * TF visits the computations of a block in the order of a hash map of their
   names; tfmlir in order of first appearance (the results only differ when
   the clusters of one block depend on each other);
@@ -124,9 +121,9 @@ Differences from TF (documented on purpose):
   ``_xla_compile_device_type`` crashes TF; tfmlir fails ("requires
   '_replication_info' string attribute").
 """
-import warnings
-
 from mlir import ir
+
+from .. import _tfmlir as _native
 
 from .analysis.devices import is_tpu_replicated_core
 from .analysis.executor import op_key
@@ -158,14 +155,9 @@ _POST_ORDER = ir.WalkOrder.POST_ORDER
 _ADVANCE = ir.WalkResult.ADVANCE
 
 
-class ClusterFormationWarning(UserWarning):
-    """A warning TF's cluster formation gives as an MLIR diagnostic."""
-
-
 def _warn(op, message):
-    """Gives TF's warning `message` at `op` (a Python warning naming the op's location)."""
-    warnings.warn_explicit(f"warning: {message}", ClusterFormationWarning, str(op.location), 0,
-                           module="tfmlir")
+    """Emits TF's warning diagnostic `message` at `op` (as TF, without the pass's name)."""
+    _native.emit_diagnostic(op.location, ir.DiagnosticSeverity.WARNING, message)
 
 
 def _string_attr(op, name):

@@ -117,6 +117,16 @@ def _eval_neg(attr, vals):
     return -np.asarray(vals[0])
 
 
+def _eval_reciprocal(attr, vals):
+    x = np.asarray(vals[0])
+    return np.divide(np.ones((), x.dtype), x) if x.dtype.kind == "f" else None
+
+
+def _eval_real_div(attr, vals):
+    a, b = (np.asarray(v) for v in vals)
+    return np.divide(a, b) if a.dtype.kind == "f" and a.dtype == b.dtype else None
+
+
 EVALUATORS = {
     "Identity": _eval_identity, "StopGradient": _eval_identity, "Snapshot": _eval_identity,
     "Cast": _eval_cast, "Pack": _eval_pack, "ConcatV2": _eval_concat_v2, "Concat": _eval_concat,
@@ -124,7 +134,7 @@ EVALUATORS = {
     "ExpandDims": _eval_expand_dims, "Squeeze": _eval_squeeze, "GatherV2": _eval_gather_v2,
     "Fill": _eval_fill, "Range": _eval_range, "Prod": _eval_reduce(np.prod), "Sum": _eval_reduce(np.sum),
     "Max": _eval_reduce(np.max), "Min": _eval_reduce(np.min), "Transpose": _eval_transpose,
-    "Neg": _eval_neg,
+    "Neg": _eval_neg, "Reciprocal": _eval_reciprocal, "RealDiv": _eval_real_div,
 }
 
 

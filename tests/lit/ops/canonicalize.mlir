@@ -318,3 +318,31 @@ func.func @island() -> tensor<i32> {
   }
   return %0 : tensor<i32>
 }
+
+// tf.WhileRegion: a value the body passes through (here through tf.Identity)
+// is replaced by the operand and removed (TF's WhileRegionEliminatePassThrough);
+// an operand whose type is not the regions' argument type is cast first
+// (WhileRegionExplicitCast).
+// CHECK-LABEL: func @while_region_pass_through
+// CHECK-NEXT:    %[[CAST:.*]] = "tf.Cast"(%arg2) : (tensor<2xf32>) -> tensor<?xf32>
+// CHECK-NEXT:    %[[W:.*]]:2 = "tf.WhileRegion"(%arg0, %[[CAST]])
+// CHECK-NEXT:    ^bb0(%[[I:.*]]: tensor<i32>, %{{.*}}: tensor<?xf32>):
+// CHECK-NEXT:      "tf.Less"(%[[I]], %arg1)
+// CHECK:         ^bb0(%[[J:.*]]: tensor<i32>, %[[X:.*]]: tensor<?xf32>):
+// CHECK-NEXT:      "tf.AddV2"(%[[J]], %arg1)
+// CHECK-NEXT:      "tf.Neg"(%[[X]])
+// CHECK:         return %[[W]]#0, %arg1
+func.func @while_region_pass_through(%arg0: tensor<i32>, %arg1: tensor<i32>, %arg2: tensor<2xf32>) -> (tensor<i32>, tensor<i32>, tensor<?xf32>) {
+  %0:3 = "tf.WhileRegion"(%arg0, %arg1, %arg2) <{is_stateless = true}> ({
+  ^bb0(%i: tensor<i32>, %n: tensor<i32>, %x: tensor<?xf32>):
+    %c = "tf.Less"(%i, %n) : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%i: tensor<i32>, %n: tensor<i32>, %x: tensor<?xf32>):
+    %1 = "tf.AddV2"(%i, %n) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %2 = "tf.Identity"(%n) : (tensor<i32>) -> tensor<i32>
+    %3 = "tf.Neg"(%x) : (tensor<?xf32>) -> tensor<?xf32>
+    "tf.Yield"(%1, %2, %3) : (tensor<i32>, tensor<i32>, tensor<?xf32>) -> ()
+  }) : (tensor<i32>, tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<i32>, tensor<?xf32>)
+  return %0#0, %0#1, %0#2 : tensor<i32>, tensor<i32>, tensor<?xf32>
+}

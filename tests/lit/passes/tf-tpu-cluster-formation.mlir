@@ -1,11 +1,10 @@
-// RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation 2>/dev/null | FileCheck %s
-// RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
+// RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation -verify-diagnostics | FileCheck %s
 // RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation=strict-clusters=true 2>&1 >/dev/null | FileCheck %s --check-prefix=STRICT
 // RUN: tfmlir-opt %s -split-input-file -tf-tpu-cluster-formation=strict-clusters=true 2>/dev/null | FileCheck %s
 
-// Warnings (TF's MLIR warnings) are Python warnings on stderr; with
-// strict-clusters a control-only cycle is an error diagnostic and the pass
-// still succeeds, as in TF.
+// Warnings are MLIR warning diagnostics, as TF's; with strict-clusters a
+// control-only cycle is an error diagnostic and the pass still succeeds, as
+// in TF.
 
 // Behaviour reference: TF 2.21's tpu_cluster_formation.cc (the pass is not
 // registered in TF's Python build, so these cases follow its source). TF's
@@ -239,7 +238,6 @@ func.func @no_metadata() -> tensor<i32> {
 // beside a TPU computation's metadata; so are ops of a computation without
 // metadata (a warning at the function).
 
-// WARN: warning: TPUReplicateMetadata for associated '_replication_info' attribute 'nowhere' is missing
 // CHECK-LABEL: func @other_device_types
 // CHECK-NEXT:  "tf.Neg"(%arg0) {_replication_info = "comp", _xla_compile_device_type = "CPU"}
 // CHECK-NEXT:  "tf.Abs"(%arg0) {_replication_info = "comp", _xla_compile_device_type = ""}
@@ -259,6 +257,7 @@ func.func @other_device_types(%arg0: tensor<f32>) {
 // CHECK-NEXT:  "tf.Neg"(%arg0) {_replication_info = "nowhere", _xla_compile_device_type = "TPU"}
 // CHECK-NEXT:  "tf_device.cluster"
 // CHECK-NEXT:    "tf.Abs"(%arg0)
+// expected-warning @+1 {{TPUReplicateMetadata for associated '_replication_info' attribute 'nowhere' is missing}}
 func.func @missing_metadata(%arg0: tensor<f32>) {
   %0 = "tf.Neg"(%arg0) {_replication_info = "nowhere", _xla_compile_device_type = "TPU"} : (tensor<f32>) -> tensor<f32>
   %1 = "tf.Abs"(%arg0) {_replication_info = "comp", _xla_compile_device_type = "TPU"} : (tensor<f32>) -> tensor<f32>
@@ -506,12 +505,6 @@ func.func @replicated_interleaved(%arg0: tensor<f32>, %arg1: tensor<f32>) -> (te
 // STRICT: error: Op has cyclic dependency with a compilation cluster:
 // STRICT-NEXT: The cluster depends on
 // STRICT-NEXT: tf.Unknown
-// WARN: warning: Op has cyclic dependency with a compilation cluster:
-// WARN-NEXT: The cluster depends on
-// WARN-NEXT: tf.Unknown
-// WARN-NEXT: which is outside of cluster, but itself depends (via control) on
-// WARN-NEXT: tf.Assert
-// WARN-NEXT: which is inside the cluster.
 
 // CHECK-LABEL: func @control_cycle
 // CHECK-NEXT:  "tf.Unknown"()
@@ -520,6 +513,7 @@ func.func @replicated_interleaved(%arg0: tensor<f32>, %arg1: tensor<f32>) -> (te
 // CHECK-NEXT:    "tf.Print"
 func.func @control_cycle(%arg0: tensor<i1>, %arg1: tensor<f32>) {
   "tf.Assert"(%arg0, %arg1) {_replication_info = "comp", _xla_compile_device_type = "TPU"} : (tensor<i1>, tensor<f32>) -> ()
+  // expected-warning @+1 {{Op has cyclic dependency with a compilation cluster:}}
   "tf.Unknown"() : () -> ()
   %0 = "tf.Print"(%arg1) {_replication_info = "comp", _xla_compile_device_type = "TPU"} : (tensor<f32>) -> tensor<f32>
   "tf.TPUReplicateMetadata"() {_replication_info = "comp", _xla_compile_device_type = "TPU", num_replicas = 1} : () -> ()

@@ -4,7 +4,7 @@ graph import produces.
 
 Diagnostics are returned as ``(severity, op, message)`` tuples, in the order
 TF emits them; the passes emit them (:data:`WARNING` through
-``irsafe.emit_warning``).
+``Pass.warn``).
 """
 from mlir import ir
 
