@@ -74,6 +74,7 @@ class Row:
     `extra`: extra input sets ("tpu", or a set of GENERATED_SETS). `tf_crashes`: {marker in the input: message tfmlir
     must fail with} -- TF's process dies there, so TF is not run. `tf_cannot_run(text)`:
     why TF cannot run an input (tfmlir must then succeed), or None.
+    `known_differences`: {input id: reason} where tfmlir is known to differ.
     """
     name: str
     pipeline: str
@@ -81,6 +82,9 @@ class Row:
     extra: Tuple[str, ...] = ()
     tf_crashes: Dict[str, str] = field(default_factory=dict)
     tf_cannot_run: Optional[Callable[[str], Optional[str]]] = None
+    # {input id: why tfmlir's output is known to differ from TF's there}: a difference is then
+    # an expected failure (xfail), not a failure; matching TF passes as usual.
+    known_differences: Dict[str, str] = field(default_factory=dict)
 
     def lit_flags(self):
         if self.flags:
