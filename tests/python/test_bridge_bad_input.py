@@ -105,13 +105,7 @@ NOT_TF_MESSAGES = {
 }
 
 # Cases tfmlir's whole bridge cannot judge yet, and why (strict).
-KNOWN_GAPS = {
-    "loop_outside_compilation_without_host": "the upstream inliner needs the tf dialect's inliner "
-                                             "interface: the loop body stays a call and its "
-                                             "outside compilation is never extracted",
-    "nested_computations": "the same inliner interface: the call stays and resource-op lifting "
-                           "refuses calls in a cluster",
-}
+KNOWN_GAPS = {}
 
 
 @pytest.fixture(scope="module")

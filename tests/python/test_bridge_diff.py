@@ -117,17 +117,7 @@ def test_tfmlir_v1_equals_tf(name, tfmlir_v1):
 
 # Programs where tfmlir's whole bridge still differs from TF's, and why (strict: each must be
 # removed once the cause is fixed).
-V2_KNOWN_DIFFERENCES = {
-    "replicate_2": "TF's canonicalization folds x / 2.0 into x * 0.5 (RealDiv by a constant, then "
-                   "TF's kernel-backed constant folding of Reciprocal); tfmlir's dialect has no such "
-                   "fold yet",
-    "replicate_4": "the same RealDiv-by-constant folding as replicate_2",
-    "outside_in_cond": "the upstream inliner needs the tf dialect's inliner interface (calls in "
-                       "tf.IfRegion branches stay calls in tfmlir)",
-    "outside_in_while": "the same inliner interface as outside_in_cond (tf.WhileRegion bodies)",
-    "keras_small": "TF's kernel-backed constant folding of the random-seed computation gives an "
-                   "i32 constant; tfmlir folds to i64",
-}
+V2_KNOWN_DIFFERENCES = {}
 
 
 def _tfmlir_v2_params():
