@@ -3,8 +3,7 @@
 TF1 graphs built on CPU with ``tf.compat.v1.tpu.rewrite`` / ``tpu.replicate``
 (never run), imported with ``convert_graph_def`` into ``tf_executor`` form and
 given a ``tf.devices`` list (a CPU host, ``TPU_SYSTEM:0`` and four TPU cores),
-as TF's clustering bridge expects (``/work/shared``'s ARCHITECTURE notes: the
-bridge fails without a host device). The programs follow the list of the
+as TF's clustering bridge expects (it fails without a host device). The programs follow the list of the
 clustering issue: resource variables, 1, 2 and 4 replicas with
 ``cross_replica_sum``, ``outside_compilation`` at the head, the tail, in the
 middle, inside ``tf.cond`` and inside ``tf.while_loop`` (control flow v2),

@@ -29,6 +29,7 @@ from mlir import ir
 from .analysis.executor import create_island, rebuild_op
 from .analysis.names import ISLAND, LAUNCH, YIELD
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
+from .ir_helpers import ops_named
 
 DEVICE = "device"
 PARALLEL_EXECUTION_IDS = "_parallel_execution_ids"
@@ -43,26 +44,10 @@ class LaunchToDeviceAttributePass(Pass):
                       "false splits them into one island per op"),)
 
     def run_on_operation(self, func):
-        launches = []
-
-        def visit(op):
-            if op.name == LAUNCH:
-                launches.append(op)
-            return ir.WalkResult.ADVANCE
-
-        func.operation.walk(visit, ir.WalkOrder.POST_ORDER)
-        for launch in launches:
+        for launch in ops_named(func, LAUNCH):
             _hoist(launch)
         if not self.legacy_graph_export:
-            islands = []
-
-            def visit_island(op):
-                if op.name == ISLAND:
-                    islands.append(op)
-                return ir.WalkResult.ADVANCE
-
-            func.operation.walk(visit_island, ir.WalkOrder.POST_ORDER)
-            for island in islands:
+            for island in ops_named(func, ISLAND):
                 split_island(island)
 
 
