@@ -26,7 +26,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import tfmlir  # noqa: E402,F401  (registers the dialects)
-from pass_timing import our_times, tf_best_times  # noqa: E402
+from pass_timing import compare  # noqa: E402
 
 PIPELINE = "tf-replicated-clustering-bridge-v2"
 DEVICES = (["/job:localhost/replica:0/task:0/device:CPU:0",
@@ -158,22 +158,7 @@ def main():
     parser.add_argument("--inputs", default="bert12,bert48,synthetic50k")
     args = parser.parse_args()
     texts = inputs(args.inputs.split(","))
-    with tempfile.TemporaryDirectory() as tmp:
-        jobs = []
-        for name, text in texts.items():
-            path = os.path.join(tmp, name + ".mlir")
-            with open(path, "w") as f:
-                f.write(text)
-            jobs += [(path, PIPELINE, args.reps), (path, "", args.reps)]
-        tf = tf_best_times(jobs)
-    print(f"{'input':14} {'ops':>7} {'TF total':>9} {'TF p+p':>8} {'ours':>8} {'parse':>7} {'pipeline':>8} "
-          f"{'print':>7} {'ratio':>6}")
-    for i, (name, text) in enumerate(texts.items()):
-        parse, run, prt, total = our_times(text, f"builtin.module({PIPELINE})", args.reps)
-        ops = text.count('"tf.')
-        tf_total, tf_pp = tf[2 * i], tf[2 * i + 1]
-        print(f"{name:14} {ops:7d} {tf_total:9.3f} {tf_pp:8.3f} {total:8.3f} {parse:7.3f} {run:8.3f} "
-              f"{prt:7.3f} {total / tf_total:6.2f}")
+    compare(texts, PIPELINE, f"builtin.module({PIPELINE})", args.reps, stage="pipeline")
 
 
 if __name__ == "__main__":

@@ -69,3 +69,23 @@ def our_times(text, pipeline, reps):
         best = times if best is None or times[3] < best[3] else best
         del module
     return best
+
+
+def compare(texts, tf_pipeline, our_pipeline, reps, stage="pass"):
+    """Times `tf_pipeline` in TF (with its empty pipeline for parse + print) and `our_pipeline`
+    (``builtin.module(...)``) in tfmlir on every ``{name: text}``; prints one row each."""
+    with tempfile.TemporaryDirectory() as tmp:
+        jobs = []
+        for name, text in texts.items():
+            path = os.path.join(tmp, name + ".mlir")
+            with open(path, "w") as f:
+                f.write(text)
+            jobs += [(path, tf_pipeline, reps), (path, "", reps)]
+        tf = tf_best_times(jobs)
+    print(f"{'input':16} {'ops':>7} {'TF total':>9} {'TF p+p':>8} {'ours':>8} {'parse':>7} {stage:>8} "
+          f"{'print':>7} {'ratio':>6}")
+    for i, (name, text) in enumerate(texts.items()):
+        parse, run, prt, total = our_times(text, our_pipeline, reps)
+        tf_total, tf_pp = tf[2 * i], tf[2 * i + 1]
+        print(f"{name:16} {text.count(chr(34) + 'tf.'):7d} {tf_total:9.3f} {tf_pp:8.3f} {total:8.3f} "
+              f"{parse:7.3f} {run:8.3f} {prt:7.3f} {total / tf_total:6.2f}")

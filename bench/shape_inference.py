@@ -20,12 +20,11 @@ parse + print); tfmlir runs ``ir.Module.parse``, ``PassPipeline`` and
 import argparse
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import tfmlir  # noqa: E402,F401  (registers the dialects)
-from pass_timing import our_times, tf_best_times  # noqa: E402
+from pass_timing import compare  # noqa: E402
 
 VERSIONS = "{tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 1987 : i32}}"
 
@@ -89,22 +88,7 @@ def main():
     parser.add_argument("--inputs", default="bert48,bert48_shaped,synthetic16k,synthetic50k")
     args = parser.parse_args()
     texts = inputs(args.inputs.split(","))
-    with tempfile.TemporaryDirectory() as tmp:
-        jobs, paths = [], {}
-        for name, text in texts.items():
-            path = paths[name] = os.path.join(tmp, name + ".mlir")
-            with open(path, "w") as f:
-                f.write(text)
-            jobs += [(path, "tf-shape-inference", args.reps), (path, "", args.reps)]
-        tf = tf_best_times(jobs)
-    print(f"{'input':16} {'ops':>7} {'TF total':>9} {'TF p+p':>8} {'ours':>8} {'parse':>7} {'pass':>7} "
-          f"{'print':>7} {'ratio':>6}")
-    for i, (name, text) in enumerate(texts.items()):
-        parse, run, prt, total = our_times(text, "builtin.module(tf-shape-inference)", args.reps)
-        ops = text.count('"tf.')
-        tf_total, tf_pp = tf[2 * i], tf[2 * i + 1]
-        print(f"{name:16} {ops:7d} {tf_total:9.3f} {tf_pp:8.3f} {total:8.3f} {parse:7.3f} {run:7.3f} "
-              f"{prt:7.3f} {total / tf_total:6.2f}")
+    compare(texts, "tf-shape-inference", "builtin.module(tf-shape-inference)", args.reps, stage="pass")
 
 
 if __name__ == "__main__":
