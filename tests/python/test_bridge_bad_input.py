@@ -104,8 +104,6 @@ NOT_TF_MESSAGES = {
         "'tf_device.cluster' op cannot determine the host device for outside compilation"),
 }
 
-# Cases tfmlir's whole bridge cannot judge yet, and why (strict).
-KNOWN_GAPS = {}
 
 
 @pytest.fixture(scope="module")
@@ -135,13 +133,8 @@ def _first_error(message):
     return None, message.strip().splitlines()[0] if message.strip() else ""
 
 
-def _params():
-    return [pytest.param(case, marks=[pytest.mark.tf] + (
-        [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[case])] if case in KNOWN_GAPS else []))
-        for case in sorted(CASES)]
-
-
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.tf
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_fails_like_tf(case, results):
     from tfmlir.testing.tf_oracle import canonical
 

@@ -8,10 +8,9 @@ compilation, a Keras model). Harness: :mod:`bridge_diff`.
 * The passes TF does not register one by one are exactly :data:`bridge_diff.TF_UNREGISTERED`
   (TF answers for every pass of both compositions).
 * ``hybrid``: TF's registered passes in TF, the others in tfmlir, equals TF's whole
-  ``tf-replicated-clustering-bridge-v2``. While tfmlir lacks some of those passes the
-  cases are expected failures that name them (strict: they must pass once the passes exist).
-* ``tfmlir_v1``: every pass of ``tf-replicated-clustering-bridge-v1`` in tfmlir equals TF's
-  whole ``tf-replicated-clustering-bridge-v1``.
+  ``tf-replicated-clustering-bridge-v2``;
+* ``tfmlir_v2`` / ``tfmlir_v1``: every pass of the composition in tfmlir equals TF's whole
+  named pipeline.
 """
 import pytest
 
@@ -27,13 +26,6 @@ def _compositions():
     from tfmlir.passes import bridge_pipelines
 
     return {V2: bridge_pipelines.BRIDGE_V2, V1: bridge_pipelines.BRIDGE_V1}
-
-
-def _missing_unregistered(composition):
-    from tfmlir.passes import bridge_pipelines
-
-    return [name for name in bridge_pipelines.missing_passes(composition)
-            if name in bridge_diff.TF_UNREGISTERED]
 
 
 @pytest.mark.tf
@@ -68,19 +60,14 @@ def _compare(ours, theirs, name):
         pytest.fail(f"{name}: differs from TF\n" + first_difference(tf_text, mine))
 
 
-def _hybrid_params():
-    missing = _missing_unregistered(_compositions()[V2])
-    marks = [pytest.mark.xfail(strict=True, reason="tfmlir lacks " + ", ".join(missing))] if missing else []
-    return [pytest.param(name, marks=marks + [pytest.mark.tf]) for name in programs.PROGRAMS]
-
-
 @pytest.fixture(scope="module")
 def hybrid_v2():
     texts = {name: programs.get(name) for name in programs.PROGRAMS}
     return bridge_diff.run_pipeline(texts, _compositions()[V2])
 
 
-@pytest.mark.parametrize("name", _hybrid_params())
+@pytest.mark.tf
+@pytest.mark.parametrize("name", programs.PROGRAMS)
 def test_hybrid_v2_equals_tf(name, hybrid_v2):
     theirs = programs.get(f"{name}.tf-v2")
     expected = ({"ok": False, "error": theirs[len("// error: "):]} if theirs.startswith("// error")
@@ -115,17 +102,6 @@ def test_tfmlir_v1_equals_tf(name, tfmlir_v1):
 
 # -- the v2 bridge, every pass in tfmlir -----------------------------------------------------
 
-# Programs where tfmlir's whole bridge still differs from TF's, and why (strict: each must be
-# removed once the cause is fixed).
-V2_KNOWN_DIFFERENCES = {}
-
-
-def _tfmlir_v2_params():
-    return [pytest.param(name, marks=[pytest.mark.tf] + (
-        [pytest.mark.xfail(strict=True, reason=V2_KNOWN_DIFFERENCES[name])]
-        if name in V2_KNOWN_DIFFERENCES else [])) for name in programs.PROGRAMS]
-
-
 @pytest.fixture(scope="module")
 def tfmlir_v2():
     texts = {name: programs.get(name) for name in programs.PROGRAMS}
@@ -139,7 +115,8 @@ def test_tfmlir_has_every_v2_pass():
     assert bridge_pipelines.missing_passes(_compositions()[V2]) == []
 
 
-@pytest.mark.parametrize("name", _tfmlir_v2_params())
+@pytest.mark.tf
+@pytest.mark.parametrize("name", programs.PROGRAMS)
 def test_tfmlir_v2_equals_tf(name, tfmlir_v2):
     """tfmlir's whole tf-replicated-clustering-bridge-v2 gives TF's output (``<name>.tf-v2``)."""
     theirs = programs.get(f"{name}.tf-v2")
