@@ -32,6 +32,9 @@ def build_parser():
     p.add_argument("--tf-prune-unused-nodes", action="store_true", help="drop nodes the fetches do not need")
     p.add_argument("--tf-enable-shape-inference-on-import", default="true", choices=["true", "false"],
                    help="run TensorFlow's shape inference on import (GraphDefs; default true)")
+    p.add_argument("--tf-upgrade-legacy", action="store_true",
+                   help="functionalize TF1 control flow (Switch/Merge/Enter/Exit/NextIteration) into "
+                        "tf.While / tf.If (tf-executor-functionalize-control-flow)")
     p.add_argument("--tf-graph-func-name", default="main", help="name of the graph's function")
     p.add_argument("--tf-function-name", default="",
                    help="import this function of the input's function library instead of its graph")
@@ -74,13 +77,16 @@ def run(args):
     if os.path.isdir(path):
         tags = _split(args.tf_savedmodel_tags)
         names = _split(args.tf_savedmodel_exported_names) or None
-        module = api.import_saved_model(path, exported_names=names, tags=tags, context=ctx)
+        module = api.import_saved_model(path, exported_names=names, tags=tags, context=ctx,
+                                        upgrade_legacy=args.tf_upgrade_legacy)
     elif args.tf_function_name:
         msg = _load_graph_def(path)
         if msg is None:
             with open(path, "rb") as f:
                 msg = f.read()  # FunctionDefLibrary or GraphDef bytes: import_function_def tells
         module = api.import_function_def(msg, args.tf_function_name, context=ctx)
+        if args.tf_upgrade_legacy:
+            api.upgrade_legacy_control_flow(module)
     else:
         msg = _load_graph_def(path)
         module = api.import_graph_def(
@@ -90,7 +96,7 @@ def run(args):
             output_names=_split(args.tf_output_arrays), control_output_names=_split(args.tf_control_output_arrays),
             prune_unused_nodes=args.tf_prune_unused_nodes,
             enable_shape_inference=args.tf_enable_shape_inference_on_import == "true",
-            graph_func_name=args.tf_graph_func_name, context=ctx)
+            graph_func_name=args.tf_graph_func_name, upgrade_legacy=args.tf_upgrade_legacy, context=ctx)
     out = args.output
     if args.emit_bytecode:
         if out == "-":
