@@ -196,6 +196,24 @@ class _Graph:
             inputs.append(self._graph_level(values))
         self.inputs = inputs
         self.alive = [True] * len(self.ops)
+        self.alias = {}
+
+    def uses_of(self, i):
+        """The graph-level values op `i` uses now (values replaced since the scan resolved)."""
+        alias = self.alias
+        if not alias:
+            return self.inputs[i]
+        out = []
+        for value in self.inputs[i]:
+            while value in alias:
+                value = alias[value]
+            out.append(value)
+        return out
+
+    def replace(self, old, new):
+        """Replaces every use of `old` by `new`, remembering it for :meth:`uses_of`."""
+        old.replace_all_uses_with(new)
+        self.alias[old] = new
 
     def _graph_level(self, values):
         vdef, args = self.vdef, self.func_args
@@ -324,6 +342,7 @@ class _Functionalizer:
         for op in moved:
             _remap(op, mapping, drop)
         ir.Operation.create(FETCH, operands=[mapping.get(v, v) for v in results], loc=loc, ip=at_end)
+        _reorder(graph)
         ir.Operation.create(RETURN, operands=list(graph.results), loc=loc, ip=ir.InsertionPoint(entry))
         arg_types = [a.type for a in entry.arguments]
         func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(arg_types, result_types))
@@ -469,7 +488,7 @@ class _Loops:
                 frame_of[i] = out[i] = _PENDING
                 continue
             found = _FLOAT
-            for value in g.inputs[i]:
+            for value in g.uses_of(i):
                 j = vdef.get(value)
                 if j is None:
                     continue
@@ -533,7 +552,7 @@ class _Loops:
         for frame in ordered:
             for i in frame.members:
                 if names[i] == MERGE:
-                    for value in g.inputs[i]:
+                    for value in g.uses_of(i):
                         j = vdef.get(value)
                         if j is not None and names[j] == SOURCE and frame_of[j] is not frame:
                             raise PassFailure(f"{_describe(ops[i])} merges a NextIteration value of "
@@ -667,8 +686,7 @@ class _Loops:
                     continue
                 j = vdef.get(value)
                 if j is None or self.out[j] is _FLOAT or self.out[j] is not frame:
-                    if j is not None and self.out[j] is not _FLOAT and self.out[j] is not frame \
-                            and names[j] != EXIT:
+                    if j is not None and self.out[j] is not _FLOAT and self.out[j] is not frame:
                         raise PassFailure(f"{_describe(ops[j])}: its value reaches loop '{frame.name}' "
                                           "without an Enter", ops[j])
                     if value not in captures:
@@ -686,7 +704,7 @@ class _Loops:
                     continue
                 found.add(j)
                 order.append(j)
-                stack.extend(g.inputs[j])
+                stack.extend(g.uses_of(j))
             return found
 
         body_forbidden = {a["merge"]: f"{_describe(ops[a['merge']])}: the loop body uses a loop "
@@ -770,8 +788,8 @@ class _Loops:
         for k, a in enumerate(args):
             if a["kind"] == "varying" and a["exit"] is not None:
                 x = a["exit"]
-                g.results[x][0].replace_all_uses_with(island.results[k])
-                g.results[x][1].replace_all_uses_with(control)
+                g.replace(g.results[x][0], island.results[k])
+                g.replace(g.results[x][1], control)
         # Erase the loop's structure, users first.
         for group in (frame.sinks, frame.exits, sorted(loop_switches), [lc], sorted(loop_merges),
                       [a["source"] for a in args if a["kind"] == "varying"],
@@ -791,7 +809,7 @@ class _Loops:
         g = self.g
         uses = {}
         for i in members:
-            for value in g.inputs[i]:
+            for value in g.uses_of(i):
                 uses.setdefault(value, []).append(i)
         return uses
 
@@ -868,7 +886,7 @@ class _Conds:
 
         def union(i):
             st = _EMPTY
-            for value in g.inputs[i]:
+            for value in g.uses_of(i):
                 s = state.get(value)
                 if s:
                     if not st:
@@ -1037,7 +1055,7 @@ class _Conds:
 
         for b in (0, 1):
             for i in members[b]:
-                for value in g.inputs[i]:
+                for value in g.uses_of(i):
                     classify(value, b, i)
         merge_inputs = {}
         for m in merges:
@@ -1112,8 +1130,8 @@ class _Conds:
                                         attributes=dict(identity_attrs), loc=mloc,
                                         ip=ir.InsertionPoint(ident_block))
             ir.Operation.create(YIELD, operands=[ident.result], loc=mloc, ip=ir.InsertionPoint(ident_block))
-            g.results[m][0].replace_all_uses_with(island.results[k])
-            g.results[m][2].replace_all_uses_with(control)
+            g.replace(g.results[m][0], island.results[k])
+            g.replace(g.results[m][2], control)
             wi = g.add(ident_island, [island.results[k]])
             self._register(wi, outer)
         for m in merges:
