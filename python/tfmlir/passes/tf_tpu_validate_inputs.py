@@ -143,8 +143,6 @@ def _bool_attr(op, name, default):
 def _must_not_be_xla_type(value_type):
     if isinstance(value_type, ir.ShapedType):
         value_type = value_type.element_type
-    elif ir.ShapedType.isinstance(value_type):
-        value_type = ir.ShapedType(value_type).element_type
     return _tfmlir.StringType.isinstance(value_type)
 
 
