@@ -34,13 +34,21 @@ pytestmark = [pytest.mark.tf]
 
 TF_ROOT, OUR_ROOT = "serving_default", "main"
 TF_ONLY_FUNCTIONS = ("SessionInitializerFunction",)
-# Pruning after the import, not in it: the importer's prune_unused_nodes, like TF's, runs with the
-# loops' back edges removed and would drop the loop bodies.
-PIPELINE = ("builtin.module(func.func(tf-executor-graph-pruning,tf-executor-to-functional-conversion),"
-            "tf-shape-inference)")
+# What TF's text went through: its SavedModel importer prunes the graph to the signature and makes
+# it functional, then tf.mlir.experimental.convert_saved_model_v1 runs tf-standard-pipeline
+# (canonicalize, tf-shape-inference, symbol-dce, tf-optimize, cse; tf-optimize's patterns do not apply
+# to these programs). Pruning after the import, not in it: the importer's prune_unused_nodes, like
+# TF's, runs with the loops' back edges removed and would drop the loop bodies.
+PIPELINE = ("builtin.module(func.func(tf-executor-graph-pruning,tf-executor-to-functional-conversion,"
+            "canonicalize),tf-shape-inference,symbol-dce,func.func(cse))")
 
 # {program: {difference line: reason}}: differences from TF that are expected.
+_IDENTITY_CHAIN = ("not the functionalization: tfmlir's canonicalize (in PIPELINE) folds "
+                   "tf.Identity(tf.Identity(x)), TF's has no such pattern (a fetched tf.identity of a "
+                   "tf.identity in main)")
 KNOWN_DIFFERENCES = {
+    "while_resource_variable": {"main: tf.Identity tf=3 tfmlir=2": _IDENTITY_CHAIN},
+    "while_control_deps": {"main: tf.Identity tf=3 tfmlir=2": _IDENTITY_CHAIN},
 }
 
 
