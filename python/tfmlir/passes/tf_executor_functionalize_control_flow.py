@@ -902,9 +902,43 @@ class _Conds:
                             f"Switch predicate {_value_name(p, g)}", ops[i])
             return st
 
+        # TF's ancestor state: the Merges and Switch predicates an op depends on; Merges are
+        # grouped by (predicate, outer state, ancestor state), so two conds on one predicate
+        # become one If only when neither depends on the other (no cycle) and their
+        # dependencies agree, as in TF.
+        ancestors = [_EMPTY] * len(ops)
+        marker = [None] * len(ops)
+        interned_anc = {}
+
+        def ancestor_state(i):
+            found = None
+            extra = []
+            for value in g.inputs[i]:
+                j = vdef.get(value)
+                if j is None:
+                    continue
+                a = ancestors[j]
+                if a:
+                    if found is None:
+                        found = a
+                    elif a is not found and not a <= found:
+                        found = found | a
+                if marker[j] is not None:
+                    extra.append(marker[j])
+            if found is None:
+                found = _EMPTY
+            if extra and not all(m in found for m in extra):
+                found = found | frozenset(extra)
+            return interned_anc.setdefault(found, found)
+
         for i in range(len(ops)):
             name = names[i]
             op = ops[i]
+            ancestors[i] = ancestor_state(i)
+            if name == SWITCH:
+                marker[i] = ("p", self.predicate(op))
+            elif name == MERGE:
+                marker[i] = ("m", i)
             if name == SWITCH:
                 st = intern(union(i))
                 p = self.predicate(op)
@@ -938,7 +972,7 @@ class _Conds:
                     if common:
                         state[value] = common
                 op_state[i] = common
-                groups.setdefault((p, common), []).append(i)
+                groups.setdefault((p, common, ancestors[i]), []).append(i)
             elif name == SWITCH_N or name == CONTROL_TRIGGER:
                 st = union(i)
                 if st or name == SWITCH_N:
@@ -967,25 +1001,43 @@ class _Conds:
                 by_state.setdefault(st, []).append(i)
         self.by_state = by_state
         # Innermost first: a nested conditional's outer state includes the outer branch.
-        for key in sorted(groups, key=lambda k: -len(k[1])):
-            self.functionalize(key[0], key[1], groups[key])
+        order = sorted(groups, key=lambda k: (-len(k[1]), min(groups[k])))
+        self.pending = {}
+        for key in order:
+            self.pending.setdefault((key[0], key[1]), []).append(groups[key])
+        for key in order:
+            siblings = self.pending[(key[0], key[1])]
+            siblings.remove(groups[key])
+            self.functionalize(key[0], key[1], groups[key], siblings)
+        # Ops live under a branch that no Merge needs: pure ones go (as in TF), users first;
+        # an op with side effects would be lost (TF drops it silently): an error.
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(self.op_state) - 1, -1, -1):
+                st = self.op_state[i]
+                if st and g.alive[i] and names[i] != FETCH and not _has_side_effects(ops[i]) \
+                        and not any(len(list(r.uses)) for r in g.results[i]):
+                    erase_op(ops[i])
+                    g.alive[i] = False
+                    changed = True
         for i, st in enumerate(self.op_state):
             if st and g.alive[i] and names[i] != FETCH:
                 p = next(iter(st))[0]
-                if names[i] == SWITCH and not any(len(list(r.uses)) for r in g.results[i]):
-                    erase_op(ops[i])
-                    g.alive[i] = False
-                    continue
                 raise PassFailure(
                     f"{_describe(ops[i])} is live under a branch of the Switch predicate "
-                    f"{_value_name(p, g)} that no Merge joins", ops[i])
+                    f"{_value_name(p, g)} and no Merge depends on it (its side effects would be "
+                    "lost)", ops[i])
         for i in range(len(ops)):
             if g.alive[i] and names[i] == SWITCH:
                 if not any(len(list(r.uses)) for r in g.results[i]):
                     erase_op(ops[i])
                     g.alive[i] = False
 
-    def functionalize(self, p, outer, merges):
+    def functionalize(self, p, outer, merges, siblings):
+        """Replaces the Merges `merges` (one predicate `p`, outer state `outer`, one ancestor
+        state) by an If; `siblings` are the Merge groups on the same predicate and outer state
+        still to come (ops their branches need too are copied, not moved)."""
         g, fz = self.g, self.fz
         ops, names, vdef = g.ops, g.names, g.vdef
         state, op_state = self.state, self.op_state
@@ -996,11 +1048,37 @@ class _Conds:
             if len(list(g.results[m][1].uses)):
                 raise PassFailure(f"{_describe(ops[m])}: output of index (1) of a Merge is used "
                                   "(not supported)", ops[m])
-        members = {}
+        # The branches: the ops live under each branch that the Merges' inputs depend on (as
+        # TF extracts them).
+        members = {b: sorted(self.branch_slice(merges, p, outer, b)) for b in (0, 1)}
+        shared = set()
+        for other in siblings:
+            for b in (0, 1):
+                shared |= self.branch_slice(other, p, outer, b) & set(members[b])
+        # Ops of the branch no Merge of these conditionals needs: pure ones go (TF drops them);
+        # one with side effects would be lost (TF drops it silently): an error.
         for b in (0, 1):
-            st = outer | {(p, b)}
-            members[b] = [i for i in self.by_state.get(frozenset(st), ()) if g.alive[i]
-                          and i not in merge_set]
+            branch_state = frozenset(outer | {(p, b)})
+            claimed = set(members[b])
+            for other in siblings:
+                claimed |= self.branch_slice(other, p, outer, b)
+            left = [i for i in self.by_state.get(branch_state, ()) if g.alive[i] and i not in claimed
+                    and names[i] != MERGE]
+            changed = True
+            while changed:
+                changed = False
+                for i in sorted(left, reverse=True):
+                    if g.alive[i] and not _has_side_effects(ops[i]) \
+                            and not any(len(list(r.uses)) for r in g.results[i]):
+                        erase_op(ops[i])
+                        g.alive[i] = False
+                        changed = True
+            for i in left:
+                if g.alive[i]:
+                    raise PassFailure(
+                        f"{_describe(ops[i])} is live under a branch of the Switch predicate "
+                        f"{_value_name(p, g)} and no Merge depends on it (its side effects would be "
+                        "lost)", ops[i])
         member_sets = {b: set(members[b]) for b in (0, 1)}
         # Inputs of the If: the Switches on `p` in the outer state, and outer values used directly.
         arg_keys = {}
@@ -1067,6 +1145,8 @@ class _Conds:
         outside_control_uses = []
         for b in (0, 1):
             for i in members[b]:
+                if i in shared:
+                    continue  # copied: the op stays for the sibling conditionals
                 for value in g.results[i]:
                     for use in value.uses:
                         user = use.owner
@@ -1097,9 +1177,10 @@ class _Conds:
             mapping = {value: arg_of[data] for value, data in branch_maps[b].items()}
             results = [merge_inputs[(m, b)] for m in merges]
             fz.finish_function(func, entry, [ops[i] for i in sorted(members[b])], mapping, drop,
-                               results, loc)
+                               results, loc, clone={op_key(ops[i]) for i in shared if i in members[b]})
             for i in members[b]:
-                g.alive[i] = False
+                if i not in shared:
+                    g.alive[i] = False
         # The If island, then one Identity per Merge.
         predicate_op = _wrapped_op(ops[vdef[p]]) if p in vdef else None
         anchor = ops[min(merges)]
@@ -1144,6 +1225,27 @@ class _Conds:
                 continue  # still feeds something else: checked at the end
             erase_op(ops[j])
             g.alive[j] = False
+
+    def branch_slice(self, merges, p, outer, b):
+        """Indices of the ops live exactly under branch `b` of `p` (outer state `outer`) that
+        the inputs of `merges` from that branch depend on."""
+        g, op_state, vdef = self.g, self.op_state, self.g.vdef
+        branch_state = outer | {(p, b)}
+        found = set()
+        stack = []
+        for m in merges:
+            _p, data, branch_of_input = self.merge_info[m]
+            stack.extend(v for v, vb in zip(data, branch_of_input) if vb == b)
+        while stack:
+            value = stack.pop()
+            j = vdef.get(value)
+            if j is None or j in found or not g.alive[j] or g.names[j] == MERGE:
+                continue
+            if op_state[j] != branch_state:
+                continue
+            found.add(j)
+            stack.extend(g.uses_of(j))
+        return found
 
     def predicate(self, switch):
         """The predicate of `switch` as TF's functionalization sees it: its predicate operand,
