@@ -21,6 +21,7 @@ process crashes.
 from mlir import ir
 
 from ..device_names import parse_full_or_local_name
+from .analysis import _tf2xla_defs as tf2xla_defs
 from .framework import Pass, PassFailure, register_pass
 
 TPU_REPLICATE = "_tpu_replicate"
@@ -29,8 +30,7 @@ COMPILE_DEVICE_TYPE = "_xla_compile_device_type"
 MUST_COMPILE = "_XlaMustCompile"
 DEVICE = "device"
 TPU = "TPU"
-# TF's kValidDeviceTypes (attribute_utils.h).
-VALID_DEVICE_TYPES = frozenset({"", "CPU", "GPU", TPU})
+VALID_DEVICE_TYPES = frozenset(tf2xla_defs.VALID_DEVICE_TYPES)
 
 
 @register_pass

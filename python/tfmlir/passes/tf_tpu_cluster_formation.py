@@ -125,6 +125,7 @@ from mlir import ir
 
 from .. import _tfmlir as _native
 
+from .analysis import _tf2xla_defs as tf2xla_defs
 from .analysis.devices import is_tpu_replicated_core
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
@@ -140,7 +141,7 @@ NUM_REPLICAS_ATTR = "num_replicas"
 NUM_CORES_PER_REPLICA_ATTR = "num_cores_per_replica"
 MIRRORED_VARIABLE_INDICES_ATTR = "_mirrored_variable_indices"
 TPU_DEVICE = "TPU"
-VALID_DEVICE_TYPES = frozenset(("CPU", "GPU", "TPU", ""))
+VALID_DEVICE_TYPES = frozenset(tf2xla_defs.VALID_DEVICE_TYPES)
 
 METADATA = "tf.TPUReplicateMetadata"
 REPLICATED_INPUT = "tf.TPUReplicatedInput"
