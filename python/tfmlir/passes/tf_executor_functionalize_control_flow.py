@@ -68,12 +68,15 @@ variable before its Switch, the condition using a body value, a Merge's
 """
 from mlir import ir
 
-from .analysis.executor import FETCH, ISLAND, YIELD, GraphInfo, is_control, op_key, rebuild_op
+from .analysis import _tf2xla_defs as tf2xla_defs
+from .analysis.executor import (FETCH, ISLAND, YIELD, GraphInfo, control_type, is_control, op_key,
+                                rebuild_op)
 from .analysis.names import FUNC, IDENTITY, IF, RETURN, WHILE
 from .analysis.side_effects import is_resource_type, may_have_side_effect
 from .analysis.symbols import module_body
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import SymbolNamer, name_from_loc
+from .tpu_partitioned_ops import bool_attr, int_attr
 
 ENTER = "tf_executor.Enter"
 EXIT = "tf_executor.Exit"
@@ -89,10 +92,9 @@ GRAPH = "tf_executor.graph"
 V1_OPS = frozenset({ENTER, EXIT, MERGE, SWITCH, SWITCH_N, LOOP_COND, SOURCE, SINK})
 _LOOP_OPS = frozenset({ENTER, EXIT, LOOP_COND, SOURCE, SINK})
 
-# TF's kAttrsToPropagate (tf2xla_defs.h): string attributes functionalization copies from the
-# LoopCond (While) or the predicate's node (If) onto the new op.
-ATTRS_TO_PROPAGATE = ("_xla_compile_device_type", "_replication_info", "_XlaFrontendAttributes",
-                      "_xla_outside_compilation", "_tpu_replicate")
+# TF's kAttrsToPropagate: string attributes functionalization copies from the LoopCond (While)
+# or the predicate's node (If) onto the new op.
+ATTRS_TO_PROPAGATE = tf2xla_defs.ATTRS_TO_PROPAGATE
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
@@ -147,14 +149,6 @@ _FLOAT = object()    # no inputs at all: usable from any frame (captured)
 _PENDING = object()  # a NextIteration.Source before its Sink is seen
 
 
-def _str_attr(op, name):
-    attributes = op.attributes
-    if name not in attributes:
-        return None
-    attr = attributes[name]
-    return ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else None
-
-
 def _node_name(op):
     return name_from_loc(op.location)
 
@@ -171,7 +165,7 @@ class _Graph:
 
     def __init__(self, graph_op, func_args):
         info = GraphInfo(graph_op, uses=False, links=False)
-        problem = info.problem() if hasattr(info, "problem") else None
+        problem = info.problem()
         if problem is not None:
             message, op = problem
             raise PassFailure(message, op)
@@ -443,20 +437,10 @@ def _wrapped_op(island):
 
 def _island(result_types, controls, loc, ip):
     context = loc.context
-    island = ir.Operation.create(ISLAND, results=list(result_types) + [_control_type(context)],
+    island = ir.Operation.create(ISLAND, results=list(result_types) + [control_type(context)],
                                  operands=list(controls), regions=1, loc=loc, ip=ip)
     block = island.regions[0].blocks.append()
     return island, block
-
-
-_CONTROL_TYPES = {}
-
-
-def _control_type(context):
-    found = _CONTROL_TYPES.get(context)
-    if found is None:
-        found = _CONTROL_TYPES[context] = ir.Type.parse("!tf_executor.control", context)
-    return found
 
 
 # ---------------------------------------------------------------------------
@@ -503,7 +487,7 @@ class _Loops:
                         f"'{f.name}'): a value leaves a while loop without an Exit or enters it without "
                         f"an Enter", ops[i])
             if name == ENTER:
-                frame_name = _str_attr(ops[i], "frame_name") or ""
+                frame_name = ir.StringAttr(ops[i].attributes["frame_name"]).value
                 parent = _ROOT if found is _FLOAT else found
                 child = frames.get(frame_name)
                 if child is None:
@@ -588,7 +572,7 @@ class _Loops:
             enter = ops[e]
             enter_out = g.results[e][0]
             data = enter.operands[0]
-            if _bool_attr(enter, "is_constant"):
+            if bool_attr(enter, "is_constant"):
                 args.append({"kind": "invariant", "enter": e, "value": enter_out, "operand": data,
                              "type": enter_out.type})
                 continue
@@ -676,7 +660,7 @@ class _Loops:
         captures = []
 
         def slice_from(roots, stop, forbidden, what):
-            found, order = set(), []
+            found = set()
             stack = []
             for value in roots:
                 stack.append(value)
@@ -703,7 +687,6 @@ class _Loops:
                 if j in found:
                     continue
                 found.add(j)
-                order.append(j)
                 stack.extend(g.uses_of(j))
             return found
 
@@ -768,12 +751,14 @@ class _Loops:
         operands = [a["operand"] for a in args] + captures
         ip = ir.InsertionPoint(loop_cond)
         island, block = _island(result_types, enter_controls, loc, ip)
+        parallel_iterations = int_attr(ops[frame.enters[0]], "parallel_iterations")
+        if parallel_iterations is None:
+            parallel_iterations = 10  # the Enter's ODS default
         attributes = {
             "body": ir.FlatSymbolRefAttr.get(body_name), "cond": ir.FlatSymbolRefAttr.get(cond_name),
             "is_stateless": ir.BoolAttr.get(False),
             "parallel_iterations": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                      _int_attr(ops[frame.enters[0]],
-                                                                "parallel_iterations", 10)),
+                                                      parallel_iterations),
             "device": ir.StringAttr.get(""),
         }
         if any(a["kind"] == "varying" and _ranked(a["type"]) and a["type"] != a["operand"].type
@@ -816,22 +801,6 @@ class _Loops:
 
 def _controls(op):
     return [v for v in op.operands if is_control(v.type)]
-
-
-def _bool_attr(op, name):
-    attributes = op.attributes
-    if name not in attributes:
-        return False
-    attr = attributes[name]
-    return isinstance(attr, ir.BoolAttr) and ir.BoolAttr(attr).value
-
-
-def _int_attr(op, name, default):
-    attributes = op.attributes
-    if name not in attributes:
-        return default
-    attr = attributes[name]
-    return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else default
 
 
 def _ranked(value_type):
