@@ -296,11 +296,13 @@ def register_pipeline(name, text, description, anchor="builtin.module"):
     """Makes `name` stand for the pipeline `text` (elements running on `anchor`) in pipelines.
 
     Named pipelines are expanded where they appear (``tfmlir-opt -name`` or
-    ``builtin.module(name)``); they take no options.
+    ``builtin.module(name)``). `text` is the pipeline text, or a function from the options
+    text (``a=1 b=2``, "" without options) to the pipeline text for a pipeline with options;
+    it raises PipelineError on options it does not take.
     """
     if name in _PIPELINES or name in _REGISTRY:
         raise ValueError(f"'{name}' is already registered")
-    parse_pipeline(text)  # a malformed definition fails here, not at first use
+    parse_pipeline(text("") if callable(text) else text)  # a malformed definition fails here
     _PIPELINES[name] = (text, anchor, description)
 
 

@@ -481,3 +481,42 @@ def set_arg_attr(func, index, name, value):
     merged[name] = value
     attrs[index] = ir.DictAttr.get(merged)
     func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
+
+
+def wrap_op_in_launch(op, device, loc=None):
+    """Moves `op` into a new ``tf_device.launch`` on `device` (a string) put where `op` was, and
+    returns the launch (TF's ``WrapOpInLaunch``); users of `op`'s results read the launch's."""
+    from .analysis.names import LAUNCH
+    op = op.operation
+    loc = loc or op.location
+    launch = ir.Operation.create(LAUNCH, results=[r.type for r in op.results],
+                                 attributes={"device": ir.StringAttr.get(device)}, regions=1,
+                                 loc=loc, ip=ir.InsertionPoint(op))
+    for old, new in zip(op.results, launch.results):
+        old.replace_all_uses_with(new)
+    block = launch.regions[0].blocks.append()
+    op.move_before(ir.Operation.create(DEVICE_RETURN, operands=list(op.results), loc=loc,
+                                       ip=ir.InsertionPoint(block)))
+    return launch
+
+
+def remove_singleton_parallel_execute(parallel_execute):
+    """Replaces a one-region ``tf_device.parallel_execute`` by the op its region wraps (TF's
+    ``RemoveSingletonParallelExecuteOp``); does nothing with more regions. Raises PassFailure
+    when the region holds anything but one op and its terminator."""
+    from .framework import PassFailure, erase_op
+    from .analysis.names import PARALLEL_EXECUTE
+    if len(parallel_execute.regions) != 1:
+        return
+    ops = [op.operation for op in parallel_execute.regions[0].blocks[0].operations]
+    if len(ops) != 2:
+        raise PassFailure("Expected 2 ops in parallel_execute.", parallel_execute)
+    first = ops[0]
+    if len(first.results) != len(parallel_execute.results):
+        raise PassFailure(f"'{PARALLEL_EXECUTE}' op has one region whose first op has "
+                          f"{len(first.results)} results, not {len(parallel_execute.results)} "
+                          f"(TF's process crashes here)", parallel_execute)
+    first.move_before(parallel_execute)
+    for old, new in zip(parallel_execute.results, first.results):
+        old.replace_all_uses_with(new)
+    erase_op(parallel_execute)

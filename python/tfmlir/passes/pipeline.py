@@ -252,9 +252,10 @@ def expand_named_pipelines(elements, pipelines, path=(), expanding=()):
     """`elements` with every element naming a pipeline of `pipelines` replaced by its elements.
 
     `pipelines` maps a name to ``(text, anchor)``: the pipeline's elements as
-    text and the op it runs on (``builtin.module``). A named pipeline takes no
-    options and runs where its anchor is: nested under another op it is an
-    error, as is a pipeline that names itself.
+    text (or a function from the element's options text to it, for pipelines
+    with options) and the op it runs on (``builtin.module``). A named pipeline
+    runs where its anchor is: nested under another op it is an error, as is a
+    pipeline that names itself.
     """
     expanded = []
     for element in elements:
@@ -271,7 +272,9 @@ def expand_named_pipelines(elements, pipelines, path=(), expanding=()):
             continue
         text, anchor = named
         where = path[-1] if path else "builtin.module"
-        if element.options:
+        if callable(text):
+            text = text(element.options)
+        elif element.options:
             raise PipelineError(f"pipeline '{element.name}' (at position {element.pos}) takes no "
                                 f"options")
         if where != anchor:

@@ -47,7 +47,7 @@ from mlir import ir
 from ..shapes.xla_protos import SHARDING_REPLICATED, op_sharding_type
 from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, FUNC, PARALLEL_EXECUTE, READ_VARIABLE
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import enclosing_op, ops_named
+from .ir_helpers import enclosing_op, ops_named, remove_singleton_parallel_execute
 from .tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
                                   PARTITIONED_INPUT_V2, PARTITIONED_OUTPUT_V2, SHARDING_ATTRS,
                                   XLA_SHARDING, attr_or_none, bool_attr, resource_subtypes)
@@ -104,7 +104,7 @@ def _partition(cluster_func):
     for index in range(len(cluster_func.operands)):
         _partition_read(cluster_func, cluster_func.operands[index])
     if parallel_execute is not None:
-        _remove_singleton_parallel_execute(parallel_execute)
+        remove_singleton_parallel_execute(parallel_execute)
 
 
 def _partition_write(cluster_func, result, cores_attr):
@@ -224,20 +224,3 @@ def _device_of(func, value):
 
 def _is_composite(device):
     return isinstance(device, ir.StringAttr) and "COMPOSITE" in ir.StringAttr(device).value
-
-
-def _remove_singleton_parallel_execute(parallel_execute):
-    if len(parallel_execute.regions) != 1:
-        return
-    ops = [op.operation for op in parallel_execute.regions[0].blocks[0].operations]
-    if len(ops) != 2:
-        raise PassFailure("Expected 2 ops in parallel_execute.", parallel_execute)
-    first = ops[0]
-    if len(first.results) != len(parallel_execute.results):
-        raise PassFailure(f"'{PARALLEL_EXECUTE}' op has one region whose first op has "
-                          f"{len(first.results)} results, not {len(parallel_execute.results)} "
-                          f"(TF's process crashes here)", parallel_execute)
-    first.move_before(parallel_execute)
-    for old, new in zip(parallel_execute.results, first.results):
-        old.replace_all_uses_with(new)
-    erase_op(parallel_execute)

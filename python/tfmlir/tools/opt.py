@@ -494,8 +494,14 @@ def _resolve_pass_flag(flag: PassFlag, context) -> Tuple[Optional[str], str]:
 
     element = _pass_element(flag)
     get_pipeline = getattr(_pass_registry(), "get_pipeline", None)
-    if callable(get_pipeline) and get_pipeline(flag.name) is not None:
-        if _pass_options_text(flag):
+    named = get_pipeline(flag.name) if callable(get_pipeline) else None
+    if named is not None:
+        if callable(named[0]):
+            try:
+                named[0](_pass_options_text(flag))
+            except ValueError as err:
+                raise UsageError(f"<unknown>:0: error: {err}")
+        elif _pass_options_text(flag):
             raise UsageError(f"<unknown>:0: error: pipeline '{flag.name}' takes no options")
         return None, element
     python_pass = _python_pass(flag.name)

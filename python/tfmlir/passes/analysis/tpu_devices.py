@@ -167,9 +167,11 @@ def _general(num_replicas, num_cores_per_replica, tpus, devices, topology, assig
                              f"{num_cores_per_replica} * {_TOPOLOGY_RANK}), got {len(assignment)}")
     used = set()
     out = []
+    ids = []
     pos = 0
     for _replica in range(num_replicas):
         row = []
+        id_row = []
         for _core in range(num_cores_per_replica):
             coordinate = tuple(assignment[pos:pos + 4])
             pos += 4
@@ -184,8 +186,12 @@ def _general(num_replicas, num_cores_per_replica, tpus, devices, topology, assig
             used.add(coordinate)
             tpu = tpus[task_and_device[0]][task_and_device[1]]
             row.append((name_to_string(tpu), _host_of(tpu, devices)))
+            # XLA's device id: the coordinate from major to minor (z, y, x, core).
+            x, y, z, core = coordinate
+            id_row.append((x + mesh[0] * (y + mesh[1] * z)) * mesh[3] + core)
         out.append(row)
-    return out
+        ids.append(id_row)
+    return out, ids
 
 
 def compilation_and_execution_devices(devices, num_replicas, num_cores_per_replica, topology,
@@ -206,4 +212,19 @@ def compilation_and_execution_devices(devices, num_replicas, num_cores_per_repli
                                  f"is not set")
         return compilation, _full_mesh(num_replicas, num_cores_per_replica, tpus, devices)
     return compilation, _general(num_replicas, num_cores_per_replica, tpus, devices, topology,
-                                 assignment)
+                                 assignment)[0]
+
+
+def device_assignment(devices, num_replicas, num_cores_per_replica, topology, assignment):
+    """:func:`compilation_and_execution_devices` with the XLA device assignment TF puts in the
+    compile metadata: ``(compilation device, devices, ids)`` where ``ids[replica][core]`` is the
+    XLA device id of each TPU (from its topology coordinate), or None without a topology."""
+    if not topology:
+        compilation, execution = compilation_and_execution_devices(
+            devices, num_replicas, num_cores_per_replica, topology, assignment)
+        return compilation, execution, None
+    systems = _system_devices(devices)
+    tpus = _tpu_devices(devices, systems)
+    compilation = name_to_string(replace(systems[0], type="CPU"))
+    execution, ids = _general(num_replicas, num_cores_per_replica, tpus, devices, topology, assignment)
+    return compilation, execution, ids
