@@ -62,6 +62,10 @@ Failure (module unchanged):
   numbers with both lists): the error is at the ``tf.TPUExecute``; as TF, the
   remaining executes of that function are not looked at, other functions
   are, and every such error is reported;
+* an unread resource operand that passes that check (its number is an update
+  index): the ``tf.TPUExecuteAndUpdateVariables`` would not verify (its read
+  indices must name every resource operand but the key), which is where TF's
+  pipeline fails; the error, with the verifier's message, is at the launch;
 * where TF's process crashes or loops: a candidate read or assign that is not
   in the block of the parent (its order in a block is meaningless there), a
   ``device`` attribute of the resource's op that is not a string and differs
@@ -370,6 +374,14 @@ def _merge(launch, func, module):
             raise _NotHoisted(f"'{TPU_EXECUTE}' op operand #{index} is a resource that was "
                               f"neither read nor written to; this resource potentially failed "
                               f"to be hoisted", execute)
+    # TF's check can pass an unread resource operand whose number is an update index; the op
+    # would then fail verification (TF's pipeline fails there): fail with the verifier's words.
+    handles = sum(1 for value in new_operands[:-1] if _is_resource_tensor(value.type))
+    if handles != len(reads):
+        raise PassFailure(f"'{TPU_EXECUTE_AND_UPDATE}' op requires '{READS_ATTR}' to be the same "
+                          f"size as number of resource handles in 'args' ({handles}), but got "
+                          f"{len(reads)} (the merged op would be invalid; TF's check of unread "
+                          f"resources compares operand numbers with update indices too)", launch)
 
     location = launch.location
     result_types = [r.type for r, m in zip(launch.results, mapping) if m >= 0]
