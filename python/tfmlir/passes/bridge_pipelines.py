@@ -87,7 +87,49 @@ register_pipeline("tf-replicated-clustering-bridge-v1", BRIDGE_V1,
                   "TF's TPU bridge front for TF1 graphs: TPU computations outlined into the "
                   "nested module _tpu_v1_compat_outlined")
 
-_UPSTREAM = frozenset({"canonicalize", "cse", "inline"})
+# TF's AddTPULowerClusterToRuntimeOpsPassPipeline (tf_mlir_enable_tpu_variable_runtime_reformatting_pass
+# off, TF's default): the clustered program becomes TPU runtime ops.
+LOWER_TO_RUNTIME_OPS_TPU = ("tf-tpu-rewrite,"
+                            "symbol-dce,"
+                            "func.func(tf-replicate-invariant-op-hoisting),"
+                            "func.func(tf-embedding-program-key),"
+                            "tf-tpu-merge-variables-with-execute,"
+                            "func.func(tf-extract-tpu-copy-with-dynamic-shape-op),"
+                            "func.func(tf-tpu-colocate-composite-resource-ops)")
+
+register_pipeline("tfrt-lower-cluster-to-runtime-ops-tpu", LOWER_TO_RUNTIME_OPS_TPU,
+                  "TF's TPU runtime lowering after clustering: tf_device.cluster_func to "
+                  "_TPUCompileMlir / TPUExecute(AndUpdateVariables)")
+
+
+def tpu_bridge(options=""):
+    """The text of ``tf-tpu-bridge{v1-compat=...}``: TF's whole TPU bridge as TF's MLIR bridge
+    passes run it before execution. ``v1-compat=false`` (default; TF2 programs): the
+    replicated clustering bridge v2, then the runtime lowering. ``v1-compat=true`` (TF1
+    graphs, TF's ``MlirBridgeV1CompatPass``): the v1 front outlines the TPU computations of
+    the ``tf_executor`` graph into the nested module ``_tpu_v1_compat_outlined``, the
+    clustering passes and the runtime lowering run on that module, and
+    ``tf-executor-tpu-v1-island-inlining`` inlines it back."""
+    from .pipeline import PipelineError, split_options
+    v1 = False
+    for key, value in split_options(options or ""):
+        if key.replace("_", "-") != "v1-compat":
+            raise PipelineError(f"pipeline 'tf-tpu-bridge' has no option '{key}' (options: v1-compat)")
+        lowered = (value or "true").strip().lower()
+        if lowered not in ("true", "1", "false", "0"):
+            raise PipelineError(f"option 'v1-compat': expected true/false, got '{value}'")
+        v1 = lowered in ("true", "1")
+    if not v1:
+        return BRIDGE_V2 + "," + LOWER_TO_RUNTIME_OPS_TPU
+    return (BRIDGE_V1 + ",builtin.module(" + CLUSTERING_PASSES + "," + LOWER_TO_RUNTIME_OPS_TPU
+            + "),tf-executor-tpu-v1-island-inlining")
+
+
+register_pipeline("tf-tpu-bridge", tpu_bridge,
+                  "TF's whole TPU bridge: clustering, outside compilation, TPU rewrite to runtime "
+                  "ops (option v1-compat=true for TF1 graphs: TPU v1 outlining/inlining around it)")
+
+_UPSTREAM = frozenset({"canonicalize", "cse", "inline", "symbol-dce"})
 
 
 def pass_names(pipeline_text):

@@ -324,17 +324,12 @@ class _TPUSteps:
         data = ir.StringAttr(op.attributes["metadata"]).value_bytes
         if not data:
             return
-        from tensorflow.core.protobuf.tpu import compile_metadata_pb2
+        from ..passes.analysis import tpu_protos
 
-        meta = compile_metadata_pb2.TPUCompileMetadataProto()
         try:
-            meta.ParseFromString(data)
-        except Exception:
-            from google.protobuf import text_format
-            try:
-                text_format.Parse(data.decode("utf-8"), meta)
-            except Exception as exc:
-                raise ProgramError(f"{w}: the metadata is not a TPUCompileMetadataProto: {exc}") from None
+            meta = tpu_protos.parse_metadata(data)
+        except ValueError as exc:
+            raise ProgramError(f"{w}: the metadata is not a TPUCompileMetadataProto: {exc}") from None
         if meta.num_cores_per_replica > 1:
             raise ProgramError(f"{w}: num_cores_per_replica = {meta.num_cores_per_replica}; the runtime runs "
                                "one core per replica")
@@ -367,15 +362,29 @@ class Session:
     ``device``: "cpu" or "gpu" (XLA's platform for the device programs; the
     host side always runs on TensorFlow's CPU kernels). ``progress``: print a
     line per compile to stderr (None: only for compiles over a second).
+    ``container``: the resource container of the program's variables (default: one
+    of the session's own); sessions given the same container share variables.
+
+    Given a TensorFlow GraphDef (a ``GraphDef`` proto, its bytes, or the path of a
+    ``.pb``/``.pbtxt`` file) instead of a bridged program, the session is a
+    :class:`tfmlir.runtime.graph_session.GraphSession`: tfmlir imports, bridges
+    and runs the graph with ``tf.compat.v1.Session`` semantics.
     """
 
-    def __init__(self, module, *, device="cpu", progress=None):
+    def __new__(cls, program=None, *args, **kwargs):
+        if cls is Session:
+            from . import graph_session
+            if graph_session.is_graph_def(program):
+                return super().__new__(graph_session.GraphSession)
+        return super().__new__(cls)
+
+    def __init__(self, module, *, device="cpu", progress=None, container=None):
         if device not in ("cpu", "gpu"):
             raise ValueError(f"device must be 'cpu' or 'gpu', not {device!r}")
         self.platform = device
         self.progress = progress
         self._timings = dict(legalize=0.0, compile=0.0, execute=0.0, callback=0.0, executions=0, callbacks=0)
-        self._container = f"tfmlir_session_{next(_sessions)}"
+        self._container = container or f"tfmlir_session_{next(_sessions)}"
         self._variables = set()
         self._programs = {}
         self._run = None

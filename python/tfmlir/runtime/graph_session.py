@@ -1,0 +1,259 @@
+"""TensorFlow programs in, XLA's numbers out: GraphDefs and traced functions bridged by tfmlir.
+
+:class:`GraphSession` (what :class:`tfmlir.runtime.Session` becomes when given a
+GraphDef) runs a TF1 graph with ``tf.compat.v1.Session`` semantics. Like
+TensorFlow's session, which builds one executor per (feeds, fetches, targets)
+signature, it bridges the graph once per signature -- and per shape and dtype of
+the fed values, as XLA compiles per shape:
+
+1. import (:func:`tfmlir.importers.api.import_graph_def`) with the fed tensors as
+   ``main``'s arguments, the fetches as its results and the targets as its
+   control outputs; TF1 control flow is functionalized
+   (``tf-executor-functionalize-control-flow``);
+2. the module gets a device list (a host CPU, ``TPU_SYSTEM:0`` and one TPU core
+   per replica of the graph's ``TPUReplicateMetadata``);
+3. ``tf-tpu-bridge{v1-compat=true}`` (TF's TPU bridge for TF1 sessions: v1
+   outlining, clustering, outside compilation, TPU rewrite, inlining) -- a graph
+   without TPU computations passes through unchanged and runs on the host;
+4. a :class:`tfmlir.runtime.Session` on the bridged module runs it: everything
+   ``main`` holds after the bridge's pruning, which is exactly what the fetches and
+   targets need.
+
+Variables live in one resource container shared by every signature, so an
+initializer run as a target is seen by later fetches.
+"""
+import os
+import threading
+import time
+
+import numpy as np
+
+from . import session as _session
+from .host import ProgramError, RunError
+
+TPU_REPLICATE_METADATA = "TPUReplicateMetadata"
+HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
+TPU_SYSTEM = "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0"
+
+
+def _tpu(i):
+    return f"/job:localhost/replica:0/task:0/device:TPU:{i}"
+
+
+def is_graph_def(program):
+    """Whether `program` is a GraphDef: a TensorFlow ``GraphDef`` proto, tfmlir's decoded
+    message, or the path of a ``.pb`` / ``.pbtxt`` file (bytes are taken as a serialized
+    GraphDef unless they look like MLIR text)."""
+    from ..importers import protobuf as pb
+    if isinstance(program, pb.Message):
+        return True
+    if hasattr(program, "SerializeToString") and hasattr(program, "DESCRIPTOR"):
+        return program.DESCRIPTOR.name == "GraphDef"
+    if isinstance(program, os.PathLike) or (isinstance(program, str) and "\n" not in program
+                                            and program.endswith((".pb", ".pbtxt"))):
+        return True
+    if isinstance(program, (bytes, bytearray, memoryview)):
+        head = bytes(program[:64]).lstrip()
+        return not (head.startswith(b"module") or head.startswith(b"#") or head.startswith(b"//")
+                    or head.startswith(b"func.func") or head.startswith(b"\"builtin.module\""))
+    return False
+
+
+def load_graph_def(program):
+    """tfmlir's decoded GraphDef message of `program` (see :func:`is_graph_def`); a clear
+    ProgramError when it cannot be read or decoded."""
+    from ..importers import protobuf as pb
+    if isinstance(program, pb.Message):
+        return program
+    if hasattr(program, "SerializeToString"):
+        program = program.SerializeToString()
+    if isinstance(program, (str, os.PathLike)):
+        path = os.fspath(program)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise ProgramError(f"cannot read the GraphDef '{path}': {exc.strerror}") from None
+        if path.endswith(".pbtxt"):
+            try:
+                return pb.parse_text("GraphDef", data)
+            except Exception as exc:
+                raise ProgramError(f"'{path}' is not a GraphDef in text format: {exc}") from None
+        program = data
+    try:
+        return pb.decode("GraphDef", bytes(program))
+    except pb.DecodeError as exc:
+        raise ProgramError(f"the program is not a serialized GraphDef: {exc}") from None
+
+
+def num_replicas(graph_def):
+    """The replica count of the graph's TPU computations (1 without any); ProgramError when
+    its ``TPUReplicateMetadata`` nodes disagree."""
+    counts = {}
+    for node in graph_def.node:
+        if node.op == TPU_REPLICATE_METADATA:
+            attr = node.attr.get("num_replicas")
+            counts[node.name] = int(attr.i) if attr is not None else 1
+    values = sorted(set(counts.values()))
+    if len(values) > 1:
+        listing = ", ".join(f"'{name}': {n}" for name, n in sorted(counts.items()))
+        raise ProgramError(f"the graph's TPU computations have different replica counts ({listing}); "
+                           f"one device assignment serves them all")
+    if values and values[0] < 1:
+        raise ProgramError(f"TPUReplicateMetadata asks for {values[0]} replicas")
+    return values[0] if values else 1
+
+
+def device_list(replicas):
+    """The ``tf.devices`` the bridge assigns from: the host, the TPU system and one core per
+    replica (replica r runs on XLA device r)."""
+    return [HOST, TPU_SYSTEM] + [_tpu(i) for i in range(replicas)]
+
+
+def _node_name(tensor):
+    from ..importers.graph import parse_tensor_name
+    return parse_tensor_name(tensor)[0]
+
+
+class GraphSession(_session.Session):
+    """A TF1 GraphDef bridged by tfmlir and run on XLA with ``tf.compat.v1.Session`` semantics.
+
+    ``device``: XLA platform of the device programs ("cpu" or "gpu"). ``v1_compat``: bridge
+    with ``tf-tpu-bridge{v1-compat=true}`` (TF's TF1 flavour, the default) or ``false``.
+    ``print_ir_after_bridge``: a callable given each bridged module's text (``print`` to
+    show it). ``progress``: as :class:`tfmlir.runtime.Session`.
+    """
+
+    def __init__(self, graph_def, *, device="cpu", progress=None, v1_compat=True,
+                 print_ir_after_bridge=None):
+        if device not in ("cpu", "gpu"):
+            raise ValueError(f"device must be 'cpu' or 'gpu', not {device!r}")
+        self.platform = device
+        self.progress = progress
+        self.v1_compat = bool(v1_compat)
+        self.print_ir_after_bridge = print_ir_after_bridge
+        self._closed = False
+        self._lock = threading.RLock()
+        self._graph = load_graph_def(graph_def)
+        self._nodes = {node.name: node for node in self._graph.node}
+        self._replicas = num_replicas(self._graph)
+        self._container = f"tfmlir_graph_session_{next(_session._sessions)}"
+        self._signatures = {}
+        self._bridge_seconds = 0.0
+        self._bridges = 0
+        self.output_names = []
+        _session._live.add(self)
+
+    # --- bridging ---------------------------------------------------------------------------------
+    def _feed_spec(self, name, value):
+        node = _node_name(name)
+        if node not in self._nodes:
+            raise RunError(f"feed '{name}': the graph has no node '{node}'")
+        array = value if isinstance(value, np.ndarray) else np.asarray(value)
+        if array.dtype == np.dtype(object) or array.dtype.kind in "SU":
+            dtype = "string"
+        else:
+            dtype = array.dtype.name
+        return name, dtype, tuple(array.shape)
+
+    def bridged_module(self, feeds, fetches, targets):
+        """The bridged ``mlir.ir.Module`` (and its context) of one signature: `feeds` as
+        ``[(name, dtype, shape)]``, `fetches` and `targets` as names."""
+        from mlir import ir
+
+        from .. import print_ir
+        from ..importers.api import import_graph_def
+        from ..importers.errors import TFImportError
+        from ..passes import PassFailure, run as run_pipeline
+        from ..passes.pipeline import PipelineError
+
+        for name in list(fetches) + list(targets):
+            if _node_name(name) not in self._nodes:
+                what = "fetch" if name in fetches else "target"
+                raise RunError(f"{what} '{name}': the graph has no node '{_node_name(name)}'")
+        context = ir.Context()
+        t0 = time.perf_counter()
+        try:
+            module = import_graph_def(
+                self._graph, input_names=[f for f, _, _ in feeds],
+                input_data_types=[d for _, d, _ in feeds],
+                input_data_shapes=[list(s) for _, _, s in feeds],
+                output_names=list(fetches), control_output_names=list(targets),
+                context=context, upgrade_legacy=True)
+        except TFImportError as exc:
+            raise ProgramError(f"the graph cannot be imported: {exc}") from None
+        with context:
+            module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
+                [ir.StringAttr.get(d) for d in device_list(self._replicas)])
+            pipeline = f"tf-tpu-bridge{{v1-compat={'true' if self.v1_compat else 'false'}}}"
+            try:
+                run_pipeline(module, pipeline)
+            except (PassFailure, PipelineError) as exc:
+                raise ProgramError(f"the TPU bridge failed: {exc}") from None
+            except RuntimeError as exc:
+                raise ProgramError(f"the TPU bridge failed: {exc}") from None
+        self._bridge_seconds += time.perf_counter() - t0
+        self._bridges += 1
+        if self.print_ir_after_bridge is not None:
+            self.print_ir_after_bridge(print_ir(module))
+        return module, context
+
+    def _signature(self, feeds, fetches, targets):
+        specs = tuple(self._feed_spec(name, value) for name, value in sorted(feeds.items()))
+        key = (specs, tuple(fetches), tuple(targets))
+        inner = self._signatures.get(key)
+        if inner is None:
+            module, context = self.bridged_module(specs, fetches, targets)
+            inner = _session.Session.__new__(_session.Session)
+            inner._keep_context = context
+            _session.Session.__init__(inner, module, device=self.platform, progress=self.progress,
+                                      container=self._container)
+            self._signatures[key] = inner
+        return inner
+
+    # --- running ----------------------------------------------------------------------------------
+    def run(self, fetches=None, feeds=None, targets=None):
+        """``tf.compat.v1.Session.run``: runs what `fetches` (tensor names ``"y"`` / ``"y:0"``,
+        one name or a list) and `targets` (node names) need, with `feeds` ({tensor name: value})
+        replacing those tensors; returns the fetched values (a list for a list of fetches)."""
+        if self._closed:
+            raise RunError("the session is closed")
+        single = isinstance(fetches, str)
+        fetches = [fetches] if single else list(fetches or [])
+        targets = [targets] if isinstance(targets, str) else list(targets or [])
+        if not fetches and not targets:
+            raise RunError("nothing to run: give fetches or targets")
+        with self._lock:
+            inner = self._signature(dict(feeds or {}), fetches, targets)
+            values = inner.run(None, {name: value for name, value in (feeds or {}).items()})
+        return values[0] if single else values
+
+    @property
+    def timings(self):
+        """The runtime's timings summed over the signatures, plus ``bridge`` (seconds importing
+        and bridging) and ``bridges`` (signatures bridged)."""
+        total = dict(legalize=0.0, compile=0.0, execute=0.0, callback=0.0, executions=0, callbacks=0)
+        for inner in self._signatures.values():
+            for k, v in inner.timings.items():
+                total[k] += v
+        total["bridge"] = self._bridge_seconds
+        total["bridges"] = self._bridges
+        return total
+
+    def close(self):
+        if self._closed:
+            return
+        self._closed = True
+        for inner in self._signatures.values():
+            inner.close()
+        self._signatures.clear()
+
+
+def run_graph_def(graph_def, feeds, fetches, *, targets=None, device="cpu"):
+    """One shot: a :class:`GraphSession` on `graph_def` runs `targets` first (the variables'
+    initializers, as a TF1 program does before its first step), then fetches `fetches` with
+    `feeds`; returns the fetched values."""
+    with GraphSession(graph_def, device=device) as session:
+        if targets:
+            session.run(targets=targets)
+        return session.run(fetches, feeds)
