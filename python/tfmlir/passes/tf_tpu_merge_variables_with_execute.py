@@ -28,8 +28,8 @@ Reads. An operand of the execute (the program key included) defined by a
 Two candidates of one resource value (two reads, or one read feeding two
 operands) leave the execute alone. Then, walking back from the op before the
 parent to the first candidate read, a candidate read is dropped when an op
-after it (up to the parent) has a resource operand that may alias its
-resource (TF's resource alias analysis, :class:`SideEffectAnalysis`), when an
+after it (up to the parent) has a resource operand (see below for ops with
+regions) that may alias its resource (TF's resource alias analysis, :class:`SideEffectAnalysis`), when an
 op after it has a resource operand the analysis cannot identify, or when its
 own resource cannot be identified.
 
@@ -67,15 +67,16 @@ Failure (module unchanged):
   indices must name every resource operand but the key), which is where TF's
   pipeline fails; the error, with the verifier's message, is at the launch;
 * where TF's process crashes or loops: a candidate read or assign that is not
-  in the block of the parent (its order in a block is meaningless there), a
-  ``device`` attribute of the resource's op that is not a string and differs
+  in the block of the parent (TF walks the parent's block from one to the
+  other), a ``device`` attribute of the resource's op that is not a string and differs
   from the launch's.
 
 Deliberate difference from TF: TF only looks at the resource operands of the
 ops between the reads, the execute and the assigns; here the resource
-operands of ops nested in their regions count too (a ``tf.IfRegion`` or a
-``tf_device.launch`` writing the variable in between blocks the merge instead
-of being reordered after the update). Other regions of a parallel execute are
+operands of ops nested in their regions count too: a ``tf.IfRegion`` or a
+``tf_device.launch`` writing the variable in between blocks the merge (merged,
+the execute would read the variable after that write, or update it before a
+read); so does an execute merged earlier that accesses it. Other regions of a parallel execute are
 not looked at (as TF: they run alongside the execute). Functions in nested
 modules are processed like others (TF's analysis does not cover them).
 """
