@@ -9,19 +9,23 @@
 * :func:`host_device_outside_computation` / :func:`device_to_host_map`: the host devices
   of a cluster's outside compilation (TF's ``GetHostDeviceOutsideComputation`` /
   ``GetDeviceToHostMap``), raising :class:`HostDeviceError` with TF's diagnostic.
+* :func:`non_replicated_tpu0` / :func:`cpu_device_name`: the first TPU of the module's devices
+  (TF's ``GetNonReplicatedTPU0``, raising :class:`HostDeviceError` with TF's diagnostic) and the
+  CPU:0 device of a device's host (``DeviceNameUtils::DeviceNameToCpuDeviceName``).
 """
 from dataclasses import replace
 
 from mlir import ir
 
 from ..framework import PassFailure
+from .tpu_devices import TPUDeviceError, _system_devices, _tpu_devices
 from ...device_names import (TPU_REPLICATED_CORE, ParsedName, is_complete_specification,  # noqa: F401
                              is_tpu_replicated_core, name_to_string, parse_full_name)
 
 __all__ = ["DEVICES_ATTR", "TPU_REPLICATED_CORE", "HostDeviceError", "ParsedName", "device_to_host_map",
            "generic_host", "has_tpu_device", "host_device_outside_computation", "is_tpu_replicated_core",
            "module_device_names", "module_devices", "outside_compilation_host", "module_devices_error", "num_cores_per_replica",
-           "parse_full_name",
+           "non_replicated_tpu0", "cpu_device_name", "parse_full_name",
            "replicated_host_alias"]
 
 DEVICES_ATTR = "tf.devices"
@@ -214,3 +218,32 @@ def _full_mesh_hosts(cluster, devices):
         fail(f"cannot determine the host device for outside compilation: Can't find device: "
              f"{name_to_string(host)} in the devices list.", True)
     return [name_to_string(host)]
+
+
+def non_replicated_tpu0(devices):
+    """TF's ``GetNonReplicatedTPU0`` over `devices` (the parsed names of the module's
+    ``tf.devices``): the name of the first TPU of the first ``TPU_SYSTEM:0`` host, or
+    HostDeviceError with TF's diagnostic at the module."""
+    prefix = "'builtin.module' op "
+    try:
+        systems = _system_devices(devices)
+    except TPUDeviceError as error:
+        raise HostDeviceError(f"{prefix}error in fetching TPU_SYSTEM devices: {error}") from None
+    try:
+        tpus = _tpu_devices(devices, systems)
+    except TPUDeviceError as error:
+        raise HostDeviceError(f"{prefix}error in fetching TPU devices: {error}") from None
+    if not tpus[0]:
+        # TF reads past the empty list of the first host's TPUs here.
+        raise HostDeviceError(f"{prefix}error in fetching TPU devices: no TPU device on the "
+                              f"first TPU_SYSTEM host")
+    return name_to_string(tpus[0][0])
+
+
+def cpu_device_name(device):
+    """``DeviceNameUtils::DeviceNameToCpuDeviceName``: `device` (a full name) with its type and
+    id replaced by ``CPU:0``, or None when it does not parse."""
+    parsed = parse_full_name(device)
+    if parsed is None:
+        return None
+    return name_to_string(replace(parsed, has_type=True, type="CPU", has_id=True, id=0))
