@@ -427,3 +427,32 @@ def test_kept_types_are_cpp_runtimes(cpp_oracle):
             del theirs.enum_type[:]
             del theirs.extension[:]
         assert theirs == ours, name
+
+
+# --- the runtime reads the metadata of tf._TPUCompileMlir -------------------------------------
+
+def _compile_op(context, metadata):
+    from mlir import ir
+    from tfmlir.importers.tf_types import mlir_string
+    module = ir.Module.parse(
+        '"tf._TPUCompileMlir"() {metadata = ' + mlir_string(metadata) + ', mlir_module = ""} : '
+        "() -> (tensor<!tf_type.string>, tensor<3x!tf_type.string>)", context)
+    return list(module.body.operations)[0].operation
+
+
+def test_runtime_checks_the_metadata_of_compile_ops():
+    import tfmlir  # noqa: F401  (registers the dialects)
+    from mlir import ir
+    from tfmlir.runtime.host import ProgramError
+    from tfmlir.runtime.session import _TPUSteps
+    steps = _TPUSteps(None)
+    m = _metadata()
+    with ir.Context() as context:
+        for data in (b"", T.serialize_metadata(m), T.serialize_metadata(m, debug=True)):
+            steps._check_metadata(_compile_op(context, data), "compile")
+        m.num_cores_per_replica = 2
+        for debug in (False, True):
+            with pytest.raises(ProgramError, match="num_cores_per_replica = 2"):
+                steps._check_metadata(_compile_op(context, T.serialize_metadata(m, debug)), "compile")
+        with pytest.raises(ProgramError, match="compile: the metadata is not a TPUCompileMetadataProto"):
+            steps._check_metadata(_compile_op(context, b"\xff\xfe"), "compile")
