@@ -15,6 +15,10 @@
   :mod:`.calls`: callee resolution from device clusters.
 * :mod:`.string_map`: the iteration order of LLVM's ``StringMap`` (XXH3
   hashes), for TF passes that report the first problem found iterating one.
+* :mod:`.tpu_protos`: TF's ``TPUCompileMetadataProto`` (and ``TopologyProto``) as
+  protobuf classes built from descriptors generated out of the TF wheel
+  (:mod:`._tpu_protos`, ``scripts/gen_tpu_protos.py``), their binary and text
+  forms; :mod:`.fingerprint`: TF's ``Fingerprint64`` (FarmHash).
 
 The framework skips this package when it auto-imports pass modules. Import
 the submodules themselves (``from tfmlir.passes.analysis import executor``);
