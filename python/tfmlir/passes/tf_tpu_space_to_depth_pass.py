@@ -80,7 +80,7 @@ types, so the rewrite can give IR that does not verify (a ``tf.Cast`` between
 the argument and the convolution without a pad, a convolution whose result
 type no longer matches, a function type rebuilt too early): the verifier's
 diagnostics are then reported, as TF's verifier reports them after its pass,
-and the pass fails with the module left as it was.
+and the pass fails (at the cluster_func) with the module left as it was.
 
 Failures where TF has no answer (the module is left as it was):
 
@@ -149,7 +149,7 @@ class TPUSpaceToDepthPass(Pass):
             return
         _rewrite_host(cluster_func, block_size, arg_number)
         _Rewriter(block_size).first_convolution(conv)
-        _verify(module)
+        _verify(module, cluster_func)
 
 
 # -- finding the convolution ---------------------------------------------------------------------
@@ -594,13 +594,13 @@ def _transpose(value, op, ip):
                                ip=ip).results[0]
 
 
-def _verify(module):
-    """Fails (the module is then restored) with the verifier's diagnostics, emitted as TF's
-    verifier emits them after its pass, when the rewrite left invalid IR."""
+def _verify(module, cluster_func):
+    """Fails at `cluster_func` (the module is then restored) after the verifier's diagnostics,
+    emitted as TF's verifier emits them after its pass, when the rewrite left invalid IR."""
     try:
         module.operation.verify()
     except ir.MLIRError as err:
         for diagnostic in err.error_diagnostics:
             diagnostic.location.emit_error(diagnostic.message)
-        raise PassFailure("the rewritten module does not verify (TF's rewrite gives the same IR); "
-                          "it is left as it was", module) from None
+        raise PassFailure("the space-to-depth rewrite for this computation does not verify (neither "
+                          "does TF's); the module is left as it was", cluster_func) from None
