@@ -684,3 +684,76 @@ module {
     func.return %y : tensor<2x16x16x8xf32>
   }
 }
+
+// -----
+
+// A packed replicated input (one operand for all replicas) is transformed
+// too.
+
+module {
+  // CHECK-LABEL: func @packed_input
+  // CHECK: %[[A:.*]] = "tf.IteratorGetNext"
+  // CHECK-NEXT: %[[S:.*]] = "tf.SpaceToDepth"(%[[A]]) <{block_size = 2 : i64, data_format = "NHWC"}> : (tensor<2x32x32x3xf32>) -> tensor<2x16x16x12xf32>
+  // CHECK-NEXT: tf_device.replicate(%[[S]] as %[[I:.*]]: tensor<2x16x16x12xf32>)
+  // CHECK-NEXT: "tf_device.cluster_func"(%[[I]], %{{.*}}) <{func = @computation}> : (tensor<2x16x16x12xf32>, tensor<3x3x3x8xf32>)
+  func.func @packed_input(%it: tensor<!tf_type.resource>, %w: tensor<3x3x3x8xf32>) {
+    %a = "tf.IteratorGetNext"(%it) {device = "/job:worker/replica:0/task:0/device:CPU:0"} : (tensor<!tf_type.resource>) -> tensor<2x32x32x3xf32>
+    tf_device.replicate(%a as %images: tensor<2x32x32x3xf32>) {n = 2 : i32, devices = {TPU_REPLICATED_CORE_0 = ["/job:worker/replica:0/task:0/device:TPU:0", "/job:worker/replica:0/task:0/device:TPU:1"]}} {
+      %1 = "tf_device.cluster_func"(%images, %w) {func = @computation} : (tensor<2x32x32x3xf32>, tensor<3x3x3x8xf32>) -> tensor<2x16x16x8xf32>
+      tf_device.return
+    }
+    func.return
+  }
+  // CHECK-LABEL: func private @computation
+  // CHECK-SAME: (%{{.*}}: tensor<2x16x16x12xf32>, %{{.*}}: tensor<3x3x3x8xf32>)
+  func.func private @computation(%images: tensor<2x32x32x3xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<2x16x16x8xf32> {
+    %paddings = "tf.Const"() {value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+    %padded = "tf.Pad"(%images, %paddings) : (tensor<2x32x32x3xf32>, tensor<4x2xi32>) -> tensor<2x34x34x3xf32>
+    %y = "tf.Conv2D"(%padded, %w) {padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<2x34x34x3xf32>, tensor<3x3x3x8xf32>) -> tensor<2x16x16x8xf32>
+    func.return %y : tensor<2x16x16x8xf32>
+  }
+}
+
+// -----
+
+// Two pads after a cast: only the pad feeding the convolution is rewritten;
+// the other pad's result takes the new shape, its input and the argument
+// keep theirs (as TF: the host input then differs from the argument). The
+// convolution in a tf.IfRegion of the cluster_func in a nested module is found
+// too.
+
+module {
+  module @inner {
+    // CHECK-LABEL: func @two_pads
+    // CHECK: %[[S:.*]] = "tf.SpaceToDepth"
+    // CHECK-NEXT: "tf_device.cluster_func"(%[[S]], %{{.*}}, %{{.*}}) <{func = @computation}> : (tensor<2x16x16x12xf32>, tensor<3x3x3x8xf32>, tensor<i1>)
+    func.func @two_pads(%it: tensor<!tf_type.resource>, %w: tensor<3x3x3x8xf32>, %c: tensor<i1>) {
+      %a = "tf.IteratorGetNext"(%it) {device = "/job:worker/replica:0/task:0/device:CPU:0"} : (tensor<!tf_type.resource>) -> tensor<2x32x32x3xf32>
+      %1 = "tf_device.cluster_func"(%a, %w, %c) {func = @computation} : (tensor<2x32x32x3xf32>, tensor<3x3x3x8xf32>, tensor<i1>) -> tensor<2x16x16x8xf16>
+      func.return
+    }
+    // CHECK-LABEL: func private @computation
+    // CHECK-SAME: (%[[X:.*]]: tensor<2x32x32x3xf32>, %{{.*}}: tensor<3x3x3x8xf32>, %{{.*}}: tensor<i1>)
+    // CHECK: %[[F:.*]] = "tf.Cast"(%[[X]]) : (tensor<2x32x32x3xf32>) -> tensor<2x32x32x3xf16>
+    // CHECK: %[[P1:.*]] = "tf.Pad"(%[[F]], %{{.*}}) : (tensor<2x32x32x3xf16>, tensor<4x2xi32>) -> tensor<2x16x16x12xf16>
+    // CHECK: %[[P2:.*]] = "tf.Pad"(%[[P1]], %{{.*}}) : (tensor<2x16x16x12xf16>, tensor<4x2xi32>) -> tensor<2x17x17x12xf16>
+    // CHECK: "tf.IfRegion"
+    // CHECK: "tf.Conv2D"(%[[P2]], %{{.*}}) <{padding = "VALID", strides = [1, 1, 1, 1]}> : (tensor<2x17x17x12xf16>, tensor<2x2x12x8xf16>) -> tensor<2x16x16x8xf16>
+    func.func private @computation(%images: tensor<2x32x32x3xf32>, %w: tensor<3x3x3x8xf32>, %c: tensor<i1>) -> tensor<2x16x16x8xf16> {
+      %p1c = "tf.Const"() {value = dense<[[0, 0], [1, 0], [1, 0], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+      %p2c = "tf.Const"() {value = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+      %f = "tf.Cast"(%images) : (tensor<2x32x32x3xf32>) -> tensor<2x32x32x3xf16>
+      %p1 = "tf.Pad"(%f, %p1c) : (tensor<2x32x32x3xf16>, tensor<4x2xi32>) -> tensor<2x33x33x3xf16>
+      %p2 = "tf.Pad"(%p1, %p2c) : (tensor<2x33x33x3xf16>, tensor<4x2xi32>) -> tensor<2x34x34x3xf16>
+      %r = "tf.IfRegion"(%c) ({
+        %wh = "tf.Cast"(%w) : (tensor<3x3x3x8xf32>) -> tensor<3x3x3x8xf16>
+        %y = "tf.Conv2D"(%p2, %wh) {padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<2x34x34x3xf16>, tensor<3x3x3x8xf16>) -> tensor<2x16x16x8xf16>
+        "tf.Yield"(%y) : (tensor<2x16x16x8xf16>) -> ()
+      }, {
+        %z = "tf.Const"() {value = dense<0.0> : tensor<2x16x16x8xf16>} : () -> tensor<2x16x16x8xf16>
+        "tf.Yield"(%z) : (tensor<2x16x16x8xf16>) -> ()
+      }) {is_stateless = true} : (tensor<i1>) -> tensor<2x16x16x8xf16>
+      func.return %r : tensor<2x16x16x8xf16>
+    }
+  }
+}
