@@ -185,7 +185,11 @@ class GraphSession(_session.Session):
         with context:
             module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
                 [ir.StringAttr.get(d) for d in device_list(self._replicas)])
-            pipeline = f"tf-tpu-bridge{{v1-compat={'true' if self.v1_compat else 'false'}}}"
+            # TF's session gives its graph passes the graph pruned to the signature's fetches
+            # and targets; the import keeps every node (pruning there would lose TF1 loop
+            # bodies), so the functionalized graph is pruned here.
+            pipeline = ("func.func(tf-executor-graph-pruning),"
+                        f"tf-tpu-bridge{{v1-compat={'true' if self.v1_compat else 'false'}}}")
             try:
                 run_pipeline(module, pipeline)
             except (PassFailure, PipelineError) as exc:

@@ -11,8 +11,10 @@ taking the token, the sent values and the replica id, and producing the
 token and the received values. The K-th group calls ``host_callbacks[K]``.
 
 Groups are found per block (also inside ``stablehlo.while``/``if`` bodies):
-the sends sharing a rendezvous prefix, and the receives whose token comes
-from those sends. A group with only sends or only receives is fine.
+the sends sharing a rendezvous prefix, and the receives of the same
+computation (``<channel>_args`` / ``<channel>_retvals``, as TF names them;
+for other names, the receives whose token comes from those sends). A group
+with only sends or only receives is fine.
 """
 import re
 from dataclasses import dataclass, field
@@ -35,6 +37,9 @@ class HostComputation:
     recv_key: Optional[str]
     send_types: List[str] = field(default_factory=list)
     recv_types: List[str] = field(default_factory=list)
+    # The callback returns what it was sent: a send in a while condition, whose value the
+    # condition then returns, so that XLA cannot drop the call with a known trip count.
+    echo: bool = False
 
 
 def _rendezvous(op, jax_ir):
@@ -97,6 +102,21 @@ def _rewrite_block(block, jax_ir, first_index, target):
     unpaired_sends = set(sends)
     for rkey, by_pos in recvs.items():
         skey = None
+        # TF's channel names pair a computation's keys: ``<channel>_args`` (sent) and
+        # ``<channel>_retvals`` (received). Only when the names say nothing does the token
+        # decide: it is threaded through every transfer in program order, so a receive of
+        # one computation may wait on the sends of the computation before it.
+        if rkey.endswith("_retvals"):
+            named = rkey[:-len("_retvals")] + "_args"
+            if named in sends:
+                skey = named
+            elif any(key.endswith("_args") for key in sends):
+                pairs.append((None, rkey))
+                continue
+        if skey is not None:
+            unpaired_sends.discard(skey)
+            pairs.append((skey, rkey))
+            continue
         token = by_pos[min(by_pos)].operands[0]
         producer = token.owner if not isinstance(token.owner, jax_ir.Block) else None
         candidates = [token]
@@ -110,12 +130,15 @@ def _rewrite_block(block, jax_ir, first_index, target):
             unpaired_sends.discard(skey)
         pairs.append((skey, rkey))
     pairs.extend((skey, None) for skey in sorted(unpaired_sends))
+    owner = block.owner
+    in_condition = (owner is not None and owner.name == "stablehlo.while"
+                    and block.region == owner.regions[0])
     groups = []
     for offset, (skey, rkey) in enumerate(pairs):
         groups.append(_rewrite_group(block, jax_ir, first_index + offset, target,
                                      _ordered(sends.get(skey), skey, "dtoh") if skey else [],
                                      _ordered(recvs.get(rkey), rkey, "htod") if rkey else [],
-                                     skey, rkey))
+                                     skey, rkey, echo=in_condition and rkey is None))
     return groups
 
 
@@ -125,12 +148,17 @@ def _ordered(by_pos, key, direction):
     return [by_pos[i] for i in range(len(by_pos))]
 
 
-def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey):
+def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey, echo=False):
     token_type = jax_ir.Type.parse("!stablehlo.token")
     # The call takes the token the sends (or, receive-only, the receives) wait on.
     token_in = send_ops[0].operands[1] if send_ops else recv_ops[0].operands[0]
     sent_values = [op.operands[0] for op in send_ops]
     recv_types = [op.results[0].type for op in recv_ops]
+    if echo:
+        # A while condition's send: its token goes nowhere (the condition returns only the
+        # predicate), and XLA may evaluate a loop with a known trip count without the
+        # condition. The call echoes the sent values and the condition returns the echo.
+        recv_types = [v.type for v in sent_values]
     anchor = recv_ops[0] if recv_ops else send_ops[-1]
     with jax_ir.InsertionPoint(anchor), anchor.location:
         replica = jax_ir.Operation.create("stablehlo.replica_id",
@@ -154,10 +182,17 @@ def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey)
     for k, op in enumerate(recv_ops):
         op.results[0].replace_all_uses_with(call.results[k + 1])
         op.results[1].replace_all_uses_with(token_out)
+    if echo:
+        terminator = list(block.operations)[-1].operation
+        for k, value in enumerate(sent_values):
+            for i in range(len(terminator.operands)):
+                if terminator.operands[i] == value:
+                    terminator.operands[i] = call.results[k + 1]
     for op in recv_ops + send_ops:
         op.erase()
     _erase_dead_after_all(block)
-    return HostComputation(index, skey, rkey, [str(v.type) for v in sent_values], [str(t) for t in recv_types])
+    return HostComputation(index, skey, rkey, [str(v.type) for v in sent_values], [str(t) for t in recv_types],
+                           echo=echo)
 
 
 def _erase_dead_after_all(block):

@@ -110,7 +110,9 @@ class DeviceProgram:
                     state.put(group.send_key, replica, [np.asarray(a) for a in arguments[:-1]],
                               f"the device program (replica {replica})")
                 outputs = []
-                if group.recv_key is not None:
+                if group.echo:
+                    outputs = [np.asarray(a) for a in arguments[:-1]]
+                elif group.recv_key is not None:
                     values, origin = state.get(group.recv_key, replica, participant,
                                                f"the device program's {label}")
                     if len(values) != len(expected):
