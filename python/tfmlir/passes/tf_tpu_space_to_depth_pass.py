@@ -39,10 +39,10 @@ The rewrite, in TF's order, with the block argument's number ``k``:
   then differ from its callee's).
 * Device, when the convolution's input and filter are ranked:
 
-  - an input that is directly a block argument only rebuilds the function type
+  - an input that is directly a block argument: the function type is rebuilt
     from the entry block's argument types and the entry block terminator's
-    operand types, before the argument's type changes (as TF: the function then
-    fails verification);
+    operand types before the argument's type changes below (as TF: the
+    function then fails verification);
   - an input produced by a ``tf.Pad`` of ranked input: the padding becomes a new
     ``tf.Const`` (before the pad, at its location) of
     ``[[0, 0], [a, e], [a, e], [0, 0]]`` with ``t = KH - 1``,
@@ -91,10 +91,10 @@ Failures where TF has no answer (the module is left as it was):
 * a type TF would build with a negative dimension size (from a dynamic height
   or width of the input or filter): TF builds an invalid type, which tfmlir
   cannot create;
-* a shape TF reads four dimensions of having fewer (an IteratorGetNext result
-  or pad input of lower rank): TF reads past its end. A block argument of rank
-  below 4 at the end of the chain (through unranked casts or pads) does not
-  qualify the convolution.
+* a shape of fewer than four dimensions where TF reads four (an
+  IteratorGetNext result or a pad input): TF reads past its end. A block
+  argument of rank below 4 at the end of the chain (through unranked casts or
+  pads) does not qualify the convolution.
 """
 import numpy as np
 from mlir import ir
