@@ -298,7 +298,8 @@ def parse_module(data, context=None, *, max_depth=None):
 
     Raises :class:`ParseGuardError` or ``ir.MLIRError``; the MLIRError's
     message holds the parser's errors read safely (upstream's own MLIRError
-    fails with RuntimeError when a message is not UTF-8).
+    fails with RuntimeError when a message is not UTF-8), and its
+    ``diagnostics`` attribute the errors themselves (:class:`irsafe.Diagnostic`).
     """
     from mlir import ir
 
@@ -328,4 +329,6 @@ def parse_module(data, context=None, *, max_depth=None):
     for diag in errors:
         lines.append(f"error: {diag.location}: {diag.message}")
         lines.extend(f" note: {note.location}: {note.message}" for note in diag.notes)
-    raise ir.MLIRError("\n".join(lines), [])
+    error = ir.MLIRError("\n".join(lines), [])
+    error.diagnostics = errors
+    raise error
