@@ -17,8 +17,11 @@ layers and 25.6M parameters at 64x64 input).
 For every program ``<name>`` the generator writes ``<name>.pb`` (the TPU
 GraphDef) and ``<name>.json``: ``{"feeds": {tensor: value}, "targets": [initializer
 ops, run once first], "steps": N, "fetches": [tensor], "expected": [[value per fetch]
-per step]}`` (values as ``{"dtype", "shape", "value"}``); the plain graph is
-``<name>.plain.pb``.
+per step], "load_weights": number of variables}`` (values as ``{"dtype", "shape",
+"value"}``); the plain graph is ``<name>.plain.pb``. Programs of ``LOAD_WEIGHTS``
+(Keras' random initializers give two builds different values) also have
+``<name>.weights.npz``: the values their ``load_weights`` target assigns, fed as
+``load/<i>:0`` after the initializer, in both graphs.
 
 Run as ``python tpu_e2e_programs.py OUTDIR`` in a TensorFlow child process;
 cached by :mod:`generated_inputs`.
@@ -32,6 +35,9 @@ PROGRAMS = ("variables_steps", "replicate_1", "replicate_2", "replicate_4", "out
             "outside_several", "outside_replicated", "automatic_strings", "control_flow_v1",
             "keras_small")
 LARGE_PROGRAMS = ("resnet50",)
+# Programs whose variables get fixed values through ``load_weights`` (Keras' random initializers
+# differ between two builds): placeholders ``load/<i>`` assigned to the variables in creation order.
+LOAD_WEIGHTS = ("resnet50",)
 
 
 class _Api:
@@ -124,6 +130,7 @@ def _programs(tf, np):
                 outputs = api.replicate(computation, [[row] for row in rows])
             else:
                 # Every replica updates the one variable with the same value: once.
+                api.replicas = replicas
                 outputs = [computation(rows[0])]
                 with tf.control_dependencies(outputs[0]):
                     outputs += [[tf.reduce_sum(w.read_value())] for _ in range(1, replicas)]
@@ -235,7 +242,8 @@ def _programs(tf, np):
     def resnet50(api):
         x = tf1.placeholder(tf.float32, [2, 64, 64, 3], name="x")
         tf1.set_random_seed(7)
-        model = tf.keras.applications.ResNet50(weights=None, input_shape=(64, 64, 3), classes=10)
+        model = tf.keras.applications.ResNet50(weights=None, input_shape=(64, 64, 3), classes=10,
+                                                classifier_activation=None)
         (y,) = api.rewrite(lambda x: [model(x, training=False)], [x])
         tf.identity(y, name="out")
         return {x: floats(2, 64, 64, 3, low=0.0, high=1.0)}, ["out"], 1
@@ -267,6 +275,12 @@ def _build(tf, np, name, tpu):
     with graph.as_default():
         feeds, fetches, steps = builders[name](_Api(tf, tpu))
         init = tf.compat.v1.global_variables_initializer()
+        if name in LOAD_WEIGHTS:
+            assigns = []
+            for i, v in enumerate(tf.compat.v1.global_variables()):
+                value = tf.compat.v1.placeholder(v.dtype.base_dtype, v.shape, name=f"load/{i}")
+                assigns.append(v.assign(value, read_value=False))
+            tf.group(*assigns, name="load_weights")
     return graph, feeds, fetches, steps, init
 
 
@@ -284,13 +298,27 @@ def _generate(out_dir, names):
         plain, plain_feeds, _, _, plain_init = _build(tf, np, name, tpu=False)
         with open(os.path.join(out_dir, name + ".plain.pb"), "wb") as f:
             f.write(plain.as_graph_def().SerializeToString())
+        weights = {}
+        if name in LOAD_WEIGHTS:
+            # The values the plain graph's initializers give (TF cannot run the TPU graph),
+            # fixed for both graphs (the same variables in the same order).
+            with tf.compat.v1.Session(graph=plain) as sess:
+                sess.run(plain_init)
+                with plain.as_default():
+                    values = sess.run([v.read_value() for v in tf.compat.v1.global_variables()])
+            weights = {f"load/{i}:0": v for i, v in enumerate(values)}
+            np.savez(os.path.join(out_dir, name + ".weights.npz"), **{
+                k.replace("/", "_").replace(":", "_"): v for k, v in weights.items()})
         with tf.compat.v1.Session(graph=plain) as sess:
             sess.run(plain_init)
+            if weights:
+                sess.run("load_weights", {plain.get_tensor_by_name(k): v for k, v in weights.items()})
             feed_values = {plain.get_tensor_by_name(t.name): v for t, v in plain_feeds.items()}
             expected = [[_value(np, v) for v in sess.run([f + ":0" for f in fetches], feed_values)]
                         for _ in range(steps)]
         spec = {"feeds": {t.name: _value(np, v) for t, v in feeds.items()},
-                "targets": [init.name], "steps": steps, "fetches": fetches, "expected": expected}
+                "targets": [init.name], "steps": steps, "fetches": fetches, "expected": expected,
+                "load_weights": len(weights)}
         with open(os.path.join(out_dir, name + ".json"), "w") as f:
             json.dump(spec, f)
 
@@ -318,6 +346,10 @@ def spec(name):
         return np.array(v["value"], dtype=v["dtype"]).reshape(v["shape"])
 
     data["feeds"] = {k: array(v) for k, v in data["feeds"].items()}
+    data["weights"] = {}
+    if data.get("load_weights"):
+        with np.load(path(name, ".weights.npz")) as saved:
+            data["weights"] = {f"load/{i}:0": saved[f"load_{i}_0"] for i in range(data["load_weights"])}
     data["expected"] = [[array(v) for v in step] for step in data["expected"]]
     return data
 
