@@ -185,3 +185,17 @@ def test_helper_modules_beside_passes_are_not_passes():
     for module_name, argument in modules.items():
         assert module_name == argument.replace("-", "_"), (module_name, argument)
     assert set(modules.values()) <= set(registered_passes())
+
+
+def test_remove_arg_attr_drops_arg_attrs_once_all_are_empty():
+    with ir.Context() as context, ir.Location.unknown():
+        module = ir.Module.parse("""
+func.func private @f(tensor<f32> {tf.a = 1 : i64}, tensor<f32> {tf.a = 2 : i64, tf.b})
+""", context)
+        func = module.body.operations[0]
+        assert H.remove_arg_attr(func, 0, "tf.missing") is None
+        assert ir.IntegerAttr(H.remove_arg_attr(func, 1, "tf.a")).value == 2
+        assert str(func.attributes["arg_attrs"]) == "[{tf.a = 1 : i64}, {tf.b}]"
+        H.remove_arg_attr(func, 0, "tf.a")
+        H.remove_arg_attr(func, 1, "tf.b")
+        assert "arg_attrs" not in func.attributes

@@ -29,8 +29,9 @@ conventions where TF's C++ passes have one:
   as TF's passes carry them over when they rebuild an op;
   :func:`copy_device_and_underscored_attributes` is TF's
   ``CopyDeviceAndUnderscoredAttributes``.
-* :func:`arg_attr` / :func:`set_arg_attr` -- read and set one attribute of a
-  function argument (``arg_attrs``, MLIR's ``getArgAttr`` / ``setArgAttr``).
+* :func:`arg_attr` / :func:`set_arg_attr` / :func:`remove_arg_attr` -- read, set and
+  remove one attribute of a function argument (``arg_attrs``, MLIR's ``getArgAttr`` /
+  ``setArgAttr`` / ``removeArgAttr``).
 * :func:`users` / :func:`ancestor_in_block` / :func:`is_proper_ancestor` /
   :func:`enclosing_op` --
   the ops using an op's results (MLIR's ``getUsers``), the ancestor of an op
@@ -481,6 +482,27 @@ def set_arg_attr(func, index, name, value):
     merged[name] = value
     attrs[index] = ir.DictAttr.get(merged)
     func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
+
+
+def remove_arg_attr(func, index, name):
+    """Removes attribute `name` of argument `index` of function `func` (MLIR's
+    ``removeArgAttr``: ``arg_attrs`` goes away once every dictionary is empty). Returns the
+    removed attribute, or None when the argument had none of that name."""
+    func = func.operation
+    attrs = _arg_attr_list(func)
+    if attrs is None or index >= len(attrs):
+        return None
+    entry = ir.DictAttr(attrs[index])
+    if name not in entry:
+        return None
+    removed = entry[name]
+    attrs[index] = ir.DictAttr.get({entry[k].name: entry[k].attr for k in range(len(entry))
+                                    if entry[k].name != name})
+    if all(len(ir.DictAttr(a)) == 0 for a in attrs):
+        del func.attributes["arg_attrs"]
+    else:
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
+    return removed
 
 
 def wrap_op_in_launch(op, device, loc=None):
