@@ -228,8 +228,9 @@ def compare(row, input_id, text, theirs, fail, skip):
         tf_errors = re.findall(r"error: (.*)", theirs["error"])
         assert tf_errors, theirs["error"]
         ours_first = strip_pass_prefix(ours["errors"][0], row.lit_flags())
-        assert tf_errors[0] == ours_first or tf_errors[0].endswith("): " + ours_first), (
-            tf_errors[0], ours_first)
+        if not (tf_errors[0] == ours_first or tf_errors[0].endswith("): " + ours_first)):
+            fail(f"{row.name} on {input_id} fails with another error than TF's:\n"
+                 f"TF:     {tf_errors[0]}\ntfmlir: {ours_first}")
         return
     if theirs["ok"]:
         fail(f"TF succeeds but tfmlir fails: {ours['errors']}")
