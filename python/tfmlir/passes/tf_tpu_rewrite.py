@@ -65,6 +65,7 @@ from mlir import ir
 from ..shapes import xla_protos
 from ..importers import tf_types
 from .analysis import tpu_devices
+from .analysis.fingerprint import fingerprint64
 from .analysis.devices import module_devices, replicated_host_alias
 from .analysis.names import (CLUSTER_FUNC, DEVICE_RETURN, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
                              REPLICATE)
@@ -495,9 +496,9 @@ class _Rewrite:
         return callee
 
     def _compile(self, metadata, num_cores, compilation_device, ip):
-        from .analysis import tpu_protos
+        from .analysis import tpu_protos  # protobuf, loaded when a computation is rewritten
         text = self._serialized_module()
-        metadata.mlir_fingerprint = _fingerprint(text.encode("utf-8"))
+        metadata.mlir_fingerprint = fingerprint64(text.encode("utf-8"))
         metadata_bytes = tpu_protos.serialize_metadata(metadata, debug=self.debug)
         operands = []
         for index, (value, arg) in enumerate(zip(self.op.operands, metadata.args)):
@@ -617,15 +618,6 @@ class _Rewrite:
                                   f"logical core {core}", self.op)
             position = core_outputs[core].index(cluster_index)
             old.replace_all_uses_with(region_outputs[cluster_idx + core][position])
-
-
-def _fingerprint(data):
-    from .analysis import tpu_protos
-    fingerprint = getattr(tpu_protos, "fingerprint64", None)
-    if fingerprint is None:
-        from .analysis import fingerprint as module
-        fingerprint = module.fingerprint64
-    return fingerprint(data)
 
 
 def _append(op, block):
