@@ -4,6 +4,9 @@
   ``tf-tpu-rewrite``) with TF1 session semantics: device programs on XLA, host
   computations as XLA host callbacks, host ops on TensorFlow's kernels,
   variables kept across calls (:mod:`.session`, the host plan in :mod:`.host`);
+* :class:`GraphSession` / :func:`run_graph_def` -- a TF1 GraphDef with TPU
+  computations: imported, functionalized, bridged by tfmlir's ``tf-tpu-bridge``
+  and run with ``tf.compat.v1.Session`` semantics (:mod:`.graph_session`);
 * :mod:`.legalize` -- a device program (the tf-dialect module of a
   ``tf._TPUCompileMlir``) to StableHLO with TensorFlow's own legalization
   passes, in a child process; ops left unlowered are an error naming them;
@@ -21,5 +24,6 @@ docs/runtime.md describes the design and its limits.
 """
 from .host import ProgramError, RunError
 from .session import Session, run
+from .graph_session import GraphSession, run_graph_def
 
-__all__ = ["Session", "run", "ProgramError", "RunError"]
+__all__ = ["Session", "GraphSession", "run", "run_graph_def", "ProgramError", "RunError"]
