@@ -261,7 +261,6 @@ def _rewrite_host_compute(op, failures):
     try:
         _check_rewritable(op)
     except PassFailure as failure:
-        # Not raised through MLIR's driver: reported once the driver has returned.
         failures.append(failure)
         return True
     context = op.context
@@ -326,7 +325,13 @@ def _rewrite_communication_ops(module):
     failures = []
 
     def apply(op, rewriter):
-        new = _rewrite_host_compute(op, failures)
+        # Nothing is raised through MLIR's driver: failures are reported once it has returned.
+        try:
+            new = _rewrite_host_compute(op, failures)
+        except Exception as exc:  # an internal error: no match, reported after the driver
+            failures.append(PassFailure(f"internal error rewriting '{HOST_COMPUTE_MLIR}': "
+                                        f"{type(exc).__name__}: {exc}", op.operation))
+            return True
         if new is True:
             return True
         rewriter.replace_op(op, new)
