@@ -62,8 +62,10 @@ Failure (module unchanged), with TF's message where TF has one:
   fails where TF succeeds -- checked last, so that where TF fails tfmlir fails alike.
 
 Deliberate differences: TF visits the regions of step 4 in an unspecified order (a hash
-set of region pointers), which only matters when two regions hold ops whose names
-collide (the first visited gets the plain name); tfmlir's order is the module's.
+set of region pointers, varying from run to run), which matters when two regions hold
+ops whose names collide (the first visited gets the plain name) and, when several
+regions hold unsupported ops, for which of them the error names; tfmlir's order is the
+module's.
 Symbol references into nested modules (``@m::@f``) are not followed in step 4.
 """
 from mlir import ir
