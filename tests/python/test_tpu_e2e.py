@@ -78,3 +78,83 @@ def test_the_bridged_program_holds_tpu_runtime_ops():
     for op in ("tf_device.cluster", "tf.TPUReplicateMetadata", "tf.TPUReplicatedInput"):
         assert op + '"' not in step and op + " " not in step, op
     assert "TPU_REPLICATED_CORE_0" in step
+
+
+def test_run_graph_def_is_the_one_shot_form():
+    from tfmlir import runtime
+
+    spec = programs.spec("outside_middle")
+    (value,) = runtime.run_graph_def(programs.path("outside_middle"), spec["feeds"], spec["fetches"],
+                                     targets=[t.split(":")[0] for t in spec["targets"]])
+    _close(value, spec["expected"][0][0], "run_graph_def")
+
+
+# --- bad input: clear errors naming the op / feed, before anything runs --------------------------
+
+def _session(name):
+    from tfmlir import runtime
+    return runtime.Session(programs.path(name))
+
+
+def test_op_neither_xla_nor_the_host_may_run_is_named():
+    from tfmlir.runtime import ProgramError
+
+    with _session("bad_string_op_on_tpu") as session:
+        with pytest.raises(ProgramError) as info:
+            session.run(["out"], {"x": np.ones(4, np.float32)})
+    message = str(info.value)
+    assert "'tf.AsString' op isn't compilable for TPU device" in message
+    assert "as_string_on_tpu" in message  # the TF node name (location)
+    assert "soft_device_placement" in message
+
+
+def test_replica_counts_that_no_device_assignment_serves():
+    from tfmlir.runtime import ProgramError
+
+    with pytest.raises(ProgramError, match=r"different replica counts \('TPUReplicateMetadata': 2, "
+                                           r"'TPUReplicateMetadata_1': 4\)"):
+        _session("bad_replica_counts")
+
+
+@pytest.mark.parametrize("feeds, message", [
+    ({"x:0": np.zeros((5, 3), np.float32)},
+     r"feed 'x:0' \(node 'x', op Placeholder\): cannot feed a value of shape \(5, 3\); the "
+     r"placeholder has shape \(4, 3\)"),
+    ({"x": np.array([["a", "b", "c"]] * 4)},
+     r"feed 'x' \(node 'x', op Placeholder\): cannot be made a DT_FLOAT tensor"),
+    ({"x:1": np.zeros((4, 3), np.float32)}, r"a placeholder has one output"),
+    ({"nothing": 1.0}, r"feed 'nothing': the graph has no node 'nothing'"),
+])
+def test_bad_feeds_are_named_before_anything_runs(feeds, message):
+    from tfmlir.runtime import RunError
+
+    with _session("variables_steps") as session:
+        with pytest.raises(RunError, match=message):
+            session.run(["out"], feeds)
+        assert session.timings["bridges"] == 0  # refused before import and bridge
+
+
+def test_unknown_fetches_and_targets_are_named():
+    from tfmlir.runtime import RunError
+
+    with _session("variables_steps") as session:
+        with pytest.raises(RunError, match="fetch 'nope:0': the graph has no node 'nope'"):
+            session.run(["nope:0"], {"x": np.zeros((4, 3), np.float32)})
+        with pytest.raises(RunError, match="target 'init_nope': the graph has no node 'init_nope'"):
+            session.run(targets=["init_nope"])
+
+
+def test_a_feed_of_another_dtype_converts_as_tf_sessions_do():
+    spec = programs.spec("outside_head")
+    from tfmlir import runtime
+    with runtime.Session(programs.path("outside_head")) as session:
+        (value,) = session.run(["out"], {"x:0": spec["feeds"]["x:0"].astype(np.float64)})
+    _close(value, spec["expected"][0][0], "float64 feed")
+
+
+def test_bytes_that_are_not_a_graph_def_are_refused():
+    from tfmlir import runtime
+    from tfmlir.runtime import ProgramError
+
+    with pytest.raises(ProgramError, match="not a serialized GraphDef"):
+        runtime.Session(b"\xff\xff\xff\xff not a proto")

@@ -35,6 +35,8 @@ PROGRAMS = ("variables_steps", "replicate_1", "replicate_2", "replicate_4", "out
             "outside_several", "outside_replicated", "automatic_strings", "control_flow_v1",
             "keras_small")
 LARGE_PROGRAMS = ("resnet50",)
+# Programs tfmlir must refuse with a clear error before anything runs (no expected values).
+BAD_PROGRAMS = ("bad_string_op_on_tpu", "bad_replica_counts")
 # Programs whose variables get fixed values through ``load_weights`` (Keras' random initializers
 # differ between two builds): placeholders ``load/<i>`` assigned to the variables in creation order.
 LOAD_WEIGHTS = ("resnet50",)
@@ -248,7 +250,33 @@ def _programs(tf, np):
         tf.identity(y, name="out")
         return {x: floats(2, 64, 64, 3, low=0.0, high=1.0)}, ["out"], 1
 
-    return {"variables_steps": variables_steps, "replicate_1": replicated(1),
+    def bad_string_op_on_tpu(api):
+        # A string op in the computation, soft placement off: neither XLA nor (without
+        # outside compilation) the host may run it.
+        x = tf1.placeholder(tf.float32, [4], name="x")
+
+        def computation(x):
+            return [tf.strings.to_number(tf.strings.as_string(x, name="as_string_on_tpu")) * 2.0]
+
+        soft = tf.config.get_soft_device_placement()
+        tf.config.set_soft_device_placement(False)
+        try:
+            (y,) = api.rewrite(computation, [x])
+        finally:
+            tf.config.set_soft_device_placement(soft)
+        tf.identity(y, name="out")
+        return {x: floats(4)}, ["out"], 1
+
+    def bad_replica_counts(api):
+        # Two replicated computations that need different device assignments.
+        x = tf1.placeholder(tf.float32, [4, 2], name="x")
+        two = api.replicate(lambda v: [v * 2.0], [[x[0]], [x[1]]])
+        four = api.replicate(lambda v: [v + 1.0], [[x[i]] for i in range(4)])
+        tf.identity(two[0][0] + four[0][0], name="out")
+        return {x: floats(4, 2)}, ["out"], 1
+
+    return {"bad_string_op_on_tpu": bad_string_op_on_tpu, "bad_replica_counts": bad_replica_counts,
+            "variables_steps": variables_steps, "replicate_1": replicated(1),
             "replicate_2": replicated(2), "replicate_4": replicated(4),
             "outside_head": single([4], head), "outside_tail": single([4], tail),
             "outside_middle": single([2, 2], middle), "outside_in_cond": single([3], in_cond),
@@ -294,6 +322,13 @@ def _generate(out_dir, names):
         graph, feeds, fetches, steps, init = _build(tf, np, name, tpu=True)
         with open(os.path.join(out_dir, name + ".pb"), "wb") as f:
             f.write(graph.as_graph_def().SerializeToString())
+        if name in BAD_PROGRAMS:
+            spec = {"feeds": {t.name: _value(np, v) for t, v in feeds.items()},
+                    "targets": [init.name], "steps": steps, "fetches": fetches, "expected": [],
+                    "load_weights": 0}
+            with open(os.path.join(out_dir, name + ".json"), "w") as f:
+                json.dump(spec, f)
+            continue
         # The same values again for the plain graph: rebuilt with the same seeds.
         plain, plain_feeds, _, _, plain_init = _build(tf, np, name, tpu=False)
         with open(os.path.join(out_dir, name + ".plain.pb"), "wb") as f:
@@ -356,4 +391,4 @@ def spec(name):
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    _generate(sys.argv[1], PROGRAMS + LARGE_PROGRAMS)
+    _generate(sys.argv[1], PROGRAMS + LARGE_PROGRAMS + BAD_PROGRAMS)

@@ -145,11 +145,54 @@ class GraphSession(_session.Session):
         _session._live.add(self)
 
     # --- bridging ---------------------------------------------------------------------------------
-    def _feed_spec(self, name, value):
-        node = _node_name(name)
-        if node not in self._nodes:
-            raise RunError(f"feed '{name}': the graph has no node '{node}'")
-        array = value if isinstance(value, np.ndarray) else np.asarray(value)
+    def _feed_value(self, name, value):
+        """`value` as the fed tensor's dtype (as ``tf.compat.v1.Session`` converts feeds), checked
+        against a placeholder's declared shape; RunError naming the feed otherwise."""
+        from ..importers import tf_types
+        from ..importers.graph import parse_tensor_name
+        from .device import element_dtype
+
+        node_name, index = parse_tensor_name(name)
+        node = self._nodes.get(node_name)
+        if node is None:
+            raise RunError(f"feed '{name}': the graph has no node '{node_name}'")
+        where = f"feed '{name}' (node '{node_name}', op {node.op})"
+        dtype_attr = node.attr.get("dtype") if node.op in ("Placeholder", "PlaceholderV2",
+                                                         "PlaceholderWithDefault") else None
+        if dtype_attr is None:
+            return np.asarray(value)
+        if index != 0:
+            raise RunError(f"{where}: a placeholder has one output, not {index + 1}")
+        dtype = int(dtype_attr.type)
+        np_dtype = element_dtype(tf_types.element_type(dtype)) if dtype != tf_types.DT_STRING \
+            else np.dtype(object)
+        if np_dtype is None:
+            raise RunError(f"{where}: values of {tf_types.dtype_name(dtype)} cannot be fed")
+        try:
+            if np_dtype == np.dtype(object):
+                array = np.asarray(value, dtype=object)
+                if any(not isinstance(v, (bytes, str)) for v in array.ravel()):
+                    raise TypeError("expected strings")
+            else:
+                given = np.asarray(value)
+                if given.dtype.kind in "SUO" or (given.dtype.kind == "c" and np_dtype.kind != "c"):
+                    raise TypeError(f"{given.dtype.name} values")
+                array = given.astype(np_dtype, copy=False)
+        except (TypeError, ValueError) as exc:
+            raise RunError(f"{where}: cannot be made a {tf_types.dtype_name(dtype)} tensor ({exc})") \
+                from None
+        shape_attr = node.attr.get("shape")
+        shape = shape_attr.shape if shape_attr is not None else None
+        if shape is not None and not shape.unknown_rank:
+            dims = [int(d.size) for d in shape.dim]
+            if len(dims) != array.ndim or any(d >= 0 and d != n for d, n in zip(dims, array.shape)):
+                declared = "(" + ", ".join("?" if d < 0 else str(d) for d in dims) + \
+                    ("," if len(dims) == 1 else "") + ")"
+                raise RunError(f"{where}: cannot feed a value of shape {tuple(array.shape)}; the "
+                               f"placeholder has shape {declared}")
+        return array
+
+    def _feed_spec(self, name, array):
         if array.dtype == np.dtype(object) or array.dtype.kind in "SU":
             dtype = "string"
         else:
@@ -194,7 +237,7 @@ class GraphSession(_session.Session):
                 run_pipeline(module, pipeline)
             except (PassFailure, PipelineError) as exc:
                 raise ProgramError(f"the TPU bridge failed: {exc}") from None
-            except RuntimeError as exc:
+            except (ir.MLIRError, RuntimeError) as exc:
                 raise ProgramError(f"the TPU bridge failed: {exc}") from None
         self._bridge_seconds += time.perf_counter() - t0
         self._bridges += 1
@@ -227,9 +270,10 @@ class GraphSession(_session.Session):
         targets = [targets] if isinstance(targets, str) else list(targets or [])
         if not fetches and not targets:
             raise RunError("nothing to run: give fetches or targets")
+        feeds = {name: self._feed_value(name, value) for name, value in (feeds or {}).items()}
         with self._lock:
-            inner = self._signature(dict(feeds or {}), fetches, targets)
-            values = inner.run(None, {name: value for name, value in (feeds or {}).items()})
+            inner = self._signature(feeds, fetches, targets)
+            values = inner.run(None, feeds)
         return values[0] if single else values
 
     @property
