@@ -7,6 +7,7 @@
 * :class:`GraphSession` / :func:`run_graph_def` -- a TF1 GraphDef with TPU
   computations: imported, functionalized, bridged by tfmlir's ``tf-tpu-bridge``
   and run with ``tf.compat.v1.Session`` semantics (:mod:`.graph_session`);
+  :func:`run_function` does the same for a TF2 ``ConcreteFunction``;
 * :mod:`.legalize` -- a device program (the tf-dialect module of a
   ``tf._TPUCompileMlir``) to StableHLO with TensorFlow's own legalization
   passes, in a child process; ops left unlowered are an error naming them;
@@ -24,6 +25,6 @@ docs/runtime.md describes the design and its limits.
 """
 from .host import ProgramError, RunError
 from .session import Session, run
-from .graph_session import GraphSession, run_graph_def
+from .graph_session import GraphSession, run_function, run_graph_def
 
-__all__ = ["Session", "GraphSession", "run", "run_graph_def", "ProgramError", "RunError"]
+__all__ = ["Session", "GraphSession", "run", "run_graph_def", "run_function", "ProgramError", "RunError"]

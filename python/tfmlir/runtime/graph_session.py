@@ -305,3 +305,71 @@ def run_graph_def(graph_def, feeds, fetches, *, targets=None, device="cpu"):
         if targets:
             session.run(targets=targets)
         return session.run(fetches, feeds)
+
+
+def run_function(concrete_function, *args, device="cpu"):
+    """Runs a TF2 function traced in graph mode whose body holds TPU computations
+    (``tf.compat.v1.tpu.rewrite`` / ``replicate``) the way :func:`run_graph_def` runs a graph:
+    the function's graph is imported, bridged by tfmlir and executed on XLA; returns its
+    outputs (numpy arrays, in ``concrete_function.outputs`` order).
+
+    Captured variables take part as TF's do: their current values go in, and the values the
+    program leaves in them are assigned back to the Python ``tf.Variable`` objects after the
+    call, so successive calls see each other's updates. `args` are the function's inputs
+    (tensors or arrays).
+    """
+    import tensorflow as tf
+
+    graph = concrete_function.graph
+    graph_def = graph.as_graph_def()
+    inputs = list(concrete_function.inputs)
+    captures = list(concrete_function.captured_inputs)
+    n_args = len(inputs) - len(captures)
+    if len(args) != n_args:
+        raise RunError(f"the function takes {n_args} argument(s), got {len(args)}")
+    by_handle = {id(v.handle): v for v in concrete_function.variables}
+    variables = {}
+    nodes = {node.name: node for node in graph_def.node}
+    for i, (placeholder, captured) in enumerate(zip(inputs[n_args:], captures)):
+        if captured.dtype != tf.resource:
+            continue
+        variable = by_handle.get(id(captured))
+        if variable is None:
+            raise ProgramError(f"captured resource '{placeholder.name}' is not a tf.Variable of "
+                               f"the function; only variables can be captured")
+        node = nodes[placeholder.op.name]
+        shared_name = f"captured_{i}_{placeholder.op.name}"
+        node.op = "VarHandleOp"
+        for key in list(node.attr):
+            del node.attr[key]
+        node.attr["dtype"].type = variable.dtype.as_datatype_enum
+        node.attr["shape"].shape.CopyFrom(variable.shape.as_proto())
+        node.attr["shared_name"].s = shared_name.encode()
+        node.attr["container"].s = b""
+        variables[shared_name] = variable
+    feeds = {inputs[i].name: np.asarray(a) for i, a in enumerate(args)}
+    fetches = [t.name for t in concrete_function.outputs]
+    with GraphSession(graph_def, device=device) as session:
+        from .host import _TF
+        _TF.load()
+
+        def handle(shared_name, variable):
+            return _TF.execute("VarHandleOp", 1, [], (
+                "container", session._container, "shared_name", shared_name,
+                "dtype", variable.dtype.as_datatype_enum, "shape", variable.shape.as_list(),
+                "allowed_devices", []), _TF.ctx)[0]
+
+        for shared_name, variable in variables.items():
+            _TF.execute("AssignVariableOp", 0, [handle(shared_name, variable), variable.read_value()],
+                        ("dtype", variable.dtype.as_datatype_enum, "validate_shape", False), _TF.ctx)
+        try:
+            values = session.run(fetches, feeds) if fetches else []
+            for shared_name, variable in variables.items():
+                value = _TF.execute("ReadVariableOp", 1, [handle(shared_name, variable)],
+                                    ("dtype", variable.dtype.as_datatype_enum), _TF.ctx)[0]
+                variable.assign(value)
+        finally:
+            for shared_name, variable in variables.items():
+                _TF.execute("DestroyResourceOp", 0, [handle(shared_name, variable)],
+                            ("ignore_lookup_error", True), _TF.ctx)
+    return values
