@@ -192,6 +192,17 @@ def _programs(tf, np):
             tf.identity(outputs[r][0], name=f"out_{r}")
         return {x: floats(2, 4)}, ["out_0", "out_1"], 1
 
+    def rewritten_with_soft_placement(api, computation, x, soft):
+        # TPUReplicateMetadata's allow_soft_placement comes from the context's setting.
+        before = tf.config.get_soft_device_placement()
+        tf.config.set_soft_device_placement(soft)
+        try:
+            (y,) = api.rewrite(computation, [x])
+        finally:
+            tf.config.set_soft_device_placement(before)
+        tf.identity(y, name="out")
+        return {x: floats(4)}, ["out"], 1
+
     def automatic_strings(api):
         x = tf1.placeholder(tf.float32, [4], name="x")
 
@@ -199,14 +210,7 @@ def _programs(tf, np):
             s = tf.strings.as_string(x + 1.0, precision=6)
             return [tf.strings.to_number(s) * 2.0]
 
-        soft = tf.config.get_soft_device_placement()
-        tf.config.set_soft_device_placement(True)
-        try:
-            (y,) = api.rewrite(computation, [x])
-        finally:
-            tf.config.set_soft_device_placement(soft)
-        tf.identity(y, name="out")
-        return {x: floats(4)}, ["out"], 1
+        return rewritten_with_soft_placement(api, computation, x, True)
 
     def control_flow_v1(api):
         x = tf1.placeholder(tf.float32, [2, 4], name="x")
@@ -258,14 +262,7 @@ def _programs(tf, np):
         def computation(x):
             return [tf.strings.to_number(tf.strings.as_string(x, name="as_string_on_tpu")) * 2.0]
 
-        soft = tf.config.get_soft_device_placement()
-        tf.config.set_soft_device_placement(False)
-        try:
-            (y,) = api.rewrite(computation, [x])
-        finally:
-            tf.config.set_soft_device_placement(soft)
-        tf.identity(y, name="out")
-        return {x: floats(4)}, ["out"], 1
+        return rewritten_with_soft_placement(api, computation, x, False)
 
     def bad_replica_counts(api):
         # Two replicated computations that need different device assignments.
