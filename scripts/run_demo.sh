@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs tfmlir into ./.venv (see setup_env.sh) and runs the end-to-end demo:
-# trace a small tf.function with TensorFlow, parse TF's IR with tfmlir, verify,
-# run a pipeline, print.
+# TensorFlow builds a TF1 TPU program (2 replicas, outside compilation, a while
+# loop, a variable); tfmlir imports it, runs TF's TPU bridge in stages (printing
+# the IR after each), runs it on XLA CPU and compares with plain TensorFlow.
+# Arguments go to the demo (e.g. --input model.pb --fetch out --target init).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup_env.sh

@@ -1,243 +1,637 @@
-"""tfmlir demo: TensorFlow function -> tf_executor MLIR -> upstream MLIR passes.
+"""tfmlir demo: a TF1 TPU program from TensorFlow to XLA's numbers, every stage shown.
 
-    python -m tfmlir.demo [--pipeline PIPELINE] [--generic] [--input FILE] [--summary-only]
+    python -m tfmlir.demo [--steps N] [--device cpu|gpu] [--full-ir]
+    python -m tfmlir.demo --input model.pb --fetch out [--feed x=x.npy] [--target init] [...]
 
-By default it traces a small built-in tf.function (a dense layer on a
-variable, a tf.cond, a tf.while_loop and a variable update) with TensorFlow,
-converts it with ``tf.mlir.experimental.convert_function(pass_pipeline='')``
-to TensorFlow's tf_executor text, parses that with tfmlir's dialects into the
-upstream ``mlir.ir``, verifies it, runs an upstream pass pipeline and prints
-the result with a summary: ops per dialect, the functions, and the If/While
-branch functions (which survive ``symbol-dce`` because the registered tf ops
-expose their function references as symbol uses).
+By default TensorFlow builds, in graph mode, a TF1 TPU program: a resource
+variable with its initializer, ``tf.compat.v1.tpu.replicate`` over 2 replicas
+whose computation sends values to the host for string ops
+(``tf.strings.as_string`` / ``to_number`` under
+``tf.compat.v1.tpu.outside_compilation``), runs a ``tf.while_loop``, sums over
+the replicas with ``cross_replica_sum`` and updates the variable. The demo then
 
-``--input FILE`` uses MLIR text from a file (or ``-`` for stdin) instead of
-tracing with TensorFlow. Exit code 0 on success, 1 on any failure.
+1. describes the GraphDef (nodes, ops by type, the TPU computation);
+2. imports it with tfmlir (``tfmlir.importers``) into a ``tf_executor`` module;
+3. runs TF's TPU bridge with tfmlir's passes in three chunks --
+   ``tf-replicated-clustering-bridge-v2`` up to ``tf-tpu-cluster-formation``, then
+   up to ``tf-extract-outside-compilation``, then the rest and
+   ``tfrt-lower-cluster-to-runtime-ops-tpu`` -- printing excerpts of the IR after
+   each (the ``tf_device.cluster``, the ``tf_device.parallel_execute`` of the host
+   computation, the ``_TPUCompileMlir`` / ``TPUExecute`` ops) and op counts;
+4. runs the bridged program with ``tfmlir.runtime`` on XLA (2 replicas, the host
+   computation on TensorFlow's kernels): the initializer, then a few steps whose
+   values change as the variable is updated;
+5. runs the same computation without the TPU wrappers in a
+   ``tf.compat.v1.Session`` and compares: PASS when every value is within 1e-6
+   of plain TensorFlow's relative to the fetch's largest magnitude;
+6. prints the timings.
+
+``--input model.pb`` (or ``.pbtxt``) takes a user's TF1 GraphDef through the same
+stages with ``--feed NAME=file.npy|literal``, ``--fetch NAME`` (required) and
+``--target NAME`` (run once first, e.g. the initializer); the comparison with
+plain TensorFlow needs the program without its TPU wrappers, which the demo
+does not have then: step 5 says so. ``tfmlir.runtime.Session(graph_def)`` and
+``tfmlir run model.pb`` run GraphDefs the same way with TF's v1 bridge flavour.
+Exit code 0 on success, 1 on any failure (a comparison outside the tolerance
+included).
 """
 import argparse
 import collections
 import os
+import re
 import sys
+import time
 
-DEFAULT_PIPELINE = "builtin.module(canonicalize,cse,symbol-dce)"
+import numpy as np
 
-# Attributes of tf control-flow ops that name functions.
-_FUNC_REF_OPS = ("tf.If", "tf.While", "tf.Case", "tf.PartitionedCall", "tf.StatefulPartitionedCall")
+RTOL = 1e-6
+DEFAULT_STEPS = 3
+REPLICAS = 2
+
+# Ops whose counts tell the bridge's story, in the order they appear.
+KEY_OPS = ("tf_executor.island", "tf.While", "tf.WhileRegion", "tf.CrossReplicaSum", "tf_device.replicate",
+           "tf_device.cluster", "tf_device.parallel_execute", "tf_device.launch", "tf._XlaHostComputeMlir",
+           "tf._XlaRecvAtHostV2", "tf._XlaSendFromHostV2", "tf_device.cluster_func", "tf._TPUCompileMlir",
+           "tf.TPUCompileSucceededAssert", "tf.TPUExecute", "tf.TPUExecuteAndUpdateVariables")
 
 
 class DemoError(Exception):
     """A failure with a message meant for the user."""
 
 
-def trace_default_function():
-    """Traces the built-in tf.function; returns TF's tf_executor MLIR text."""
+class Program:
+    """A GraphDef to run: `graph` (tfmlir's decoded message), feeds {tensor: array}, fetches,
+    targets (run once first), `plain` (None, or a callable steps -> [[value per fetch] per
+    step] running the program without TPU wrappers in TensorFlow)."""
+
+    def __init__(self, graph, origin, feeds, fetches, targets, plain=None, about=()):
+        self.graph, self.origin, self.feeds = graph, origin, feeds
+        self.fetches, self.targets, self.plain, self.about = fetches, targets, plain, list(about)
+
+
+# --- the built-in program ------------------------------------------------------------------------
+
+def build_default_program():
+    """The built-in TF1 TPU program, built by TensorFlow in graph mode, and its plain twin."""
+    import tfmlir  # noqa: F401  (tfmlir first: TensorFlow imported after it is safe)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     try:
         import tensorflow as tf
     except ImportError as e:
-        raise DemoError(
-            f"TensorFlow is needed to trace the demo function ({e}); install tensorflow "
-            "or pass --input FILE.mlir"
-        ) from e
+        raise DemoError(f"TensorFlow builds the built-in program ({e}); install tensorflow or pass "
+                        "--input model.pb") from e
+    from .runtime.graph_session import load_graph_def
 
-    w = tf.Variable(tf.fill([4, 3], 0.5), name="dense_w")
-    b = tf.Variable(tf.zeros([3]), name="dense_b")
-    steps = tf.Variable(0, dtype=tf.int64, name="steps")
+    tf1 = tf.compat.v1
+    rng = np.random.default_rng(2026)
+    x_value = rng.uniform(-1.0, 1.0, (REPLICAS, 4)).astype(np.float32)
+    w_value = rng.uniform(-1.0, 1.0, (4,)).astype(np.float32)
 
-    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([], tf.int32)])
-    def demo_model(x, n):
-        h = tf.nn.relu(tf.matmul(x, w) + b)  # dense layer
-        h = tf.cond(tf.reduce_mean(h) > 1.0, lambda: h / 2.0, lambda: h * 2.0)
+    def host_round_trip(v):
+        # String ops have no XLA kernel: they run on the host.
+        return tf.strings.to_number(tf.strings.as_string(v, precision=6))
 
-        def body(i, acc):
-            return i + 1, tf.tanh(acc) + 0.1
+    def build(tpu):
+        graph = tf.Graph()
+        with graph.as_default():
+            x = tf1.placeholder(tf.float32, [REPLICAS, 4], name="x")  # one row per replica
+            w = tf1.get_variable("w", initializer=tf.constant(w_value), use_resource=True)
+            rows = [x[r] for r in range(REPLICAS)]
 
-        _, out = tf.while_loop(lambda i, acc: i < n, body, [tf.constant(0), h])
-        steps.assign_add(1)
-        return out, steps.read_value()
+            def local(xi):
+                a = xi * 2.0
+                r = tf1.tpu.outside_compilation(host_round_trip, a) if tpu else host_round_trip(a)
+                v = r + w
 
+                def body(i, v):
+                    return i + 1, tf.tanh(v * w) + 0.5 * v
+
+                return tf.while_loop(lambda i, v: i < 3, body, [tf.constant(0), v])[1]
+
+            if tpu:
+                def computation(xi):
+                    v = local(xi)
+                    total = tf1.tpu.cross_replica_sum(v)
+                    update = w.assign_sub(0.1 * total)
+                    with tf.control_dependencies([update]):
+                        return [tf.identity(v), tf.identity(total)]
+
+                outputs = tf1.tpu.replicate(computation, [[row] for row in rows])
+            else:
+                # The replicas one after another; the cross-replica sum is the sum of their
+                # values; every replica's update is the same: it happens once.
+                values = [local(row) for row in rows]
+                total = tf.add_n(values)
+                update = w.assign_sub(0.1 * total)
+                with tf.control_dependencies([update]):
+                    outputs = [[tf.identity(v), tf.identity(total)] for v in values]
+            fetched = [tf.identity(outputs[r][0], name=f"v_{r}") for r in range(REPLICAS)]
+            fetched.append(tf.identity(outputs[0][1], name="total"))
+            with tf.control_dependencies(fetched):
+                tf.identity(w.read_value(), name="w_after")
+            tf1.global_variables_initializer()  # the node "init"
+        return graph
+
+    fetches = [f"v_{r}" for r in range(REPLICAS)] + ["total", "w_after"]
     try:
-        concrete = demo_model.get_concrete_function()
-        text = tf.mlir.experimental.convert_function(concrete, pass_pipeline="")
+        graph = build(tpu=True)
+        plain_graph = build(tpu=False)
     except Exception as e:  # TF raises a variety of types here
-        raise DemoError(f"TensorFlow failed to trace/convert the demo function: {e}") from e
-    return text, f"TensorFlow {tf.__version__}: traced demo_model, convert_function(pass_pipeline='')"
+        raise DemoError(f"TensorFlow failed to build the built-in program: {e}") from e
+
+    def plain(steps):
+        with tf1.Session(graph=plain_graph) as session:
+            session.run("init")
+            return [session.run([f + ":0" for f in fetches], {"x:0": x_value}) for _ in range(steps)]
+
+    about = [f"built by TensorFlow {tf.__version__} in graph mode: tf.compat.v1.tpu.replicate over "
+             f"{REPLICAS} replicas (one row of x each);",
+             "a resource variable w (initializer 'init'); x * 2 to the host for "
+             "tf.strings.as_string / to_number (outside compilation);",
+             "+ w, a tf.while_loop of tanh(v * w) + 0.5 * v, cross_replica_sum, w -= 0.1 * sum;",
+             "fetches: v_<replica> (the loop's value), total (the sum), w_after (w after the step)"]
+    return Program(load_graph_def(graph.as_graph_def().SerializeToString()), "the built-in TF1 TPU program",
+                   {"x": x_value}, fetches, ["init"], plain, about)
 
 
-def _read_input(path):
+def load_user_program(args):
+    from .runtime.cli import _feed, _UsageError
+    from .runtime.graph_session import load_graph_def
+    from .runtime.host import ProgramError
+
+    if not args.fetch:
+        raise DemoError("--input needs --fetch (the tensors to fetch)")
+    if not os.path.isfile(args.input):
+        raise DemoError(f"cannot read {args.input}: no such file")
     try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise DemoError(f"cannot read {path}: {e.strerror or e}") from e
+        graph = load_graph_def(args.input)
+        feeds = dict(_feed(f) for f in args.feed)
+    except (ProgramError, _UsageError) as e:
+        raise DemoError(str(e)) from None
+    nodes = {node.name: node for node in graph.node}
+    feeds = {name: _as_placeholder_type(nodes, name, value) for name, value in feeds.items()}
+    for what, names in (("fetch", args.fetch), ("target", args.target)):
+        for name in names:
+            if _node_name(name) not in nodes:
+                raise DemoError(f"{what} '{name}': the graph has no node '{_node_name(name)}'")
+    return Program(graph, args.input, feeds, list(args.fetch), list(args.target))
 
 
-def _walk(module):
+def _node_name(tensor):
+    from .importers.graph import parse_tensor_name
+    return parse_tensor_name(tensor)[0]
+
+
+def _as_placeholder_type(nodes, name, value):
+    """A fed value as its placeholder's dtype (as a TF1 session converts feeds)."""
+    from .importers import tf_types
+    from .runtime.device import element_dtype
+
+    node = nodes.get(_node_name(name))
+    if node is None:
+        raise DemoError(f"feed '{name}': the graph has no node '{_node_name(name)}'")
+    attr = node.attr.get("dtype") if node.op in ("Placeholder", "PlaceholderV2",
+                                                 "PlaceholderWithDefault") else None
+    if attr is None:
+        return value
+    try:
+        dtype = element_dtype(tf_types.element_type(int(attr.type)))
+    except Exception:
+        dtype = None
+    if dtype is None or value.dtype == dtype:
+        return value
+    if dtype == np.dtype(object) or value.dtype.kind in "SUO":
+        if dtype == np.dtype(object) and value.dtype.kind in "SUO":
+            return value.astype(object)
+        raise DemoError(f"feed '{name}': {value.dtype} values cannot feed the {node.op} '{node.name}' "
+                        f"of {tf_types.dtype_name(int(attr.type))}")
+    return value.astype(dtype)
+
+
+# --- IR helpers ----------------------------------------------------------------------------------
+
+def split_pipeline(text):
+    """The top-level elements of a textual pass pipeline (commas inside () / {} kept)."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if "".join(current).strip():
+        parts.append("".join(current).strip())
+    return parts
+
+
+def bridge_stages():
+    """[(title, what it shows, passes, excerpt patterns)]: the bridge in three chunks."""
+    from .passes import bridge_pipelines as bp
+
+    passes = split_pipeline(bp.BRIDGE_V2)
+
+    def after(name):
+        return next(i for i, p in enumerate(passes) if p == name) + 1
+
+    formed, extracted = after("tf-tpu-cluster-formation"), after("tf-extract-outside-compilation")
+    return [
+        ("clustering", "tf-tpu-validate-inputs ... tf-tpu-cluster-formation",
+         "each TPU computation becomes a tf_device.cluster (inside a tf_device.replicate when "
+         "replicated); ops for the host keep their _xla_outside_compilation mark",
+         # TF's session prunes the graph to the signature first (as GraphSession does).
+         ["func.func(tf-executor-graph-pruning)"] + passes[:formed],
+         (r"tf_device\.replicate", r'"tf_device\.cluster"', r"_xla_outside_compilation",
+          r"tf\.CrossReplicaSum", r"^\s*\}\) \{.*_replication_info")),
+        ("outside compilation", "... tf-extract-outside-compilation",
+         "ops for the host (outside compilation) move into a tf_device.parallel_execute beside "
+         "the cluster, which reaches them through _XlaHostComputeMlir",
+         passes[formed:extracted],
+         (r"tf_device\.parallel_execute", r"TPU_REPLICATED_HOST", r"_XlaRecvAtHost", r"tf\.AsString",
+          r"tf\.StringToNumber", r"_XlaSendFromHost", r'"tf_device\.cluster"', r"_XlaHostComputeMlir")),
+        ("TPU rewrite", "... the rest of the clustering bridge, tfrt-lower-cluster-to-runtime-ops-tpu",
+         "each cluster is compiled by _TPUCompileMlir (its module serialized in an attribute) and "
+         "run by TPUExecute on every replica's core",
+         passes[extracted:] + split_pipeline(bp.LOWER_TO_RUNTIME_OPS_TPU),
+         (r"_TPUCompileMlir", r"TPUCompileSucceededAssert", r"tf_device\.replicate", r"TPUExecute",
+          r"_XlaRecvAtHostV2")),
+    ]
+
+
+def op_counts(module):
     from mlir import ir
 
-    ops = []
+    counts = collections.Counter()
 
     def visit(op):
-        ops.append(op)
+        counts[op.name] += 1
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
-    return ops
-
-
-def _dialect_counts(module):
-    counts = collections.Counter()
-    for op in _walk(module):
-        name = op.name
-        counts[name.split(".", 1)[0] if "." in name else "builtin"] += 1
+    counts.pop("builtin.module", None)
     return counts
 
 
-def _functions(module):
-    """[(name, visibility)] of the func.func ops at module level."""
-    from mlir import ir
-
-    funcs = []
-    for op in module.body.operations:
-        op = op.operation
-        if op.name != "func.func":
-            continue
-        name = ir.StringAttr(op.attributes["sym_name"]).value
-        visibility = "public"
-        if "sym_visibility" in op.attributes:
-            visibility = ir.StringAttr(op.attributes["sym_visibility"]).value
-        funcs.append((name, visibility))
-    return funcs
+def dialect_summary(counts):
+    dialects = collections.Counter()
+    for name, n in counts.items():
+        dialects[name.split(".", 1)[0]] += n
+    parts = ", ".join(f"{d} {n}" for d, n in sorted(dialects.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"{sum(counts.values())} ops ({parts})"
 
 
-def _branch_refs(module):
-    """[(op name, attribute name, function name)] for tf.If/tf.While/... function refs."""
-    from mlir import ir
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+MAX_STRING = 48
+MAX_LINE = 150
 
-    refs = []
-    for op in _walk(module):
-        if op.name not in _FUNC_REF_OPS:
-            continue
+
+def shorten(line):
+    """`line` with long string literals elided and cut to MAX_LINE characters."""
+    line = _STRING.sub(lambda m: m.group(0) if len(m.group(0)) <= MAX_STRING
+                       else f'"...({len(m.group(0)) - 2} chars)"', line.rstrip())
+    return line if len(line) <= MAX_LINE else line[:MAX_LINE - 4] + " ..."
+
+
+def excerpt(text, patterns, before=1, after=1, limit=28):
+    """A few lines of `text` around the lines matching `patterns` (regexes), long strings
+    elided, gaps shown as '...'."""
+    lines = text.splitlines()
+    regexes = [re.compile(p) for p in patterns]
+    keep = set()
+    for i, line in enumerate(lines):
+        if any(r.search(line) for r in regexes):
+            keep.update(range(max(0, i - before), min(len(lines), i + after + 1)))
+    if not keep:
+        return []
+    chosen = sorted(keep)
+    indent = min(len(lines[i]) - len(lines[i].lstrip()) for i in chosen)
+    out, previous = [], None
+    for i in chosen:
+        if len(out) >= limit:
+            out.append("...")
+            break
+        if previous is not None and i != previous + 1:
+            out.append("...")
+        out.append(shorten(lines[i][indent:]))
+        previous = i
+    return out
+
+
+# --- the demo ------------------------------------------------------------------------------------
+
+class Demo:
+    def __init__(self, args, out):
+        self.args, self.out = args, out
+        self.timings = collections.OrderedDict()
+
+    def say(self, text=""):
+        print(text, file=self.out, flush=True)
+
+    def section(self, title):
+        self.say()
+        self.say(f"== {title} ==")
+
+    # 1. the program
+    def describe(self, program):
+        graph = program.graph
+        self.section(f"1. the program: {program.origin}")
+        for line in program.about:
+            self.say(f"  {line}")
+        ops = collections.Counter(node.op for node in graph.node)
+        in_tpu = sum(1 for node in graph.node if node.attr.get("_tpu_replicate") is not None)
+        outside = sum(1 for node in graph.node if node.attr.get("_xla_outside_compilation") is not None)
+        functions = [f.signature.name for f in graph.library.function]
+        self.say(f"  GraphDef: {len(graph.node)} nodes, {len(ops)} op types; {in_tpu} nodes in TPU "
+                 f"computations (_tpu_replicate), {outside} outside compilation "
+                 f"(_xla_outside_compilation); {len(functions)} library functions"
+                 + (f" ({', '.join(functions[:4])}{', ...' if len(functions) > 4 else ''})" if functions else ""))
+        items = [f"{op} {n}" for op, n in sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))]
+        self._wrapped("ops by type: ", items)
+        feeds = ", ".join(f"{k} {v.dtype.name if v.dtype != object else 'string'}{list(v.shape)}"
+                          for k, v in program.feeds.items()) or "none"
+        self.say(f"  run: targets {', '.join(program.targets) or 'none'} once, then fetch "
+                 f"{', '.join(program.fetches)} with feeds {feeds}")
+
+    def _wrapped(self, head, items, width=100):
+        line = "  " + head
+        for k, item in enumerate(items):
+            piece = item + (", " if k + 1 < len(items) else "")
+            if len(line) + len(piece) > width:
+                self.say(line.rstrip())
+                line = "  " + " " * len(head)
+            line += piece
+        self.say(line.rstrip())
+
+    # 2. import
+    def import_signature(self, program, replicas, feeds, fetches, targets):
+        from mlir import ir
+
+        from .importers.api import import_graph_def
+        from .importers.errors import TFImportError
+        from .runtime.graph_session import device_list
+
+        context = ir.Context()
+        t0 = time.perf_counter()
         try:
-            # Registered ops list their inherent (property) attributes too.
-            attrs = list(op.attributes.items())
-        except Exception:  # opaque properties (op not registered)
-            attrs = []
-        found = False
-        for attr_name, attr in attrs:
-            if isinstance(attr, ir.FlatSymbolRefAttr):
-                refs.append((op.name, attr_name, attr.value))
-                found = True
-        if not found:
-            raise DemoError(
-                f"{op.name} exposes no function attributes: is the tf dialect registered "
-                "(is tfmlir up to date)?"
-            )
-    return refs
+            module = import_graph_def(
+                program.graph, input_names=list(feeds),
+                input_data_types=["string" if v.dtype == object or v.dtype.kind in "SU" else v.dtype.name
+                                  for v in feeds.values()],
+                input_data_shapes=[list(v.shape) for v in feeds.values()],
+                output_names=list(fetches), control_output_names=list(targets), context=context,
+                upgrade_legacy=True)
+        except TFImportError as e:
+            raise DemoError(f"tfmlir could not import the GraphDef: {e}") from None
+        with context:
+            module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
+                [ir.StringAttr.get(d) for d in device_list(replicas)])
+        return module, context, time.perf_counter() - t0
 
+    # 3. the bridge
+    def bridge(self, module, show):
+        from mlir import ir
 
-def _format_counts(before, after):
-    dialects = sorted(set(before) | set(after))
-    width = max((len(d) for d in dialects), default=0)
-    lines = []
-    for d in dialects:
-        lines.append(f"  {d:<{width}}  {before.get(d, 0):5d} -> {after.get(d, 0):5d}")
-    lines.append(f"  {'total':<{width}}  {sum(before.values()):5d} -> {sum(after.values()):5d}")
-    return "\n".join(lines)
+        from . import print_ir
+        from .passes import PassFailure, run as run_pipeline
+        from .passes.pipeline import PipelineError
 
+        counts = [("import", op_counts(module))]
+        seconds = []
+        for k, (title, span, meaning, passes, patterns) in enumerate(bridge_stages()):
+            t0 = time.perf_counter()
+            try:
+                run_pipeline(module, ",".join(passes))
+            except (PassFailure, PipelineError, ir.MLIRError, RuntimeError) as e:
+                raise DemoError(f"the TPU bridge failed in stage 3{'abc'[k]} ({title}): {e}") from None
+            seconds.append(time.perf_counter() - t0)
+            counts.append((title, op_counts(module)))
+            if not show:
+                continue
+            self.say()
+            self.say(f" 3{'abc'[k]}. {title}: {len(passes)} passes ({span}) in {seconds[-1]:.2f} s")
+            self.say(f"     {meaning}")
+            self.say(f"     {dialect_summary(counts[-1][1])}")
+            text = print_ir(module, large_elements_limit=16)
+            if self.args.full_ir:
+                self.say(text)
+                continue
+            lines = excerpt(text, patterns)
+            if not lines:
+                self.say("     (none of the ops this stage makes: the graph has no TPU computation here)")
+            for line in lines:
+                self.say("       " + line)
+        return counts, seconds
 
-def run(args, out=sys.stdout):
-    import tfmlir  # noqa: F401  (registers the dialects; makes TF-in-process safe)
-    from mlir import ir
-    from mlir.passmanager import PassManager
+    def key_op_table(self, counts):
+        names = [op for op in KEY_OPS if any(c.get(op) for _, c in counts)]
+        if not names:
+            return
+        self.say()
+        width = max(len(n) for n in names)
+        heads = [title for title, _ in counts]
+        self.say("     " + " " * width + "".join(f"{h:>21}" for h in heads))
+        for name in names:
+            self.say(f"     {name:<{width}}" + "".join(f"{c.get(name, 0):>21}" for _, c in counts))
 
-    if args.input:
-        text, origin = _read_input(args.input), f"read {args.input}"
-    else:
-        text, origin = trace_default_function()
+    # the whole path
+    def run(self, program):
+        from . import runtime
+        from .runtime.graph_session import num_replicas
+        from .runtime.host import ProgramError, RunError
 
-    ctx = ir.Context()
-    with ctx:
+        args = self.args
+        self.describe(program)
         try:
-            module = tfmlir.parse_module(text)
-        except (ir.MLIRError, tfmlir.parsing.ParseGuardError) as e:
-            raise DemoError(f"tfmlir could not parse the MLIR text:\n{e}") from e
-        if not module.operation.verify():
-            raise DemoError("the parsed module does not verify")
+            replicas = num_replicas(program.graph)
+        except ProgramError as e:
+            raise DemoError(str(e)) from None
 
-        before_counts = _dialect_counts(module)
-        before_funcs = _functions(module)
-        refs = _branch_refs(module)
+        self.section("2. import with tfmlir (GraphDef -> tf_executor module)")
+        step_module, step_context, seconds = self.import_signature(
+            program, replicas, program.feeds, program.fetches, [])
+        self.timings["import"] = seconds
+        self.say(f"  the step's signature (feeds {', '.join(program.feeds) or 'none'}; fetches "
+                 f"{', '.join(program.fetches)}) in {seconds:.3f} s (TF1 control flow, if any, "
+                 "functionalized; every node kept, the bridge prunes)")
+        imported = op_counts(step_module)
+        self.say(f"  {dialect_summary(imported)}; {imported.get('func.func', 0)} functions")
+        init = None
+        if program.targets:
+            init_module, init_context, seconds = self.import_signature(program, replicas, {}, [],
+                                                                       program.targets)
+            self.timings["import"] += seconds
+            self.say(f"  the targets' signature ({', '.join(program.targets)}) in {seconds:.3f} s")
+            init = (init_module, init_context)
 
+        self.section("3. TF's TPU bridge with tfmlir's passes (tf-replicated-clustering-bridge-v2 in "
+                     "three chunks)")
+        counts, seconds = self.bridge(step_module, show=True)
+        self.key_op_table(counts)
+        for (title, *_), s in zip(bridge_stages(), seconds):
+            self.timings[f"bridge: {title}"] = s
+        if init is not None:
+            t0 = time.perf_counter()
+            self.bridge(init[0], show=False)
+            seconds = time.perf_counter() - t0
+            self.timings["bridge: the targets' signature"] = seconds
+            self.say()
+            self.say(f"  (the targets' signature is bridged the same way, in {seconds:.2f} s)")
+
+        platform = "XLA " + args.device.upper()
+        self.section(f"4. execution on {platform} through tfmlir.runtime ({replicas} "
+                     f"replica{'s' if replicas != 1 else ''}; host ops on TensorFlow's kernels)")
+        container = f"tfmlir_demo_{os.getpid()}"
+        sessions = []
+        results, step_seconds = [], []
         try:
-            pm = PassManager.parse(args.pipeline)
-        except (ir.MLIRError, ValueError) as e:
-            raise DemoError(f"invalid pass pipeline {args.pipeline!r}: {e}") from e
+            self.say("  the modules after 3c run as they are: device programs legalized to StableHLO "
+                     "and compiled by XLA when the session is built")
+            t0 = time.perf_counter()
+            if init is not None:
+                session = runtime.Session(init[0], device=args.device, progress=False, container=container)
+                sessions.append(session)
+            session = runtime.Session(step_module, device=args.device, progress=False, container=container)
+            sessions.append(session)
+            self.timings["runtime sessions built"] = time.perf_counter() - t0
+            for key, what in (("legalize", "legalize (TF's passes to StableHLO)"), ("compile", "compile (XLA)")):
+                self.timings[f"  of which {what}"] = sum(s.timings[key] for s in sessions)
+            if init is not None:
+                t0 = time.perf_counter()
+                sessions[0].run(None, {})
+                self.timings["run: targets"] = time.perf_counter() - t0
+                self.say(f"  targets {', '.join(program.targets)}: ran once "
+                         f"({self.timings['run: targets'] * 1e3:.1f} ms)")
+            for step in range(args.steps):
+                t0 = time.perf_counter()
+                values = session.run(None, dict(program.feeds))
+                step_seconds.append(time.perf_counter() - t0)
+                results.append(values)
+                self.say(f"  step {step + 1} ({step_seconds[-1] * 1e3:.1f} ms):")
+                for name, value in zip(program.fetches, values):
+                    prefix = f"    {name} = "
+                    self.say(prefix + _format(value).replace("\n", "\n" + " " * len(prefix)))
+            totals = collections.Counter()
+            for s in sessions:
+                for key, value in s.timings.items():
+                    totals[key] += value
+        except (ProgramError, RunError) as e:
+            raise DemoError(f"tfmlir.runtime failed: {e}") from None
+        finally:
+            for s in sessions:
+                s.close()
+        if args.steps > 1 and all(np.asarray(v).dtype != object for v in results[0]):
+            changed = [name for k, name in enumerate(program.fetches)
+                       if not np.array_equal(results[0][k], results[-1][k])]
+            self.say(f"  changed from step 1 to step {args.steps} (the variables carry over): "
+                     f"{', '.join(changed) or 'nothing'}")
+
+        self.section("5. comparison with plain TensorFlow")
+        passed = True
+        if program.plain is None:
+            self.say("  not possible for --input: it needs the same computation without the TPU "
+                     "wrappers (tpu.rewrite/replicate, outside_compilation) run by TensorFlow, which "
+                     "the demo does not have for a given GraphDef; the values above are tfmlir's alone")
+        else:
+            passed = self.compare(program, results)
+
+        self.section("6. timings")
+        for step, s in enumerate(step_seconds):
+            self.timings[f"step {step + 1}"] = s
+        width = max(len(k) for k in self.timings)
+        for key, value in self.timings.items():
+            self.say(f"  {key:<{width}}  {value * 1e3:9.1f} ms")
+        self.say(f"  {'XLA executions':<{width}}  {int(totals['executions']):9d}   "
+                 f"({totals['execute'] * 1e3:.2f} ms)")
+        self.say(f"  {'host callbacks':<{width}}  {int(totals['callbacks']):9d}   "
+                 f"({totals['callback'] * 1e3:.2f} ms)")
+        self.say()
+        if not passed:
+            raise DemoError(f"tfmlir's values differ from plain TensorFlow's by more than {RTOL:g} "
+                            "relative (see step 5)")
+        self.say("done: " + ("PASS, tfmlir's values equal plain TensorFlow's" if program.plain
+                             else "the GraphDef ran through tfmlir's import, bridge and runtime"))
+        return 0
+
+    def compare(self, program, results):
         try:
-            pm.run(module.operation)
-        except ir.MLIRError as e:
-            raise DemoError(f"pass pipeline {args.pipeline!r} failed:\n{e}") from e
-        if not module.operation.verify():
-            raise DemoError(f"the module does not verify after {args.pipeline!r}")
-
-        after_counts = _dialect_counts(module)
-        after_funcs = _functions(module)
-        after_names = {name for name, _ in after_funcs}
-        refs_after = _branch_refs(module)
-
-        if not args.summary_only:
-            print(f"// {origin}; {len(text)} chars of MLIR", file=out)
-            print(f"// after {args.pipeline}:", file=out)
-            out.write(module.operation.get_asm(print_generic_op_form=args.generic))
-
-    print("== summary ==", file=out)
-    print(f"source: {origin}", file=out)
-    print(f"pipeline: {args.pipeline}", file=out)
-    print("ops per dialect (before -> after the pipeline):", file=out)
-    print(_format_counts(before_counts, after_counts), file=out)
-    print(f"functions ({len(before_funcs)} -> {len(after_funcs)}):", file=out)
-    for name, visibility in before_funcs:
-        state = "kept" if name in after_names else "removed"
-        print(f"  @{name} ({visibility}) {state}", file=out)
-
-    referenced = sorted({f for _, _, f in refs})
-    print("If/While branch functions (referenced by tf control-flow ops):", file=out)
-    if not refs:
-        print("  none in this module", file=out)
-    for op_name, attr, func in sorted(set(refs)):
-        state = "kept" if func in after_names else "MISSING"
-        print(f"  {op_name} {attr} = @{func}: {state}", file=out)
-    missing = [f for f in referenced if f not in after_names]
-    dangling = sorted({f for _, _, f in refs_after if f not in after_names})
-    if missing or dangling:
-        raise DemoError(
-            "branch functions referenced by tf.If/tf.While were removed by the pipeline: "
-            + ", ".join("@" + f for f in sorted(set(missing) | set(dangling)))
-        )
-    if refs:
-        print(f"all {len(referenced)} branch functions survived the pipeline", file=out)
-    return 0
+            expected = program.plain(len(results))
+        except Exception as e:  # TF raises a variety of types here
+            raise DemoError(f"plain TensorFlow failed to run the program: {e}") from e
+        self.say(f"  the same computation without TPU wrappers in a tf.compat.v1.Session: "
+                 f"{len(expected)} steps after 'init'")
+        self.say(f"  {'fetch':<10} {'max abs diff':>14} {'max rel diff':>14}   (relative to the fetch's "
+                 "largest magnitude; over all steps)")
+        ok = True
+        for k, name in enumerate(program.fetches):
+            worst_abs = worst_rel = 0.0
+            for step, values in enumerate(results):
+                got, want = np.asarray(values[k]), np.asarray(expected[step][k])
+                if got.shape != want.shape:
+                    self.say(f"  {name}: step {step + 1}: shape {got.shape}, TensorFlow's {want.shape}")
+                    ok = False
+                    continue
+                if want.dtype == object or got.dtype == object:
+                    if got.tolist() != want.tolist():
+                        worst_abs = worst_rel = float("inf")
+                    continue
+                diff = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) \
+                    if want.size else 0.0
+                scale = float(np.max(np.abs(want))) if want.size else 0.0
+                worst_abs = max(worst_abs, diff)
+                worst_rel = max(worst_rel, diff / scale if scale else diff)
+            ok = ok and worst_rel <= RTOL
+            self.say(f"  {name:<10} {worst_abs:>14.3e} {worst_rel:>14.3e}")
+        self.say(f"  {'PASS' if ok else 'FAIL'} (tolerance {RTOL:g} relative)")
+        return ok
 
 
-def main(argv=None):
+def _format(value):
+    value = np.asarray(value)
+    text = np.array2string(value, precision=6, threshold=12, max_line_width=96, separator=" ")
+    return text + (f"  {value.dtype.name}{list(value.shape)}" if value.ndim else "")
+
+
+def main(argv=None, out=None):
+    out = out or sys.stdout
     parser = argparse.ArgumentParser(
         prog="python -m tfmlir.demo",
-        description="Convert a TensorFlow function to MLIR, run upstream MLIR passes on it with "
-        "tfmlir's dialects, and summarize the result.",
-    )
-    parser.add_argument("--pipeline", default=DEFAULT_PIPELINE,
-                        help=f"upstream textual pass pipeline (default: {DEFAULT_PIPELINE})")
-    parser.add_argument("--generic", action="store_true", help="print the result in generic op form")
-    parser.add_argument("--input", metavar="FILE",
-                        help="MLIR text to use instead of tracing the built-in function ('-': stdin)")
-    parser.add_argument("--summary-only", action="store_true", help="print only the summary")
+        description="A TF1 TPU program from TensorFlow to XLA through tfmlir: import, the TPU bridge in "
+                    "stages, execution, comparison with plain TensorFlow.")
+    parser.add_argument("--input", metavar="MODEL.pb",
+                        help="a TF1 GraphDef (.pb or .pbtxt) instead of the built-in program")
+    parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --input: NAME=file.npy or NAME=<Python literal> (repeatable)")
+    parser.add_argument("--fetch", action="append", default=[], metavar="NAME",
+                        help="with --input: a tensor to fetch (repeatable; required)")
+    parser.add_argument("--target", action="append", default=[], metavar="NAME",
+                        help="with --input: a node run once before the steps, e.g. the initializer")
+    parser.add_argument("--steps", type=int, default=None, metavar="N",
+                        help=f"steps to run (default {DEFAULT_STEPS}; 1 with --input)")
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
+                        help="XLA platform of the device programs (default cpu)")
+    parser.add_argument("--full-ir", action="store_true",
+                        help="print the whole module after each bridge stage, not excerpts")
     args = parser.parse_args(argv)
+    if args.steps is None:
+        args.steps = 1 if args.input else DEFAULT_STEPS
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     try:
-        return run(args)
+        if args.steps < 1:
+            raise DemoError(f"--steps {args.steps}: expected at least 1")
+        if not args.input and (args.feed or args.fetch or args.target):
+            raise DemoError("--feed, --fetch and --target go with --input")
+        program = load_user_program(args) if args.input else build_default_program()
+        return Demo(args, out).run(program)
     except DemoError as e:
         print(f"tfmlir.demo: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:  # never a traceback: what failed, in one message
+        print(f"tfmlir.demo: error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
 
 
