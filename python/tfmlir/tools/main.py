@@ -1,4 +1,4 @@
-"""The `tfmlir` command: subcommands for TensorFlow graphs (import, export) and bridged programs (run)."""
+"""The `tfmlir` command: subcommands for TensorFlow graphs (import, export) and running them on XLA (run)."""
 import argparse
 import sys
 
@@ -8,7 +8,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("import", help="GraphDef / SavedModel -> MLIR (tfmlir.importers)", add_help=False)
     sub.add_parser("export", help="MLIR -> GraphDef (tfmlir.exporters)", add_help=False)
-    sub.add_parser("run", help="run a bridged program on XLA (tfmlir.runtime)", add_help=False)
+    sub.add_parser("run", help="run a GraphDef (bridged by tfmlir) or a bridged MLIR program on XLA "
+                   "(tfmlir.runtime)", add_help=False)
     args, rest = parser.parse_known_args(argv)
     try:
         if args.command == "import":
