@@ -6,8 +6,8 @@
 
 The program is either
 
-* a TF1 GraphDef (``.pb`` binary or ``.pbtxt`` text; other files and ``-``, stdin,
-  are recognised by their content): tfmlir imports it, bridges it with
+* a TF1 GraphDef (``.pb`` binary or ``.pbtxt`` text; under other names and from
+  ``-``, stdin, a binary GraphDef is recognised by its content): tfmlir imports it, bridges it with
   ``tf-tpu-bridge{v1-compat=true}`` and runs it with ``tf.compat.v1.Session``
   semantics (:class:`tfmlir.runtime.graph_session.GraphSession`). The
   ``--target`` nodes (e.g. the variables' initializer) run first, as their own
