@@ -323,6 +323,13 @@ def parse_module(data, context=None, *, max_depth=None):
                 return ir.Module.parse(data, context)
             except (ir.MLIRError, RuntimeError):
                 pass
+            except MemoryError:
+                # MLIR's bytecode reader allocates what a (corrupt) size field asks for.
+                error = ir.MLIRError("Unable to parse module: reading the input ran out of memory "
+                                     "(std::bad_alloc); a size in the bytecode is larger than the "
+                                     "input can hold", [])
+                error.diagnostics = []
+                raise error from None
     finally:
         context.emit_error_diagnostics = previous
     lines = ["Unable to parse module assembly:"]
