@@ -11,8 +11,8 @@ pass cannot fail.
 """
 from mlir import ir
 
-from .analysis.names import DEVICE_RETURN, LAUNCH
 from .framework import Pass, register_pass
+from .ir_helpers import wrap_op_in_launch
 
 DEVICE = "device"
 
@@ -35,20 +35,5 @@ class DeviceAttributeToLaunchPass(Pass):
 
         func.operation.walk(visit, ir.WalkOrder.POST_ORDER)
         for op, device in placed:
-            wrap_in_launch(op, device)
-
-
-def wrap_in_launch(op, device):
-    """Moves `op` into a new ``tf_device.launch`` on `device` (a StringAttr) created in its place;
-    the op's users take its results from the launch. Returns the launch."""
-    op = op.operation
-    launch = ir.Operation.create(LAUNCH, results=[r.type for r in op.results],
-                                 attributes={DEVICE: device}, regions=1, loc=op.location,
-                                 ip=ir.InsertionPoint(op))
-    for old, new in zip(op.results, launch.results):
-        old.replace_all_uses_with(new)
-    body = launch.regions[0].blocks.append()
-    del op.attributes[DEVICE]
-    op.move_before(ir.Operation.create(DEVICE_RETURN, operands=list(op.results), loc=op.location,
-                                       ip=ir.InsertionPoint(body)))
-    return launch
+            del op.attributes[DEVICE]
+            wrap_op_in_launch(op, ir.StringAttr(device).value)

@@ -50,8 +50,9 @@ from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve
 from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
-from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
+from .analysis.names import CLUSTER, FUNC, LAUNCH, MODULE
 from .framework import Pass, PassFailure, register_pass
+from .ir_helpers import wrap_op_in_launch
 
 DEVICE_ATTR = "device"
 
@@ -128,9 +129,12 @@ class OutsideCompiledToHostLaunchPass(Pass):
                 _check_wrappable(op)
             plan.append((outside_compilation_host(cluster, devices), oc_ops))
         for host, oc_ops in plan:
-            device = ir.StringAttr.get(host, module.context)
             for op in oc_ops:
-                _wrap_in_launch(op, device)
+                attributes = op.attributes
+                for attr in (OUTSIDE_COMPILATION_ATTR, DEVICE_ATTR):
+                    if attr in attributes:
+                        del attributes[attr]
+                wrap_op_in_launch(op, host)
 
 
 def _body_ops(op):
@@ -175,21 +179,3 @@ def _check_wrappable(op):
     if op_key(ops[len(ops) - 1].operation) == op_key(op):
         raise PassFailure(f"cannot wrap the block terminator '{op.name}' carrying "
                           f"'{OUTSIDE_COMPILATION_ATTR}' in a '{LAUNCH}'", op)
-
-
-def _wrap_in_launch(op, device):
-    results = list(op.results)
-    launch = ir.Operation.create(LAUNCH, results=[value.type for value in results],
-                                 attributes={DEVICE_ATTR: device}, regions=1, loc=op.location,
-                                 ip=ir.InsertionPoint(op))
-    for old, new in zip(results, launch.results):
-        old.replace_all_uses_with(new)
-    block = launch.regions[0].blocks.append()
-    terminator = ir.Operation.create(DEVICE_RETURN, operands=results, loc=op.location,
-                                     ip=ir.InsertionPoint(block))
-    op.move_before(terminator)
-    attributes = op.attributes
-    for attr in (OUTSIDE_COMPILATION_ATTR, DEVICE_ATTR):
-        if attr in attributes:
-            del attributes[attr]
-
