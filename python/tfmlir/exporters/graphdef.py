@@ -73,8 +73,7 @@ def _unescape(s):
 
 def _dtype_of(elem_type):
     s = str(elem_type)
-    base = s.split("<", 1)[0] if s.startswith("!tf_type.resource") or s.startswith("!tf_type.variant") else s
-    dt = T.MLIR_TO_DTYPE.get(base)
+    dt = T.dtype_of_element(s)
     if dt is None:
         raise TFExportError(f"type {s} has no TensorFlow DataType")
     return dt

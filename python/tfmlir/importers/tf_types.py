@@ -78,6 +78,14 @@ MLIR_TO_DTYPE = {v[1]: k for k, v in _DT.items()}
 MLIR_TO_DTYPE.update({"!tf_type." + v: k + 100 for k, v in _REF_MLIR.items()})
 
 
+def dtype_of_element(text):
+    """The DataType of an MLIR element type given as text (``f32``, ``!tf_type.resource<...>``:
+    resource and variant subtypes do not count), or None when TF has no DataType for it."""
+    if text.startswith("!tf_type.resource") or text.startswith("!tf_type.variant"):
+        text = text.split("<", 1)[0]
+    return MLIR_TO_DTYPE.get(text)
+
+
 def dtype_name(dtype):
     return DTYPE_NAMES.get(dtype, f"<unknown DataType {dtype}>")
 

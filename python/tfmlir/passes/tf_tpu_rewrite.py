@@ -64,16 +64,18 @@ from mlir import ir
 
 from ..shapes import xla_protos
 from ..importers import tf_types
-from .analysis import tpu_devices
+from .analysis import tpu_devices, tpu_protos
 from .analysis.fingerprint import fingerprint64
 from .analysis.devices import module_devices, replicated_host_alias
 from .analysis.names import (CLUSTER_FUNC, DEVICE_RETURN, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
                              REPLICATE)
 from .analysis.symbol_uses import referenced_roots
-from .analysis.symbols import module_body, symbol_name
+from .analysis.symbols import symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import enclosing_op, ops_named, remove_singleton_parallel_execute, wrap_op_in_launch
+from .ir_helpers import (arg_attr, enclosing_op, ops_named, remove_singleton_parallel_execute,
+                         wrap_op_in_launch)
 from .tf_tpu_cluster_formation import compilation_and_replication_error
+from .tpu_partitioned_ops import attr_or_none
 
 COMPILE = "tf._TPUCompileMlir"
 COMPILE_ASSERT = "tf.TPUCompileSucceededAssert"
@@ -96,6 +98,8 @@ COMPILE_OPTIONS_ATTR = "tpu_compile_options_proto"
 SAME_DATA_ARG_ATTR = "mhlo.is_same_data_across_replicas"
 VERSIONS_ATTR = "tf.versions"
 TPU_REPLICATED_CORE = "TPU_REPLICATED_CORE"
+STEP_MARKER_ENUM = "xla.DebugOptions.StepMarkerLocation"
+ARG_KIND_ENUM = "tensorflow.tpu.TPUCompileMetadataProto.Arg.Kind"
 
 
 def replicated_core_alias(core):
@@ -123,8 +127,7 @@ class TPURewritePass(Pass):
         parsed_devices = [parsed for _name, parsed in devices]
         results = {}
         for op in ops_named(module, COMPILATION_RESULT):
-            status = op.attributes[COMPILATION_STATUS_ATTR] \
-                if COMPILATION_STATUS_ATTR in op.attributes else None
+            status = attr_or_none(op, COMPILATION_STATUS_ATTR)
             if not isinstance(status, ir.StringAttr):
                 raise PassFailure(f"'{op.name}' op missing '{COMPILATION_STATUS_ATTR}'", op)
             results.setdefault(ir.StringAttr(status).value, []).append(op)
@@ -134,8 +137,7 @@ class TPURewritePass(Pass):
             error = compilation_and_replication_error(cluster_func)
             if error:
                 raise PassFailure(f"'{CLUSTER_FUNC}' op {error}", cluster_func)
-            info = cluster_func.attributes[REPLICATION_INFO_ATTR] \
-                if REPLICATION_INFO_ATTR in cluster_func.attributes else None
+            info = attr_or_none(cluster_func, REPLICATION_INFO_ATTR)
             if not isinstance(info, ir.StringAttr):
                 continue
             _Rewrite(module, table, cluster_func, parsed_devices,
@@ -154,12 +156,12 @@ class TPURewritePass(Pass):
 
 
 def _string(op, name):
-    attr = op.attributes[name] if name in op.attributes else None
+    attr = attr_or_none(op, name)
     return ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else None
 
 
 def _string_bytes(op, name):
-    attr = op.attributes[name] if name in op.attributes else None
+    attr = attr_or_none(op, name)
     return ir.StringAttr(attr).value_bytes if isinstance(attr, ir.StringAttr) else None
 
 
@@ -196,16 +198,14 @@ class _Rewrite:
 
         replicate = enclosing_op(op, REPLICATE)
         num_replicas = ir.IntegerAttr(replicate.attributes["n"]).value if replicate is not None else 1
-        cores_attr = op.attributes["num_cores_per_replica"] \
-            if "num_cores_per_replica" in op.attributes else None
+        cores_attr = attr_or_none(op, "num_cores_per_replica")
         if not isinstance(cores_attr, ir.IntegerAttr):
             self.op_fail(_missing("num_cores_per_replica"))
         num_cores = ir.IntegerAttr(cores_attr).value
         topology = _string_bytes(op, tpu_devices.TOPOLOGY_ATTR)
         if topology is None:
             self.op_fail(_missing(tpu_devices.TOPOLOGY_ATTR))
-        assignment_attr = op.attributes[tpu_devices.DEVICE_ASSIGNMENT_ATTR] \
-            if tpu_devices.DEVICE_ASSIGNMENT_ATTR in op.attributes else None
+        assignment_attr = attr_or_none(op, tpu_devices.DEVICE_ASSIGNMENT_ATTR)
         if not isinstance(assignment_attr, ir.ArrayAttr):
             self.op_fail(_missing(tpu_devices.DEVICE_ASSIGNMENT_ATTR))
         try:
@@ -235,7 +235,7 @@ class _Rewrite:
         compile_device = compile_launch.attributes["device"]
         status_id = status
         for result in self.compilation_results:
-            device = result.attributes["device"] if "device" in result.attributes else None
+            device = attr_or_none(result, "device")
             if not (isinstance(device, ir.StringAttr) and ir.StringAttr(device).value):
                 device = compile_device
             identity = ir.Operation.create("tf.Identity", results=[status.type], operands=[status_id],
@@ -286,14 +286,14 @@ class _Rewrite:
                     raise PassFailure("Output of TPUPartitionedInputV2 must be in tpu computation.",
                                       definer)
 
-    def _shardings(self, attr_name, count):
-        attr = self.op.attributes[attr_name] if attr_name in self.op.attributes else None
+    def _shardings(self, attr_name):
+        attr = attr_or_none(self.op, attr_name)
         if not isinstance(attr, ir.ArrayAttr):
             return None
         return list(ir.ArrayAttr(attr))
 
     def _output_shardings(self, num_cores):
-        attrs = self._shardings(OUTPUT_SHARDING_ATTR, len(self.op.results))
+        attrs = self._shardings(OUTPUT_SHARDING_ATTR)
         if attrs is None:
             self.fail("output_sharding_configuration missing from cluster func")
         if len(attrs) != len(self.op.results):
@@ -329,7 +329,7 @@ class _Rewrite:
     def _inputs_per_core(self, num_cores):
         operands = list(self.op.operands)
         lists = [[] for _ in range(num_cores)]
-        attrs = self._shardings(INPUT_SHARDING_ATTR, len(operands))
+        attrs = self._shardings(INPUT_SHARDING_ATTR)
         if attrs is None:
             lists[0] = operands
             return lists
@@ -385,7 +385,6 @@ class _Rewrite:
 
     # --- the compile op ---------------------------------------------------------------------------
     def _metadata(self, num_replicas, num_cores, device_ids):
-        from .analysis import tpu_protos
         op = self.op
         metadata = tpu_protos.compile_metadata()
         options = _string_bytes(op, COMPILE_OPTIONS_ATTR)
@@ -400,10 +399,10 @@ class _Rewrite:
         location = _string(op, STEP_MARKER_ATTR)
         if location is None:
             self.op_fail(_missing(STEP_MARKER_ATTR))
-        enum = metadata.DESCRIPTOR.fields_by_name["step_marker_location"].enum_type
-        if location and location not in enum.values_by_name:
+        locations = tpu_protos.enum_values(STEP_MARKER_ENUM)
+        if location and location not in locations:
             self.op_fail(f"bad '{STEP_MARKER_ATTR}' attribute with value '{location}'")
-        metadata.step_marker_location = enum.values_by_name[location or "STEP_MARK_AT_ENTRY"].number
+        metadata.step_marker_location = locations[location or "STEP_MARK_AT_ENTRY"]
         if device_ids is not None:
             assignment = metadata.device_assignment
             assignment.replica_count = num_replicas
@@ -412,11 +411,11 @@ class _Rewrite:
                 computation = assignment.computation_devices.add()
                 computation.replica_device_ids.extend(device_ids[r][core]
                                                       for r in range(num_replicas))
-        spmd = op.attributes[USE_SPMD_ATTR] if USE_SPMD_ATTR in op.attributes else None
+        spmd = attr_or_none(op, USE_SPMD_ATTR)
         if not isinstance(spmd, ir.BoolAttr):
             self.op_fail(_missing(USE_SPMD_ATTR))
         metadata.use_spmd_for_xla_partitioning = ir.BoolAttr(spmd).value
-        shardy = op.attributes[USE_SHARDY_ATTR] if USE_SHARDY_ATTR in op.attributes else None
+        shardy = attr_or_none(op, USE_SHARDY_ATTR)
         if isinstance(shardy, ir.BoolAttr):
             metadata.use_shardy_partitioner = ir.BoolAttr(shardy).value
         self._metadata_args(metadata)
@@ -440,7 +439,7 @@ class _Rewrite:
 
     def _metadata_args(self, metadata):
         op = self.op
-        shardings = op.attributes[INPUT_SHARDING_ATTR] if INPUT_SHARDING_ATTR in op.attributes else None
+        shardings = attr_or_none(op, INPUT_SHARDING_ATTR)
         if not isinstance(shardings, ir.ArrayAttr):
             self.op_fail(_missing(INPUT_SHARDING_ATTR))
         shardings = list(ir.ArrayAttr(shardings))
@@ -453,9 +452,7 @@ class _Rewrite:
             for value in ir.ArrayAttr(op.attributes[DYNAMIC_ARG_INDEX_ATTR]):
                 dynamic.add(ir.IntegerAttr(value).value)
         callee = self._callee()
-        arg_attrs = _arg_attrs(callee)
-        kind = metadata.args.add().DESCRIPTOR.fields_by_name["kind"].enum_type.values_by_name
-        del metadata.args[:]
+        kinds = tpu_protos.enum_values(ARG_KIND_ENUM)
         for index, value in enumerate(operands):
             arg = metadata.args.add()
             dtype = _data_type(value.type)
@@ -463,7 +460,7 @@ class _Rewrite:
                 self.op_fail(f"failed to determine operand type at index {index}: unsupported "
                              f"type {value.type}")
             arg.dtype = dtype
-            arg.kind = kind["VARIABLE" if dtype == tf_types.DT_RESOURCE else "PARAMETER"].number
+            arg.kind = kinds["VARIABLE" if dtype == tf_types.DT_RESOURCE else "PARAMETER"]
             arg.shape.SetInParent()
             if isinstance(value.type, ir.RankedTensorType):
                 dynamic_size = ir.ShapedType.get_dynamic_size()
@@ -472,13 +469,13 @@ class _Rewrite:
             else:
                 arg.shape.unknown_rank = True
             self._sharding_into(arg.sharding, shardings[index], INPUT_SHARDING_ATTR, index)
-            same = arg_attrs[index].get(SAME_DATA_ARG_ATTR) if index < len(arg_attrs) else None
+            same = arg_attr(callee, index, SAME_DATA_ARG_ATTR)
             arg.is_same_data_across_replicas = isinstance(same, ir.BoolAttr) and ir.BoolAttr(same).value
             arg.is_bounded_dynamic_dim.append(index in dynamic)
 
     def _metadata_retvals(self, metadata):
         op = self.op
-        shardings = op.attributes[OUTPUT_SHARDING_ATTR] if OUTPUT_SHARDING_ATTR in op.attributes else None
+        shardings = attr_or_none(op, OUTPUT_SHARDING_ATTR)
         if not isinstance(shardings, ir.ArrayAttr):
             self.op_fail(_missing(OUTPUT_SHARDING_ATTR))
         shardings = list(ir.ArrayAttr(shardings))
@@ -496,7 +493,6 @@ class _Rewrite:
         return callee
 
     def _compile(self, metadata, num_cores, compilation_device, ip):
-        from .analysis import tpu_protos  # protobuf, loaded when a computation is rewritten
         text = self._serialized_module()
         metadata.mlir_fingerprint = fingerprint64(text.encode("utf-8"))
         metadata_bytes = tpu_protos.serialize_metadata(metadata, debug=self.debug)
@@ -519,8 +515,7 @@ class _Rewrite:
     def _serialized_module(self):
         from .. import print_ir
         callee = self._callee()
-        versions = self.module.operation.attributes[VERSIONS_ATTR] \
-            if VERSIONS_ATTR in self.module.operation.attributes else None
+        versions = attr_or_none(self.module.operation, VERSIONS_ATTR)
         if versions is None:
             raise PassFailure(f"requires attribute '{VERSIONS_ATTR}'", self.module)
         with ir.Location.unknown(self.module.context):
@@ -657,25 +652,11 @@ def _pre_order(op):
     return found[1:]
 
 
-def _arg_attrs(func):
-    attrs = func.attributes["arg_attrs"] if "arg_attrs" in func.attributes else None
-    if attrs is None:
-        return []
-    out = []
-    for element in ir.ArrayAttr(attrs):
-        d = ir.DictAttr(element)
-        out.append({d[i].name: d[i].attr for i in range(len(d))})
-    return out
-
-
 def _data_type(mlir_type):
     """TF's ``ConvertToDataType`` of an operand type (tensors only), or None."""
     if not isinstance(mlir_type, (ir.RankedTensorType, ir.UnrankedTensorType)):
         return None
-    text = str(ir.ShapedType(mlir_type).element_type)
-    if text.startswith("!tf_type.resource") or text.startswith("!tf_type.variant"):
-        text = text.split("<", 1)[0]
-    return tf_types.MLIR_TO_DTYPE.get(text)
+    return tf_types.dtype_of_element(str(ir.ShapedType(mlir_type).element_type))
 
 
 def _is_replicated_other(sharding):
