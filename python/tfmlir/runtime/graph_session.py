@@ -251,10 +251,9 @@ class GraphSession(_session.Session):
         inner = self._signatures.get(key)
         if inner is None:
             module, context = self.bridged_module(specs, fetches, targets)
-            inner = _session.Session.__new__(_session.Session)
-            inner._keep_context = context
-            _session.Session.__init__(inner, module, device=self.platform, progress=self.progress,
-                                      container=self._container)
+            inner = _session.Session(module, device=self.platform, progress=self.progress,
+                                     container=self._container)
+            inner._keep_context = context  # the module's context lives as long as the session
             self._signatures[key] = inner
         return inner
 
@@ -350,14 +349,12 @@ def run_function(concrete_function, *args, device="cpu"):
     feeds = {inputs[i].name: np.asarray(a) for i, a in enumerate(args)}
     fetches = [t.name for t in concrete_function.outputs]
     with GraphSession(graph_def, device=device) as session:
-        from .host import _TF
+        from .host import _TF, variable_handle
         _TF.load()
 
         def handle(shared_name, variable):
-            return _TF.execute("VarHandleOp", 1, [], (
-                "container", session._container, "shared_name", shared_name,
-                "dtype", variable.dtype.as_datatype_enum, "shape", variable.shape.as_list(),
-                "allowed_devices", []), _TF.ctx)[0]
+            return variable_handle(session._container, shared_name, variable.dtype.as_datatype_enum,
+                                   variable.shape.as_list())
 
         for shared_name, variable in variables.items():
             _TF.execute("AssignVariableOp", 0, [handle(shared_name, variable), variable.read_value()],

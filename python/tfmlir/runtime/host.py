@@ -65,6 +65,14 @@ class _TF:
         return cls
 
 
+def variable_handle(container, shared_name, dtype_enum, shape=None):
+    """An eager handle of the variable (`container`, `shared_name`) of DataType `dtype_enum`
+    (`shape`: a list with None for unknown dimensions, or None)."""
+    return _TF.execute("VarHandleOp", 1, [], (
+        "container", container, "shared_name", shared_name, "dtype", dtype_enum, "shape", shape,
+        "allowed_devices", []), _TF.ctx)[0]
+
+
 def to_numpy(value):
     if isinstance(value, np.ndarray):
         return value

@@ -507,10 +507,8 @@ class Session:
                     raise ProgramError(f"argument {i} ('{self.input_names[i]}') is a resource without a subtype")
                 enum = H.dtype_enum(sub)
                 shape = H.type_info(sub)[1]
-                handle = H._TF.execute("VarHandleOp", 1, [], (
-                    "container", self._container, "shared_name", self.input_names[i], "dtype", enum,
-                    "shape", None if shape is None else [None if d < 0 else d for d in shape],
-                    "allowed_devices", []), H._TF.ctx)[0]
+                handle = H.variable_handle(self._container, self.input_names[i], enum,
+                                           None if shape is None else [None if d < 0 else d for d in shape])
                 self._variables.add((self._container, self.input_names[i], enum))
                 self._arg_handles[i] = (handle, enum)
 
@@ -729,9 +727,7 @@ class Session:
         if H._TF.tf is not None:
             for container, shared, enum in self._variables:
                 try:
-                    h = H._TF.execute("VarHandleOp", 1, [], ("container", container, "shared_name", shared,
-                                                             "dtype", enum or 1, "shape", None,
-                                                             "allowed_devices", []), H._TF.ctx)[0]
+                    h = H.variable_handle(container, shared, enum or 1)
                     H._TF.execute("DestroyResourceOp", 0, [h], ("ignore_lookup_error", True), H._TF.ctx)
                 except Exception:
                     pass
