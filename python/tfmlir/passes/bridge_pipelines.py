@@ -16,7 +16,7 @@ Each is a list of passes by their TF names, so the same text runs in TF
 (``tf.mlir.experimental.run_pass_pipeline``) and in tfmlir; the passes that are
 not yet part of tfmlir are listed by :func:`missing_passes`.
 """
-from .framework import get_pass, register_pipeline
+from .framework import Option, get_pass, register_pipeline
 
 # Ops TF's graph pruning keeps in the bridge even when nothing fetches them.
 _OPS_TO_PRESERVE = "tf.TPUReplicateMetadata,tf.TPUCompilationResult,tf.TPUReplicatedOutput"
@@ -111,14 +111,12 @@ def tpu_bridge(options=""):
     clustering passes and the runtime lowering run on that module, and
     ``tf-executor-tpu-v1-island-inlining`` inlines it back."""
     from .pipeline import PipelineError, split_options
-    v1 = False
+    option = Option("v1-compat", bool, False)
+    v1 = option.default
     for key, value in split_options(options or ""):
-        if key.replace("_", "-") != "v1-compat":
+        if key.replace("_", "-") != option.name:
             raise PipelineError(f"pipeline 'tf-tpu-bridge' has no option '{key}' (options: v1-compat)")
-        lowered = (value or "true").strip().lower()
-        if lowered not in ("true", "1", "false", "0"):
-            raise PipelineError(f"option 'v1-compat': expected true/false, got '{value}'")
-        v1 = lowered in ("true", "1")
+        v1 = option.parse(value)
     if not v1:
         return BRIDGE_V2 + "," + LOWER_TO_RUNTIME_OPS_TPU
     return (BRIDGE_V1 + ",builtin.module(" + CLUSTERING_PASSES + "," + LOWER_TO_RUNTIME_OPS_TPU
