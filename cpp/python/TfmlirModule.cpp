@@ -198,6 +198,68 @@ static MlirWalkResult findInvalidUtf8(MlirOperation op, void *userData) {
   return MlirWalkResultInterrupt;
 }
 
+//===----------------------------------------------------------------------===//
+// C++ values handed to Python callbacks.
+//
+// NanobindAdaptors' casters (`nb::cast(MlirAttribute)`, ...) are `noexcept`
+// and call Python (the capsule factory, then `maybe_downcast`): an exception
+// there -- e.g. upstream's DenseElementsAttr downcast of complex or quantized
+// elements -- ends in std::terminate. These conversions throw a catchable
+// nb::python_error instead, and fall back to the plain (not downcast) object
+// when only the downcast fails.
+//===----------------------------------------------------------------------===//
+
+static nb::object attributeToPython(MlirAttribute attr) {
+  nb::object capsule = nb::steal<nb::object>(mlirPythonAttributeToCapsule(attr));
+  nb::object plain =
+      mlir::python::irModule().attr("Attribute").attr(MLIR_PYTHON_CAPI_FACTORY_ATTR)(capsule);
+  try {
+    return plain.attr(MLIR_PYTHON_MAYBE_DOWNCAST_ATTR)();
+  } catch (nb::python_error &) {
+    return plain;
+  }
+}
+
+static nb::object typeToPython(MlirType type) {
+  nb::object capsule = nb::steal<nb::object>(mlirPythonTypeToCapsule(type));
+  nb::object plain =
+      mlir::python::irModule().attr("Type").attr(MLIR_PYTHON_CAPI_FACTORY_ATTR)(capsule);
+  try {
+    return plain.attr(MLIR_PYTHON_MAYBE_DOWNCAST_ATTR)();
+  } catch (nb::python_error &) {
+    return plain;
+  }
+}
+
+static nb::object locationToPython(MlirLocation loc) {
+  nb::object capsule = nb::steal<nb::object>(mlirPythonLocationToCapsule(loc));
+  return mlir::python::irModule().attr("Location").attr(MLIR_PYTHON_CAPI_FACTORY_ATTR)(capsule);
+}
+
+/// The MlirAttribute held by a Python object, or a thrown nb::python_error /
+/// nb::cast_error (never the caster's silent failure).
+static MlirAttribute attributeFromPython(nb::handle obj) {
+  std::optional<nb::object> capsule = mlirApiObjectToCapsule(obj);
+  MlirAttribute attr = capsule ? mlirPythonCapsuleToAttribute(capsule->ptr()) : MlirAttribute{nullptr};
+  PyErr_Clear();
+  if (mlirAttributeIsNull(attr))
+    throw nb::type_error("the constant evaluator must return mlir.ir.Attribute objects");
+  return attr;
+}
+
+/// Bytes per element of a dense attribute's raw data: integers and floats
+/// of a whole number of bytes, complex of those; 0 otherwise.
+static int64_t tfmlirElementByteWidth(MlirType element) {
+  if (mlirTypeIsAComplex(element))
+    return 2 * tfmlirElementByteWidth(mlirComplexTypeGetElementType(element));
+  unsigned bits = 0;
+  if (mlirTypeIsAInteger(element))
+    bits = mlirIntegerTypeGetWidth(element);
+  else if (mlirTypeIsAFloat(element))
+    bits = mlirFloatTypeGetWidth(element);
+  return bits && bits % 8 == 0 ? bits / 8 : 0;
+}
+
 /// Calls a Python diagnostic handler with plain values (no upstream getter
 /// that can abort on non-UTF-8 text); exceptions from the handler stay in
 /// Python (reported as unraisable) and never unwind through MLIR's frames.
@@ -208,7 +270,7 @@ static nb::tuple diagnosticTuple(MlirDiagnostic diag) {
   for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diag); i < e; ++i)
     notes.append(diagnosticTuple(mlirDiagnosticGetNote(diag, i)));
   return nb::make_tuple(static_cast<int>(mlirDiagnosticGetSeverity(diag)),
-                        mlirDiagnosticGetLocation(diag),
+                        locationToPython(mlirDiagnosticGetLocation(diag)),
                         safeStr(mlirStringRefCreate(message.data(), message.size())), notes);
 }
 
@@ -284,15 +346,16 @@ static bool evaluateInPython(MlirStringRef opName, MlirAttribute attributes,
   return callPythonHook([&] {
     nb::list values, types;
     for (intptr_t i = 0; i < numOperands; ++i)
-      values.append(nb::cast(operands[i]));
+      values.append(attributeToPython(operands[i]));
     for (intptr_t i = 0; i < numResults; ++i)
-      types.append(nb::cast(resultTypes[i]));
-    nb::object out = (*constantEvaluator)(safeStr(opName), nb::cast(attributes), values, types);
+      types.append(typeToPython(resultTypes[i]));
+    nb::object out =
+        (*constantEvaluator)(safeStr(opName), attributeToPython(attributes), values, types);
     if (out.is_none())
       return false;
     std::vector<MlirAttribute> folded;
     for (nb::handle item : out)
-      folded.push_back(nb::cast<MlirAttribute>(item));
+      folded.push_back(attributeFromPython(item));
     if (static_cast<intptr_t>(folded.size()) != numResults)
       return false;
     for (intptr_t i = 0; i < numResults; ++i)
@@ -476,6 +539,53 @@ NB_MODULE(_tfmlir, m) {
       "emitRemark: `severity` is an ir.DiagnosticSeverity (ERROR, WARNING, "
       "REMARK), its int value, or 'error' / 'warning' / 'remark'. It reaches "
       "the context's diagnostic handlers like any diagnostic MLIR emits.");
+  m.def(
+      "is_dense_elements", [](MlirAttribute attr) { return mlirAttributeIsADenseElements(attr); },
+      nb::arg("attribute"), "Whether `attribute` is a DenseElementsAttr (of any element type).");
+  m.def(
+      "dense_elements_raw_data",
+      [](MlirAttribute attr) -> std::optional<std::pair<nb::bytes, bool>> {
+        if (!mlirAttributeIsADenseElements(attr))
+          return std::nullopt;
+        MlirType element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
+        if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 1)
+          return std::nullopt;  // i1 is bit-packed in the raw data
+        const void *data = mlirDenseElementsAttrGetRawData(attr);
+        bool splat = mlirDenseElementsAttrIsSplat(attr);
+        int64_t count = splat ? 1 : mlirElementsAttrGetNumElements(attr);
+        int64_t width = tfmlirElementByteWidth(element);
+        if (width <= 0 || !data)
+          return std::nullopt;
+        return std::make_pair(nb::bytes(static_cast<const char *>(data), count * width), splat);
+      },
+      nb::arg("attribute"),
+      "(raw bytes, is_splat) of a DenseElementsAttr of a non-i1 element type "
+      "with a whole number of bytes per element (one element when splat), or None. "
+      "Reads element types the upstream bindings cannot (complex, f8, ...).");
+  m.def(
+      "dense_elements_from_raw_data",
+      [](MlirType shapedType, nb::bytes data) -> std::optional<nb::object> {
+        if (!mlirTypeIsARankedTensor(shapedType) || !mlirShapedTypeHasStaticShape(shapedType))
+          return std::nullopt;
+        MlirType element = mlirShapedTypeGetElementType(shapedType);
+        int64_t width = tfmlirElementByteWidth(element);
+        if (width <= 0 || (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 1))
+          return std::nullopt;
+        int64_t count = 1;
+        for (intptr_t i = 0, e = mlirShapedTypeGetRank(shapedType); i < e; ++i)
+          count *= mlirShapedTypeGetDimSize(shapedType, i);
+        if (static_cast<int64_t>(data.size()) != count * width)
+          return std::nullopt;
+        MlirAttribute attr = mlirDenseElementsAttrRawBufferGet(shapedType, data.size(), data.c_str());
+        if (mlirAttributeIsNull(attr))
+          return std::nullopt;
+        nb::object capsule = nb::steal<nb::object>(mlirPythonAttributeToCapsule(attr));
+        return mlir::python::irModule().attr("Attribute").attr(MLIR_PYTHON_CAPI_FACTORY_ATTR)(capsule);
+      },
+      nb::arg("type"), nb::arg("data"),
+      "A DenseElementsAttr of the static ranked tensor `type` from raw bytes "
+      "(row-major, the element type's byte width each; not i1), as a plain "
+      "mlir.ir.Attribute (no downcast), or None when the sizes disagree.");
   m.def(
       "is_multithreading_enabled",
       [](MlirContext ctx) { return tfmlirContextIsMultithreadingEnabled(ctx); },

@@ -8,7 +8,8 @@ results -- and asks :func:`evaluate`, registered by the package at import,
 for the values. :func:`evaluate` computes them with the numpy evaluators of
 TF's op semantics that shape inference uses (:mod:`tfmlir.shapes.values`),
 only where numpy gives exactly what TF's kernel gives: the ops of
-:data:`FOLDABLE_OPS`, on bool, integer, float32 and float64 tensors, and
+:data:`FOLDABLE_OPS`, on bool, integer, float32 and float64 tensors (and
+complex64/complex128 for :data:`COMPLEX_EXACT_OPS`), and
 only on inputs for which the result is the kernel's bit for bit. Everything
 else (other ops and types, inputs on which TF's kernel fails, inputs whose
 result numpy computes differently -- float sums, NaN in ``Maximum``,
@@ -18,10 +19,12 @@ unfolded, as is anything that raises.
 import numpy as np
 from mlir import ir
 
+from . import _tfmlir as _native
 from .shapes import values as _values
 
 # MLIR element type -> numpy dtype, for the types folding computes in.
 _FLOAT_DTYPES = ((ir.F32Type, np.float32), (ir.F64Type, np.float64))
+_COMPLEX_DTYPES = ((ir.F32Type, np.complex64), (ir.F64Type, np.complex128))
 _INT_DTYPES = {(8, False): np.int8, (16, False): np.int16, (32, False): np.int32,
                (64, False): np.int64, (8, True): np.uint8, (16, True): np.uint16,
                (32, True): np.uint32, (64, True): np.uint64}
@@ -32,6 +35,12 @@ def _numpy_dtype(element_type):
     for cls, dtype in _FLOAT_DTYPES:
         if isinstance(element_type, cls):
             return np.dtype(dtype)
+    if isinstance(element_type, ir.ComplexType):
+        part = ir.ComplexType(element_type).element_type
+        for cls, dtype in _COMPLEX_DTYPES:
+            if isinstance(part, cls):
+                return np.dtype(dtype)
+        return None
     if isinstance(element_type, ir.IntegerType):
         t = ir.IntegerType(element_type)
         if t.width == 1:
@@ -46,7 +55,8 @@ def _numpy_dtype(element_type):
 def _array(attr):
     """The numpy value of a dense elements attribute of a static shape, or None."""
     if not isinstance(attr, ir.DenseElementsAttr):
-        return None
+        if not _native.is_dense_elements(attr):
+            return None
     shaped = ir.ShapedType(attr.type)
     if not shaped.has_static_shape:
         return None
@@ -54,6 +64,8 @@ def _array(attr):
     if dtype is None:
         return None
     shape = list(shaped.shape)
+    if dtype.kind == "c":
+        return _complex_array(attr, dtype, shape)
     if attr.is_splat:
         value = attr.get_splat_value()
         if isinstance(value, ir.BoolAttr):
@@ -70,6 +82,19 @@ def _array(attr):
     if dtype == np.bool_:
         return np.array([bool(x) for x in ir.DenseIntElementsAttr(attr)], dtype=dtype).reshape(shape)
     return np.array(attr, copy=True).astype(dtype).reshape(shape)
+
+
+def _complex_array(attr, dtype, shape):
+    """A complex DenseElementsAttr's value, read from its raw data (the
+    upstream bindings cannot even downcast such an attribute)."""
+    raw = _native.dense_elements_raw_data(attr)
+    if raw is None:
+        return None
+    data, splat = raw
+    value = np.frombuffer(data, dtype=dtype)
+    if splat:
+        return np.full(shape, value[0], dtype=dtype)
+    return value.copy().reshape(shape)
 
 
 def _attribute(attr):
@@ -195,6 +220,14 @@ FOLDABLE_OPS = {
     "RealDiv": _floats_only,
 }
 
+# Ops whose numpy result on complex values is TF's kernel's bit for bit: data
+# movement, componentwise addition and negation, equality. (Complex products
+# and quotients are left to TF: the rounding of their formulas may differ.)
+COMPLEX_EXACT_OPS = frozenset((
+    "StopGradient", "Snapshot", "Pack", "ConcatV2", "Concat", "StridedSlice", "Slice", "Reshape",
+    "ExpandDims", "Squeeze", "GatherV2", "Fill", "Transpose", "Neg", "Add", "AddV2", "Sub",
+    "Equal", "NotEqual"))
+
 
 def evaluate(op_name, attributes, operands, result_types):
     """The hook's callback: [ElementsAttr] for the op's results, or None to leave it.
@@ -229,6 +262,8 @@ def _evaluate(op_name, attributes, operands, result_types):
             return _TF_DTYPE_OF.get(out)
         return _attribute(attrs[key]) if key in attrs else default
 
+    if (out.kind == "c" or any(v.dtype.kind == "c" for v in vals)) and name not in COMPLEX_EXACT_OPS:
+        return None
     with np.errstate(all="ignore"):
         if not condition(attr, vals, out):
             return None
@@ -239,6 +274,12 @@ def _evaluate(op_name, attributes, operands, result_types):
     if value.dtype != out:
         return None
     element = result_type.element_type
+    if value.dtype.kind == "c":
+        folded = _native.dense_elements_from_raw_data(
+            ir.RankedTensorType.get(list(value.shape), element,
+                                    loc=ir.Location.unknown(context=element.context)),
+            value.tobytes())
+        return None if folded is None else [folded]
     if value.dtype == np.bool_:
         return [ir.DenseElementsAttr.get(value, context=element.context)]
     return [ir.DenseElementsAttr.get(value, type=element, shape=list(value.shape),
