@@ -44,6 +44,7 @@ ODS_FACTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_ods_ops.json")
 EFFECTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_op_effects.json")
 EFFECTS_PY = os.path.join(ROOT, "python", "tfmlir", "passes", "analysis", "_tf_op_effects.py")
 KINDS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfResourceKinds.h.inc")
+STATELESS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfRegistryStateless.h.inc")
 OUT_DIR = os.path.join(ROOT, "td", "generated")
 HAND_WRITTEN_TD = os.path.join(ROOT, "td", "TfOps.td")
 SHARD_SIZE = 100
@@ -429,8 +430,6 @@ class OpGen:
             traits.append("TF_CannotDuplicate")
         if facts_traits.get("no_constant_fold"):
             traits.append("TF_NoConstantFold")
-        if self.facts is None:
-            traits.append("TF_UnregisteredInTF")
         operands, in_trait, in_collapsed = self.groups(op["inputs"], "attr_sized_operands", "same_variadic_operands")
         results, out_trait, out_collapsed = self.groups(op["outputs"], "attr_sized_results", "same_variadic_results")
         for t in (in_trait, out_trait):
@@ -629,6 +628,22 @@ def write_effects(effects):
         f.write("))\n")
 
 
+def write_registry_stateless(registry, facts, hand_written):
+    """The registry ops outside TF's ODS that are not stateful, for the C++ fallback.
+
+    TF's dialect gives an unknown op of its registry that is not stateful an
+    empty MemoryEffectOpInterface (TensorFlowRegistryEffectInterfaceFallback);
+    every other unknown op has unknown effects.
+    """
+    names = sorted(op["name"] for op in registry["ops"]
+                   if not op["is_stateful"] and "tf." + op["name"] not in facts
+                   and op["name"] not in hand_written)
+    with open(STATELESS_H, "w") as f:
+        f.write(HEADER + "// Registry ops TensorFlow's dialect does not define that are not stateful\n"
+                "// (sorted; TF gives these unknown ops no memory effects).\n"
+                + "".join(f'"{n}",\n' for n in names))
+
+
 def main():
     registry = json.load(open(REGISTRY))
     facts = json.load(open(ODS_FACTS))["ops"]
@@ -653,28 +668,46 @@ def main():
         defs.append((opdef["name"], text))
     os.makedirs(OUT_DIR, exist_ok=True)
     for old in os.listdir(OUT_DIR):
-        if old.startswith("TfGenOps"):
+        if old.startswith(("TfGenOps", "TfPyOps")):
             os.remove(os.path.join(OUT_DIR, old))
-    shards, pattern_shards = [], []
-    for i in range(0, len(defs), SHARD_SIZE):
-        shard = f"TfGenOps{i // SHARD_SIZE:02d}"
-        shards.append(shard)
-        if any(n in PATTERNS or n in PATTERN_RESULT_OPS for n, _ in defs[i:i + SHARD_SIZE]):
-            pattern_shards.append(shard)
-        with open(os.path.join(OUT_DIR, shard + ".td"), "w") as f:
-            f.write(HEADER + f"#ifndef TFMLIR_{shard.upper()}_TD\n#define TFMLIR_{shard.upper()}_TD\n\n"
-                    'include "TfOpBase.td"\ninclude "generated/TfEffects.td"\n\n' + "\n".join(t for _, t in defs[i:i + SHARD_SIZE])
-                    + f"\n#endif // TFMLIR_{shard.upper()}_TD\n")
+    # Ops TF defines in ODS become C++ op classes; the other registry ops stay
+    # unknown ops of the open tf dialect, as in TF (any operands, results and
+    # attributes verify), with Python op classes only (typed builders, docs).
+    native = [(n, t) for n, t in defs if "tf." + n in facts]
+    python_only = [(n, t) for n, t in defs if "tf." + n not in facts]
+
+    def write_shards(prefix, items, note):
+        names = []
+        for i in range(0, len(items), SHARD_SIZE):
+            shard = f"{prefix}{i // SHARD_SIZE:02d}"
+            names.append(shard)
+            with open(os.path.join(OUT_DIR, shard + ".td"), "w") as f:
+                f.write(HEADER + note + f"#ifndef TFMLIR_{shard.upper()}_TD\n#define TFMLIR_{shard.upper()}_TD\n\n"
+                        'include "TfOpBase.td"\ninclude "generated/TfEffects.td"\n\n'
+                        + "\n".join(t for _, t in items[i:i + SHARD_SIZE])
+                        + f"\n#endif // TFMLIR_{shard.upper()}_TD\n")
+        return names
+
+    shards = write_shards("TfGenOps", native, "")
+    pattern_shards = [shard for k, shard in enumerate(shards)
+                      if any(n in PATTERNS or n in PATTERN_RESULT_OPS
+                             for n, _ in native[k * SHARD_SIZE:(k + 1) * SHARD_SIZE])]
+    py_shards = write_shards(
+        "TfPyOps", python_only,
+        "// Registry ops TensorFlow's dialect does not define: Python op classes only\n"
+        "// (never compiled to C++; the ops stay unknown ops of the tf dialect).\n")
     write_effects(effects)
+    write_registry_stateless(registry, facts, skip)
     with open(os.path.join(OUT_DIR, "TfGenOpsAll.td"), "w") as f:
-        f.write(HEADER + '// Every tf op (hand-written and generated), for the Python bindings.\n'
-                'include "TfOps.td"\n' + "".join(f'include "generated/{s}.td"\n' for s in shards))
+        f.write(HEADER + '// Every tf op (hand-written, generated and Python-only), for the Python bindings.\n'
+                'include "TfOps.td"\n' + "".join(f'include "generated/{s}.td"\n' for s in shards + py_shards))
     with open(os.path.join(OUT_DIR, "shards.cmake"), "w") as f:
         f.write("# Generated by scripts/gen_tf_ops.py; do not edit.\nset(TFMLIR_GEN_OP_SHARDS\n"
                 + "".join(f"  {s}\n" for s in shards) + ")\n"
                 "# Shards holding the ops that canonicalization patterns (td/TfCanonicalize.td) use.\n"
                 "set(TFMLIR_PATTERN_OP_SHARDS\n" + "".join(f"  {s}\n" for s in pattern_shards) + ")\n")
-    print(f"{len(defs)} generated ops in {len(shards)} shards; {len(skip)} hand-written; "
+    print(f"{len(native)} generated ops in {len(shards)} shards, {len(python_only)} Python-only ops "
+          f"in {len(py_shards)} shards; {len(skip)} hand-written; "
           f"{len(problems)} skipped", file=sys.stderr)
     for p in problems:
         print("  skipped:", p, file=sys.stderr)

@@ -31,12 +31,16 @@ def TF_Dialect : Dialect {
   let summary = "TensorFlow operations (an open dialect)";
   let description = [{
     TensorFlow operations outside the executor: functional control flow,
-    calls, variables, and every op of TF's registry. Unknown `tf.*`
-    operations are accepted, as in TensorFlow.
+    calls, variables, and the ops TensorFlow's own dialect defines. Other
+    `tf.*` operations (the rest of TF's registry, custom ops) are unknown
+    operations that verify with any operands, results and attributes, as in
+    TensorFlow.
   }];
   let dependentDialects = ["::tfmlir::tf_type::TFTypeDialect"];
   // Folded values become tf.Const ops.
   let hasConstantMaterializer = 1;
+  // Unknown ops of TF's registry that are not stateful have no memory effects.
+  let hasOperationInterfaceFallback = 1;
   let extraClassDeclaration = [{
     /// Adds the ops generated from TF's op registry (td/generated/).
     void registerGeneratedOps();
@@ -60,9 +64,6 @@ class TF_NativeOpTrait<string name> : NativeOpTrait<name> {
 def TF_CannotDuplicate : TF_NativeOpTrait<"CannotDuplicate">;
 // TF's constant-folding hook skips the op: TF's NoConstantFold.
 def TF_NoConstantFold : TF_NativeOpTrait<"NoConstantFold">;
-// An op of TF's op registry that TF's dialect does not define (TF parses it
-// as an unregistered op; tfmlir registers it with the OpDef's effects).
-def TF_UnregisteredInTF : TF_NativeOpTrait<"UnregisteredInTF">;
 
 //===----------------------------------------------------------------------===//
 // Side-effect resources

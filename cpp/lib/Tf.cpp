@@ -7,8 +7,12 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <iterator>
 
 using namespace mlir;
 using namespace tfmlir;
@@ -25,6 +29,44 @@ void TFDialect::initialize() {
   addTFDialectInterfaces(*this);
   // TF's dialect is open: ops of newer TF versions or custom ops may appear.
   allowUnknownOperations();
+}
+
+//===----------------------------------------------------------------------===//
+// Unknown ops: TF's registry fallback for memory effects
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An empty MemoryEffectOpInterface: the op has no memory effects. Returned
+/// only for unknown ops of TF's registry that are not stateful, as TF's
+/// TensorFlowRegistryEffectInterfaceFallback; other unknown ops get no
+/// interface (unknown effects).
+struct RegistryStatelessEffects
+    : public MemoryEffectOpInterface::FallbackModel<RegistryStatelessEffects> {
+  static bool classof(Operation *) { return true; }
+  void getEffects(Operation *,
+                  SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &) const {}
+};
+
+const char *const kRegistryStateless[] = {
+#include "tfmlir/TfRegistryStateless.h.inc"
+};
+
+bool isRegistryStateless(StringRef name) {
+  auto *begin = std::begin(kRegistryStateless), *end = std::end(kRegistryStateless);
+  auto it = std::lower_bound(begin, end, name,
+                             [](const char *entry, StringRef key) { return StringRef(entry) < key; });
+  return it != end && StringRef(*it) == name;
+}
+} // namespace
+
+void *TFDialect::getRegisteredInterfaceForOp(TypeID interface, OperationName opName) {
+  if (interface != TypeID::get<MemoryEffectOpInterface>() || opName.isRegistered())
+    return nullptr;
+  static RegistryStatelessEffects model;
+  StringRef name = opName.getStringRef();
+  if (!name.consume_front("tf."))
+    return nullptr;
+  return isRegistryStateless(name) ? &model : nullptr;
 }
 
 /// Folded values become tf.Const ops; only values of exactly the folded op's

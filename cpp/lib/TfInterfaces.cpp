@@ -41,11 +41,9 @@ void tfmlir::TF::setDeviceNameMerger(DeviceNameMerger fn, void *userData) {
   hooks().mergerData = fn ? userData : nullptr;
 }
 
-/// Where TF asks `Operation::isRegistered()`: ops of TF's registry that TF's
-/// dialect does not define are unregistered there.
-static bool isRegisteredInTF(Operation *op) {
-  return op->isRegistered() && !op->hasTrait<trait::UnregisteredInTF>();
-}
+/// Where TF asks `Operation::isRegistered()` (the ops of TF's registry that
+/// TF's dialect does not define are unknown ops here too).
+static bool isRegisteredInTF(Operation *op) { return op->isRegistered(); }
 
 bool tfmlir::TF::canDuplicate(Operation *op) {
   if (op->hasTrait<trait::CannotDuplicate>())

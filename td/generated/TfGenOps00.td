@@ -5,29 +5,6 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_AOp : TF_Op<"A", [Pure, TF_UnregisteredInTF]> {
-  let summary = "A";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$out
-  );
-}
-
-def TF_AbortOp : TF_Op<"Abort", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Abort";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "error_msg", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "exit_without_error", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AbsOp : TF_Op<"Abs", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Abs";
   let arguments = (ins
@@ -57,65 +34,6 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   return areCompatibleReturnTypes(inferred, actual);
 }
   }];
-}
-
-def TF_AccumulateNV2Op : TF_Op<"AccumulateNV2", [Pure, Commutative, TF_UnregisteredInTF]> {
-  let summary = "AccumulateNV2";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sum
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape", "shape", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AccumulatorApplyGradientOp : TF_Op<"AccumulatorApplyGradient", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AccumulatorApplyGradient";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle,
-    TF_TensorOfDTypes<"0x200", "int64">:$local_step,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$gradient
-  );
-  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_AccumulatorNumAccumulatedOp : TF_Op<"AccumulatorNumAccumulated", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AccumulatorNumAccumulated";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$num_accumulated
-  );
-}
-
-def TF_AccumulatorSetGlobalStepOp : TF_Op<"AccumulatorSetGlobalStep", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AccumulatorSetGlobalStep";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle,
-    TF_TensorOfDTypes<"0x200", "int64">:$new_global_step
-  );
-}
-
-def TF_AccumulatorTakeGradientOp : TF_Op<"AccumulatorTakeGradient", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AccumulatorTakeGradient";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_required
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$average
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
 def TF_AcosOp : TF_Op<"Acos", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -197,27 +115,6 @@ def TF_AddOp : TF_Op<"Add", [Pure]> {
   }];
 }
 
-def TF_AddManySparseToTensorsMapOp : TF_Op<"AddManySparseToTensorsMap", [TF_UnregisteredInTF]> {
-  let summary = "AddManySparseToTensorsMap";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
-    AnyTensor:$sparse_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_handles
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative]> {
   let summary = "AddN";
   let arguments = (ins
@@ -228,27 +125,6 @@ def TF_AddNOp : TF_Op<"AddN", [Pure, Commutative]> {
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_AddSparseToTensorsMapOp : TF_Op<"AddSparseToTensorsMap", [TF_UnregisteredInTF]> {
-  let summary = "AddSparseToTensorsMap";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
-    AnyTensor:$sparse_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_handle
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_AddV2Op : TF_Op<"AddV2", [Pure, Commutative]> {
@@ -281,20 +157,6 @@ void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, 
   populateAddV2Patterns(results, context);
 }
   }];
-}
-
-def TF_AdjustContrastOp : TF_Op<"AdjustContrast", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AdjustContrast";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x27e", "uint8, int8, int16, int32, int64, float, double">:$images,
-    TF_TensorOfDTypes<"0x2", "float">:$contrast_factor,
-    TF_TensorOfDTypes<"0x2", "float">:$min_value,
-    TF_TensorOfDTypes<"0x2", "float">:$max_value
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
 def TF_AdjustContrastv2Op : TF_Op<"AdjustContrastv2", [Pure]> {
@@ -346,29 +208,6 @@ def TF_AllOp : TF_Op<"All", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_AllCandidateSamplerOp : TF_Op<"AllCandidateSampler", [TF_UnregisteredInTF]> {
-  let summary = "AllCandidateSampler";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$true_classes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sampled_candidates,
-    TF_TensorOfDTypes<"0x2", "float">:$true_expected_count,
-    TF_TensorOfDTypes<"0x2", "float">:$sampled_expected_count
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sampled", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_true", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "unique", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AllToAllOp : TF_Op<"AllToAll", [Pure, TF_NoConstantFold]> {
   let summary = "AllToAll";
   let arguments = (ins
@@ -394,23 +233,6 @@ def TF_AngleOp : TF_Op<"Angle", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_AnonymousHashTableOp : TF_Op<"AnonymousHashTable", [TF_UnregisteredInTF]> {
-  let summary = "AnonymousHashTable";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_AnonymousIteratorOp : TF_Op<"AnonymousIterator", []> {
@@ -482,63 +304,6 @@ def TF_AnonymousMultiDeviceIteratorV3Op : TF_Op<"AnonymousMultiDeviceIteratorV3"
   );
 }
 
-def TF_AnonymousMutableDenseHashTableOp : TF_Op<"AnonymousMutableDenseHashTable", [TF_UnregisteredInTF]> {
-  let summary = "AnonymousMutableDenseHashTable";
-  let arguments = (ins
-    AnyTensor:$empty_key,
-    AnyTensor:$deleted_key
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
-  );
-  TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "initial_num_buckets", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_load_factor", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_shape", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AnonymousMutableHashTableOp : TF_Op<"AnonymousMutableHashTable", [TF_UnregisteredInTF]> {
-  let summary = "AnonymousMutableHashTable";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AnonymousMutableHashTableOfTensorsOp : TF_Op<"AnonymousMutableHashTableOfTensors", [TF_UnregisteredInTF]> {
-  let summary = "AnonymousMutableHashTableOfTensors";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$table_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_shape", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AnonymousRandomSeedGeneratorOp : TF_Op<"AnonymousRandomSeedGenerator", []> {
   let summary = "AnonymousRandomSeedGenerator";
   let arguments = (ins
@@ -575,394 +340,6 @@ def TF_AnyOp : TF_Op<"Any", [Pure]> {
     TF_TensorOfDTypes<"0x400", "bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_ApplyAdaMaxOp : TF_Op<"ApplyAdaMax", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAdaMax";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1_power,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyAdadeltaOp : TF_Op<"ApplyAdadelta", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAdadelta";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum_update,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyAdagradOp : TF_Op<"ApplyAdagrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAdagrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "update_slots", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyAdagradDAOp : TF_Op<"ApplyAdagradDA", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAdagradDA";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$gradient_accumulator,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$gradient_squared_accumulator,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
-    TF_TensorOfDTypes<"0x200", "int64">:$global_step
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyAdagradV2Op : TF_Op<"ApplyAdagradV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAdagradV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "update_slots", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyAdamOp : TF_Op<"ApplyAdam", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAdam";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1_power,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2_power,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_nesterov", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyAddSignOp : TF_Op<"ApplyAddSign", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyAddSign";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sign_decay,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyCenteredRMSPropOp : TF_Op<"ApplyCenteredRMSProp", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyCenteredRMSProp";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$mg,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ms,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$mom,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyFtrlOp : TF_Op<"ApplyFtrl", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyFtrl";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$linear,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr_power
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "multiply_linear_by_lr", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyFtrlV2Op : TF_Op<"ApplyFtrlV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyFtrlV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$linear,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2_shrinkage,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr_power
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "multiply_linear_by_lr", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyGradientDescentOp : TF_Op<"ApplyGradientDescent", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyGradientDescent";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$delta
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyMomentumOp : TF_Op<"ApplyMomentum", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyMomentum";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_nesterov", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyPowerSignOp : TF_Op<"ApplyPowerSign", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyPowerSign";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$logbase,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sign_decay,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyProximalAdagradOp : TF_Op<"ApplyProximalAdagrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyProximalAdagrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$accum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyProximalGradientDescentOp : TF_Op<"ApplyProximalGradientDescent", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyProximalGradientDescent";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$delta
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ApplyRMSPropOp : TF_Op<"ApplyRMSProp", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ApplyRMSProp";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$var,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ms,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$mom,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_ApproxTopKOp : TF_Op<"ApproxTopK", [Pure]> {
@@ -1102,63 +479,6 @@ def TF_AssertOp : TF_Op<"Assert", []> {
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_AssertCardinalityDatasetOp : TF_Op<"AssertCardinalityDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AssertCardinalityDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$cardinality
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AssertNextDatasetOp : TF_Op<"AssertNextDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AssertNextDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$transformations
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AssertPrevDatasetOp : TF_Op<"AssertPrevDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AssertPrevDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$transformations
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AssignOp : TF_Op<"Assign", []> {
   let summary = "Assign";
   let arguments = (ins
@@ -1173,44 +493,6 @@ def TF_AssignOp : TF_Op<"Assign", []> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_AssignAddOp : TF_Op<"AssignAdd", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AssignAdd";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output_ref
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AssignSubOp : TF_Op<"AssignSub", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AssignSub";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$ref,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output_ref
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_locking", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AssignSubVariableOpOp : TF_Op<"AssignSubVariableOp", []> {
   let summary = "AssignSubVariableOp";
   let arguments = (ins
@@ -1218,24 +500,6 @@ def TF_AssignSubVariableOpOp : TF_Op<"AssignSubVariableOp", []> {
     AnyTensor:$value_arg
   );
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_AssignVariableXlaConcatNDOp : TF_Op<"AssignVariableXlaConcatND", [TF_UnregisteredInTF]> {
-  let summary = "AssignVariableXlaConcatND";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
-    Variadic<AnyTensor>:$inputs
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_concats", "list(int)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "paddings", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
 def TF_AtanOp : TF_Op<"Atan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1312,377 +576,6 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_AttrOp : TF_Op<"Attr", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Attr";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrBoolOp : TF_Op<"AttrBool", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrBool";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrBoolListOp : TF_Op<"AttrBoolList", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrBoolList";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(bool)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrDefaultOp : TF_Op<"AttrDefault", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrDefault";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrEmptyListDefaultOp : TF_Op<"AttrEmptyListDefault", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrEmptyListDefault";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(float)", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrEnumOp : TF_Op<"AttrEnum", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrEnum";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "string", true, std::nullopt, {"apples", "oranges"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrEnumListOp : TF_Op<"AttrEnumList", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrEnumList";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(string)", true, std::nullopt, {"apples", "oranges"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrFloatOp : TF_Op<"AttrFloat", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrFloat";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "float", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrListDefaultOp : TF_Op<"AttrListDefault", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrListDefault";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrListMinOp : TF_Op<"AttrListMin", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrListMin";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(int)", true, 2, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrListTypeDefaultOp : TF_Op<"AttrListTypeDefault", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "AttrListTypeDefault";
-  let arguments = (ins
-    Variadic<AnyTensor>:$a,
-    Variadic<AnyTensor>:$b
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_AttrMinOp : TF_Op<"AttrMin", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrMin";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "int", true, 5, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrPartialShapeOp : TF_Op<"AttrPartialShape", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrPartialShape";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "shape", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrPartialShapeListOp : TF_Op<"AttrPartialShapeList", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrPartialShapeList";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(shape)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrShapeOp : TF_Op<"AttrShape", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrShape";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "shape", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrShapeListOp : TF_Op<"AttrShapeList", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrShapeList";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "a", "list(shape)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AttrTypeDefaultOp : TF_Op<"AttrTypeDefault", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AttrTypeDefault";
-  let arguments = (ins
-    AnyTensor:$a
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_AudioMicrofrontendOp : TF_Op<"AudioMicrofrontend", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Audio Microfrontend Op.";
-  let description = [{
-This Op converts a sequence of audio data into one or more
-feature vectors containing filterbanks of the input. The
-conversion process uses a lightweight library to perform:
-
-1. A slicing window function
-2. Short-time FFTs
-3. Filterbank calculations
-4. Noise reduction
-5. PCAN Auto Gain Control
-6. Logarithmic scaling
-
-Arguments
-  audio: 1D Tensor, int16 audio data in temporal ordering.
-  sample_rate: Integer, the sample rate of the audio in Hz.
-  window_size: Integer, length of desired time frames in ms.
-  window_step: Integer, length of step size for the next frame in ms.
-  num_channels: Integer, the number of filterbank channels to use.
-  upper_band_limit: Float, the highest frequency included in the filterbanks.
-  lower_band_limit: Float, the lowest frequency included in the filterbanks.
-  smoothing_bits: Int, scale up signal by 2^(smoothing_bits) before reduction.
-  even_smoothing: Float, smoothing coefficient for even-numbered channels.
-  odd_smoothing: Float, smoothing coefficient for odd-numbered channels.
-  min_signal_remaining: Float, fraction of signal to preserve in smoothing.
-  enable_pcan: Bool, enable PCAN auto gain control.
-  pcan_strength: Float, gain normalization exponent.
-  pcan_offset: Float, positive value added in the normalization denominator.
-  gain_bits: Int, number of fractional bits in the gain.
-  enable_log: Bool, enable logarithmic scaling of filterbanks.
-  scale_shift: Integer, scale filterbanks by 2^(scale_shift).
-  left_context: Integer, number of preceding frames to attach to each frame.
-  right_context: Integer, number of preceding frames to attach to each frame.
-  frame_stride: Integer, M frames to skip over, where output[n] = frame[n*M].
-  zero_padding: Bool, if left/right context is out-of-bounds, attach frame of
-                zeroes. Otherwise, frame[0] or frame[size-1] will be copied.
-  out_scale: Integer, divide all filterbanks by this number.
-  out_type: DType, type of the output Tensor, defaults to UINT16.
-
-Returns
-  filterbanks: 2D Tensor, each row is a time frame, each column is a channel.
-  }];
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x20", "int16">:$audio
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20002", "uint16, float">:$filterbanks
-  );
-  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "enable_log", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "enable_pcan", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "even_smoothing", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "frame_stride", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "gain_bits", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "left_context", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "lower_band_limit", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "min_signal_remaining", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_channels", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "odd_smoothing", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "out_scale", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pcan_offset", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pcan_strength", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "right_context", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sample_rate", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "scale_shift", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "smoothing_bits", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "upper_band_limit", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "window_size", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "window_step", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "zero_padding", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AudioSpectrogramOp : TF_Op<"AudioSpectrogram", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AudioSpectrogram";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$spectrogram
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "magnitude_squared", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "stride", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "window_size", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AudioSummaryOp : TF_Op<"AudioSummary", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AudioSummary";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$tag,
-    TF_TensorOfDTypes<"0x2", "float">:$tensor
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$summary
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_outputs", "int", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sample_rate", "float", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AudioSummaryV2Op : TF_Op<"AudioSummaryV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AudioSummaryV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$tag,
-    TF_TensorOfDTypes<"0x2", "float">:$tensor,
-    TF_TensorOfDTypes<"0x2", "float">:$sample_rate
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$summary
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_outputs", "int", false, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_AutoShardDatasetOp : TF_Op<"AutoShardDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "AutoShardDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_workers,
-    TF_TensorOfDTypes<"0x200", "int64">:$index
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "auto_shard_policy", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_replicas", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
 def TF_AvgPoolOp : TF_Op<"AvgPool", [Pure]> {
   let summary = "AvgPool";
   let arguments = (ins
@@ -1745,53 +638,1093 @@ def TF_AvgPoolGradOp : TF_Op<"AvgPoolGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_BOp : TF_Op<"B", [Pure, TF_UnregisteredInTF]> {
-  let summary = "B";
+def TF_BatchDatasetV2Op : TF_Op<"BatchDatasetV2", [Pure]> {
+  let summary = "BatchDatasetV2";
   let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
+    TF_TensorOfDTypes<"0x400", "bool">:$drop_remainder,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$parallel_copy
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$out
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
 }
 
-def TF_BandedTriangularSolveOp : TF_Op<"BandedTriangularSolve", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BandedTriangularSolve";
+def TF_BatchFunctionOp : TF_Op<"BatchFunction", [Pure, AttrSizedOperandSegments]> {
+  let summary = "BatchFunction";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$matrix,
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$rhs
+    Variadic<AnyTensor>:$in_tensors,
+    Variadic<AnyTensor>:$captured_tensors,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$allowed_batch_sizes,
+    DefaultValuedOptionalAttr<StrAttr, "\"PAD_UP\"">:$batch_padding_policy,
+    I64Attr:$batch_timeout_micros,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$batching_queue,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$enable_large_batch_splitting,
+    SymbolRefAttr:$f,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$low_priority_allowed_batch_sizes,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$low_priority_batch_timeout_micros,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$low_priority_max_batch_size,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$low_priority_max_enqueued_batches,
+    I64Attr:$max_batch_size,
+    DefaultValuedOptionalAttr<I64Attr, "10">:$max_enqueued_batches,
+    DefaultValuedOptionalAttr<StrAttr, "\"low_priority_padding_with_max_batch_size\"">:$mixed_priority_policy,
+    I64Attr:$num_batch_threads,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$out_tensors
+  );
+  TF_DerivedOperandGroupTypeListAttr Tcaptured = TF_DerivedOperandGroupTypeListAttr<1>;
+  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure]> {
+  let summary = "BatchMatMul";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$y,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBatchMatMulOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBatchMatMulOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure]> {
+  let summary = "BatchMatMulV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$y,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBatchMatMulV2Op(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBatchMatMulV2Op(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_BatchMatMulV3Op : TF_Op<"BatchMatMulV3", [Pure]> {
+  let summary = "BatchMatMulV3";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc437e", "bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc437e", "bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128">:$y,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc432e", "bfloat16, half, float, double, int16, int32, int64, complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Ta = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tb = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_BatchNormWithGlobalNormalizationOp : TF_Op<"BatchNormWithGlobalNormalization", [Pure]> {
+  let summary = "BatchNormWithGlobalNormalization";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$gamma,
+    BoolAttr:$scale_after_normalization,
+    F32Attr:$variance_epsilon
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$result_arg
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_BatchToSpaceOp : TF_Op<"BatchToSpace", [Pure]> {
+  let summary = "BatchToSpace";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$crops,
+    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$block_size
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_BatchToSpaceNDOp : TF_Op<"BatchToSpaceND", [Pure]> {
+  let summary = "BatchToSpaceND";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$block_shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$crops
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tblock_shape = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tcrops = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_BesselI0eOp : TF_Op<"BesselI0e", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "BesselI0e";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_BesselI1eOp : TF_Op<"BesselI1e", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "BesselI1e";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_BetaincOp : TF_Op<"Betainc", [Pure]> {
+  let summary = "Betainc";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$a,
+    TF_TensorOfDTypes<"0x6", "float, double">:$b,
+    TF_TensorOfDTypes<"0x6", "float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure]> {
+  let summary = "BiasAdd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$bias,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBiasAddOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBiasAddOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_BiasAddGradOp : TF_Op<"BiasAddGrad", [Pure]> {
+  let summary = "BiasAddGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_BiasAddV1Op : TF_Op<"BiasAddV1", [Pure]> {
+  let summary = "BiasAddV1";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$bias
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_BincountOp : TF_Op<"Bincount", [Pure]> {
+  let summary = "Bincount";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$arr,
+    TF_TensorOfDTypes<"0x8", "int32">:$size,
+    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$weights
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$bins
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_BitcastOp : TF_Op<"Bitcast", [Pure]> {
+  let summary = "Bitcast";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative]> {
+  let summary = "BitwiseAnd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative]> {
+  let summary = "BitwiseOr";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative]> {
+  let summary = "BitwiseXor";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_BoostedTreesBucketizeOp : TF_Op<"BoostedTreesBucketize", [Pure, SameVariadicOperandSize]> {
+  let summary = "BoostedTreesBucketize";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$float_values,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$bucket_boundaries
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$buckets
+  );
+  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_BroadcastArgsOp : TF_Op<"BroadcastArgs", [Pure]> {
+  let summary = "BroadcastArgs";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$s0,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$s1
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$r0
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_BroadcastGradientArgsOp : TF_Op<"BroadcastGradientArgs", [Pure]> {
+  let summary = "BroadcastGradientArgs";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$s0,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$s1
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$r0,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$r1
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_BroadcastToOp : TF_Op<"BroadcastTo", [Pure]> {
+  let summary = "BroadcastTo";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_BucketizeOp : TF_Op<"Bucketize", [Pure]> {
+  let summary = "Bucketize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$input,
+    F32ArrayAttr:$boundaries
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CacheDatasetV2Op : TF_Op<"CacheDatasetV2", []> {
+  let summary = "CacheDatasetV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x80", "string">:$filename,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$cache,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+}
+
+def TF_CastOp : TF_Op<"Cast", [Pure]> {
+  let summary = "Cast";
+  let arguments = (ins
+    AnyTensor:$x,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$Truncate
+  );
+  let results = (outs
+    AnyTensor:$y
+  );
+  TF_DerivedResultGroupTypeAttr DstT = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr SrcT = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyCastOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldCastOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyCastOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldCastOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_CeilOp : TF_Op<"Ceil", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Ceil";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>, TF_NoConstantFold, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "CheckNumerics";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
+    StrAttr:$message
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_CholeskyOp : TF_Op<"Cholesky", [Pure]> {
+  let summary = "Cholesky";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
   );
   let results = (outs
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_ClipByValueOp : TF_Op<"ClipByValue", [Pure]> {
+  let summary = "ClipByValue";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$clip_value_min,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$clip_value_max
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "adjoint", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "lower", "bool", false, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_BarrierOp : TF_Op<"Barrier", [TF_UnregisteredInTF]> {
-  let summary = "Barrier";
+def TF_CloseSummaryWriterOp : TF_Op<"CloseSummaryWriter", []> {
+  let summary = "CloseSummaryWriter";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
+  );
+}
+
+def TF_CollateTPUEmbeddingMemoryOp : TF_Op<"CollateTPUEmbeddingMemory", []> {
+  let summary = "CollateTPUEmbeddingMemory";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$memory_configs
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$merged_memory_config
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_CollectiveAllToAllV2Op : TF_Op<"CollectiveAllToAllV2", [MemoryEffects<[MemWrite<TF_CollectiveAllToAllV2Resource>]>]> {
+  let summary = "CollectiveAllToAllV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CollectiveAssignGroupV2Op : TF_Op<"CollectiveAssignGroupV2", [Pure, TF_NoConstantFold]> {
+  let summary = "CollectiveAssignGroupV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
+    TF_TensorOfDTypes<"0x8", "int32">:$device_index,
+    TF_TensorOfDTypes<"0x8", "int32">:$base_key
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_key
+  );
+}
+
+def TF_CollectiveBcastRecvOp : TF_Op<"CollectiveBcastRecv", []> {
+  let summary = "CollectiveBcastRecv";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    I64Attr:$group_key,
+    I64Attr:$group_size,
+    I64Attr:$instance_key,
+    TF_ShapeAttr:$shape,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$data
+  );
+  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_CollectiveBcastSendOp : TF_Op<"CollectiveBcastSend", []> {
+  let summary = "CollectiveBcastSend";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    I64Attr:$group_key,
+    I64Attr:$group_size,
+    I64Attr:$instance_key,
+    TF_ShapeAttr:$shape,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CollectiveGatherOp : TF_Op<"CollectiveGather", []> {
+  let summary = "CollectiveGather";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    I64Attr:$group_key,
+    I64Attr:$group_size,
+    I64Attr:$instance_key,
+    TF_ShapeAttr:$shape,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CollectiveGatherV2Op : TF_Op<"CollectiveGatherV2", [MemoryEffects<[MemWrite<TF_CollectiveGatherV2Resource>]>]> {
+  let summary = "CollectiveGatherV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CollectivePermuteOp : TF_Op<"CollectivePermute", []> {
+  let summary = "CollectivePermute";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$source_target_pairs
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CollectiveReduceOp : TF_Op<"CollectiveReduce", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "CollectiveReduce";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    StrAttr:$final_op,
+    I64Attr:$group_key,
+    I64Attr:$group_size,
+    I64Attr:$instance_key,
+    StrAttr:$merge_op,
+    I64ArrayAttr:$subdiv_offsets,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$wait_for
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", [MemoryEffects<[MemWrite<TF_CollectiveReduceScatterV2Resource>]>]> {
+  let summary = "CollectiveReduceScatterV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    StrAttr:$final_op,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$max_subdivs_per_device,
+    StrAttr:$merge_op,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CollectiveReduceV2Op : TF_Op<"CollectiveReduceV2", [MemoryEffects<[MemWrite<TF_CollectiveReduceV2Resource>]>]> {
+  let summary = "CollectiveReduceV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
+    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
+    StrAttr:$final_op,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$max_subdivs_per_device,
+    StrAttr:$merge_op,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_ComplexOp : TF_Op<"Complex", [Pure]> {
+  let summary = "Complex";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$real,
+    TF_TensorOfDTypes<"0x6", "float, double">:$imag
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$out
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_ComplexAbsOp : TF_Op<"ComplexAbs", [Pure]> {
+  let summary = "ComplexAbs";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_ConcatOp : TF_Op<"Concat", [Pure]> {
+  let summary = "Concat";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$concat_dim,
+    Variadic<AnyTensor>:$values
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ConcatOffsetOp : TF_Op<"ConcatOffset", [Pure]> {
+  let summary = "ConcatOffset";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$concat_dim,
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$shape
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$offset
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure]> {
+  let summary = "ConcatV2";
+  let arguments = (ins
+    Variadic<AnyTensor>:$values,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyConcatV2Op(::mlir::Operation *op);
+::mlir::OpFoldResult foldConcatV2Op(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyConcatV2Op(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldConcatV2Op(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_ConfigureAndInitializeGlobalTPUOp : TF_Op<"ConfigureAndInitializeGlobalTPU", []> {
+  let summary = "ConfigureAndInitializeGlobalTPU";
   let arguments = (ins
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$handle
+    TF_TensorOfDTypes<"0x8", "int32">:$output
   );
-  let hasVerifier = 1;
+}
+
+def TF_ConfigureDistributedTPUOp : TF_Op<"ConfigureDistributedTPU", []> {
+  let summary = "ConfigureDistributedTPU";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$compilation_failure_closes_chips,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$embedding_config,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$enable_whole_mesh_compilations,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_global_init,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$tpu_cancellation_closes_chips,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tpu_embedding_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$topology
+  );
+}
+
+def TF_ConfigureTPUEmbeddingOp : TF_Op<"ConfigureTPUEmbedding", []> {
+  let summary = "ConfigureTPUEmbedding";
+  let arguments = (ins
+    StrAttr:$config
+  );
+}
+
+def TF_ConfigureTPUEmbeddingHostOp : TF_Op<"ConfigureTPUEmbeddingHost", []> {
+  let summary = "ConfigureTPUEmbeddingHost";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$common_config,
+    TF_TensorOfDTypes<"0x80", "string">:$memory_config,
+    StrAttr:$config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$network_config
+  );
+}
+
+def TF_ConfigureTPUEmbeddingMemoryOp : TF_Op<"ConfigureTPUEmbeddingMemory", []> {
+  let summary = "ConfigureTPUEmbeddingMemory";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$common_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$memory_config
+  );
+}
+
+def TF_ConjOp : TF_Op<"Conj", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Conj";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x240100", "complex64, complex128, variant">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x240100", "complex64, complex128, variant">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "component_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shapes", "list(shape)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
+}
+
+def TF_ConjugateTransposeOp : TF_Op<"ConjugateTranspose", [Pure]> {
+  let summary = "ConjugateTranspose";
+  let arguments = (ins
+    AnyTensor:$x,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$perm
+  );
+  let results = (outs
+    AnyTensor:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ConnectTPUEmbeddingHostsOp : TF_Op<"ConnectTPUEmbeddingHosts", []> {
+  let summary = "ConnectTPUEmbeddingHosts";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$network_configs
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_ConvOp : TF_Op<"Conv", [Pure]> {
+  let summary = "Conv";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$batch_dims,
+    DefaultValuedOptionalAttr<StrAttr, "\"CHANNELS_LAST\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$groups,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_Conv2DOp : TF_Op<"Conv2D", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Conv2D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyConv2DOp(::mlir::Operation *op);
+::llvm::LogicalResult inferConv2DOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyConv2DOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferConv2DOp(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_Conv2DBackpropFilterOp : TF_Op<"Conv2DBackpropFilter", [Pure]> {
+  let summary = "Conv2DBackpropFilter";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$filter_sizes,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_Conv2DBackpropFilterV2Op : TF_Op<"Conv2DBackpropFilterV2", [Pure]> {
+  let summary = "Conv2DBackpropFilterV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_Conv2DBackpropInputOp : TF_Op<"Conv2DBackpropInput", [Pure]> {
+  let summary = "Conv2DBackpropInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$input_sizes,
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_Conv2DBackpropInputV2Op : TF_Op<"Conv2DBackpropInputV2", [Pure]> {
+  let summary = "Conv2DBackpropInputV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_Conv3DOp : TF_Op<"Conv3D", [Pure]> {
+  let summary = "Conv3D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
+    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
 #endif // TFMLIR_TFGENOPS00_TD

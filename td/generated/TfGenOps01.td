@@ -5,266 +5,616 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_BarrierCloseOp : TF_Op<"BarrierClose", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BarrierClose";
+def TF_Conv3DBackpropFilterOp : TF_Op<"Conv3DBackpropFilter", [Pure]> {
+  let summary = "Conv3DBackpropFilter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cancel_pending_enqueues", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BarrierIncompleteSizeOp : TF_Op<"BarrierIncompleteSize", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BarrierIncompleteSize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$input,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$filter,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$size
-  );
-}
-
-def TF_BarrierInsertManyOp : TF_Op<"BarrierInsertMany", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BarrierInsertMany";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle,
-    TF_TensorOfDTypes<"0x80", "string">:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "component_index", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BarrierReadySizeOp : TF_Op<"BarrierReadySize", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BarrierReadySize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$size
-  );
-}
-
-def TF_BarrierTakeManyOp : TF_Op<"BarrierTakeMany", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BarrierTakeMany";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_elements
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$indices,
-    TF_TensorOfDTypes<"0x80", "string">:$keys,
-    Variadic<AnyTensor>:$values
-  );
-  TF_DerivedResultGroupTypeListAttr component_types = TF_DerivedResultGroupTypeListAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "allow_small_batch", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "timeout_ms", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "wait_for_incomplete", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchOp : TF_Op<"Batch", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Batch";
-  let arguments = (ins
-    Variadic<AnyTensor>:$in_tensors
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$batched_tensors,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_index,
-    TF_TensorOfDTypes<"0x200", "int64">:$id
-  );
-  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "allowed_batch_sizes", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "batch_timeout_micros", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "batching_queue", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "grad_timeout_micros", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_batch_size", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_enqueued_batches", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_batch_threads", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchCholeskyOp : TF_Op<"BatchCholesky", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchCholesky";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchCholeskyGradOp : TF_Op<"BatchCholeskyGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchCholeskyGrad";
+def TF_Conv3DBackpropFilterV2Op : TF_Op<"Conv3DBackpropFilterV2", [Pure]> {
+  let summary = "Conv3DBackpropFilterV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$l,
-    TF_TensorOfDTypes<"0x6", "float, double">:$grad
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$filter_sizes,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchDatasetOp : TF_Op<"BatchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchDataset";
+def TF_Conv3DBackpropInputOp : TF_Op<"Conv3DBackpropInput", [Pure]> {
+  let summary = "Conv3DBackpropInput";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$input,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$filter,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
   );
-  let hasVerifier = 1;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_Conv3DBackpropInputV2Op : TF_Op<"Conv3DBackpropInputV2", [Pure]> {
+  let summary = "Conv3DBackpropInputV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$input_sizes,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_ConvertToCooTensorOp : TF_Op<"ConvertToCooTensor", [Pure]> {
+  let summary = "ConvertToCooTensor";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$indices_or_row_splits,
+    TF_TensorOfDTypes<"0x8", "int32">:$values,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    StrAttr:$combiner,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$row_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$gains
+  );
+}
+
+def TF_ConvertToListOfSparseCoreCooTensorsOp : TF_Op<"ConvertToListOfSparseCoreCooTensors", [Pure, SameVariadicResultSize]> {
+  let summary = "ConvertToListOfSparseCoreCooTensors";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$indices_or_row_splits,
+    TF_TensorOfDTypes<"0x8", "int32">:$values,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$col_offset,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$col_shift,
+    StrAttr:$combiner,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_shards,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$row_offset,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$stacked_table_sample_count
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$row_ids_list,
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$col_ids_list,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains_list
+  );
+  TF_DerivedResultGroupSizeAttr num_sc_per_chip = TF_DerivedResultGroupSizeAttr<0>;
+}
+
+def TF_CosOp : TF_Op<"Cos", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Cos";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_BatchDatasetV2Op : TF_Op<"BatchDatasetV2", [Pure]> {
-  let summary = "BatchDatasetV2";
+def TF_CoshOp : TF_Op<"Cosh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Cosh";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
-    TF_TensorOfDTypes<"0x400", "bool">:$drop_remainder,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$parallel_copy
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_CreateSummaryDbWriterOp : TF_Op<"CreateSummaryDbWriter", []> {
+  let summary = "CreateSummaryDbWriter";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x80", "string">:$db_uri,
+    TF_TensorOfDTypes<"0x80", "string">:$experiment_name,
+    TF_TensorOfDTypes<"0x80", "string">:$run_name,
+    TF_TensorOfDTypes<"0x80", "string">:$user_name
   );
 }
 
-def TF_BatchFFTOp : TF_Op<"BatchFFT", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchFFT";
+def TF_CreateSummaryFileWriterOp : TF_Op<"CreateSummaryFileWriter", []> {
+  let summary = "CreateSummaryFileWriter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100", "complex64">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100", "complex64">:$output
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x80", "string">:$logdir,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_queue,
+    TF_TensorOfDTypes<"0x8", "int32">:$flush_millis,
+    TF_TensorOfDTypes<"0x80", "string">:$filename_suffix
   );
 }
 
-def TF_BatchFFT2DOp : TF_Op<"BatchFFT2D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchFFT2D";
+def TF_CrossOp : TF_Op<"Cross", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Cross";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100", "complex64">:$input
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$a,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$b
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100", "complex64">:$output
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$product
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure, TF_NoConstantFold]> {
+  let summary = "CrossReplicaSum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_CumprodOp : TF_Op<"Cumprod", [Pure]> {
+  let summary = "Cumprod";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_CumsumOp : TF_Op<"Cumsum", [Pure]> {
+  let summary = "Cumsum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_CumulativeLogsumexpOp : TF_Op<"CumulativeLogsumexp", [Pure]> {
+  let summary = "CumulativeLogsumexp";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$out
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_DataFormatDimMapOp : TF_Op<"DataFormatDimMap", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "DataFormatDimMap";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$x,
+    DefaultValuedOptionalAttr<StrAttr, "\"NCHW\"">:$dst_format,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$src_format
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_DataFormatVecPermuteOp : TF_Op<"DataFormatVecPermute", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "DataFormatVecPermute";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$x,
+    DefaultValuedOptionalAttr<StrAttr, "\"NCHW\"">:$dst_format,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$src_format
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_DebugIdentityOp : TF_Op<"DebugIdentity", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "DebugIdentity";
+  let arguments = (ins
+    AnyTensor:$input,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$debug_urls,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$device_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$gated_grpc,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tensor_name
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_DebugIdentityV2Op : TF_Op<"DebugIdentityV2", []> {
+  let summary = "DebugIdentityV2";
+  let arguments = (ins
+    AnyTensor:$input,
+    DefaultValuedOptionalAttr<I64Attr, "1000">:$circular_buffer_size,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$debug_urls,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$op_name,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$output_slot,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$tensor_debug_mode,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tfdbg_context_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tfdbg_run_id
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_DecodeAndCropJpegOp : TF_Op<"DecodeAndCropJpeg", [Pure]> {
+  let summary = "DecodeAndCropJpeg";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$contents,
+    TF_TensorOfDTypes<"0x8", "int32">:$crop_window,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$acceptable_fraction,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$channels,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$dct_method,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$fancy_upscaling,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$ratio,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$try_recover_truncated
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x10", "uint8">:$image
   );
 }
 
-def TF_BatchFFT3DOp : TF_Op<"BatchFFT3D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchFFT3D";
+def TF_DecodeGifOp : TF_Op<"DecodeGif", [Pure]> {
+  let summary = "DecodeGif";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100", "complex64">:$input
+    TF_TensorOfDTypes<"0x80", "string">:$contents
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100", "complex64">:$output
+    TF_TensorOfDTypes<"0x10", "uint8">:$image
   );
 }
 
-def TF_BatchFunctionOp : TF_Op<"BatchFunction", [Pure, AttrSizedOperandSegments]> {
-  let summary = "BatchFunction";
+def TF_DecodeJpegOp : TF_Op<"DecodeJpeg", [Pure]> {
+  let summary = "DecodeJpeg";
   let arguments = (ins
-    Variadic<AnyTensor>:$in_tensors,
-    Variadic<AnyTensor>:$captured_tensors,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$allowed_batch_sizes,
-    DefaultValuedOptionalAttr<StrAttr, "\"PAD_UP\"">:$batch_padding_policy,
-    I64Attr:$batch_timeout_micros,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$batching_queue,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$enable_large_batch_splitting,
-    SymbolRefAttr:$f,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$low_priority_allowed_batch_sizes,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$low_priority_batch_timeout_micros,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$low_priority_max_batch_size,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$low_priority_max_enqueued_batches,
-    I64Attr:$max_batch_size,
-    DefaultValuedOptionalAttr<I64Attr, "10">:$max_enqueued_batches,
-    DefaultValuedOptionalAttr<StrAttr, "\"low_priority_padding_with_max_batch_size\"">:$mixed_priority_policy,
-    I64Attr:$num_batch_threads,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
+    TF_TensorOfDTypes<"0x80", "string">:$contents,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$acceptable_fraction,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$channels,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$dct_method,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$fancy_upscaling,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$ratio,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$try_recover_truncated
   );
   let results = (outs
-    Variadic<AnyTensor>:$out_tensors
-  );
-  TF_DerivedOperandGroupTypeListAttr Tcaptured = TF_DerivedOperandGroupTypeListAttr<1>;
-  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
-  TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
-}
-
-def TF_BatchIFFTOp : TF_Op<"BatchIFFT", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchIFFT";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100", "complex64">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100", "complex64">:$output
+    TF_TensorOfDTypes<"0x10", "uint8">:$image
   );
 }
 
-def TF_BatchIFFT2DOp : TF_Op<"BatchIFFT2D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchIFFT2D";
+def TF_DecodePaddedRawOp : TF_Op<"DecodePaddedRaw", [Pure]> {
+  let summary = "DecodePaddedRaw";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100", "complex64">:$input
+    TF_TensorOfDTypes<"0x80", "string">:$input_bytes,
+    TF_TensorOfDTypes<"0x8", "int32">:$fixed_length,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$little_endian
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100", "complex64">:$output
+    TF_TensorOfDTypes<"0xa427e", "half, float, double, int32, uint16, uint8, int16, int8, int64, bfloat16">:$output
+  );
+  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_DecodePngOp : TF_Op<"DecodePng", [Pure]> {
+  let summary = "DecodePng";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$contents,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$channels
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x20010", "uint8, uint16">:$image
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_DeleteIteratorOp : TF_Op<"DeleteIterator", []> {
+  let summary = "DeleteIterator";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
 
-def TF_BatchIFFT3DOp : TF_Op<"BatchIFFT3D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchIFFT3D";
+def TF_DeleteMemoryCacheOp : TF_Op<"DeleteMemoryCache", []> {
+  let summary = "DeleteMemoryCache";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x100", "complex64">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100", "complex64">:$output
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
 }
 
-def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure]> {
-  let summary = "BatchMatMul";
+def TF_DeleteMultiDeviceIteratorOp : TF_Op<"DeleteMultiDeviceIterator", []> {
+  let summary = "DeleteMultiDeviceIterator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$y,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_y
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemRead<TF_ResourceResource>]>:$iterators,
+    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
+}
+
+def TF_DeleteRandomSeedGeneratorOp : TF_Op<"DeleteRandomSeedGenerator", []> {
+  let summary = "DeleteRandomSeedGenerator";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
+  );
+}
+
+def TF_DeleteSeedGeneratorOp : TF_Op<"DeleteSeedGenerator", []> {
+  let summary = "DeleteSeedGenerator";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
+  );
+}
+
+def TF_DepthToSpaceOp : TF_Op<"DepthToSpace", [Pure]> {
+  let summary = "DepthToSpace";
+  let arguments = (ins
+    AnyTensor:$input,
+    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$block_size,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_DepthwiseConv2dNativeOp : TF_Op<"DepthwiseConv2dNative", [Pure]> {
+  let summary = "DepthwiseConv2dNative";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_DepthwiseConv2dNativeBackpropFilterOp : TF_Op<"DepthwiseConv2dNativeBackpropFilter", [Pure]> {
+  let summary = "DepthwiseConv2dNativeBackpropFilter";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$filter_sizes,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_DepthwiseConv2dNativeBackpropInputOp : TF_Op<"DepthwiseConv2dNativeBackpropInput", [Pure]> {
+  let summary = "DepthwiseConv2dNativeBackpropInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$input_sizes,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_DequantizeOp : TF_Op<"Dequantize", [Pure]> {
+  let summary = "Dequantize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
+    TF_TensorOfDTypes<"0x2", "float">:$min_range,
+    TF_TensorOfDTypes<"0x2", "float">:$max_range,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
+    DefaultValuedOptionalAttr<StrAttr, "\"MIN_COMBINED\"">:$mode,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_DeserializeIteratorOp : TF_Op<"DeserializeIterator", []> {
+  let summary = "DeserializeIterator";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource_handle,
+    TF_TensorOfDTypes<"0x200000", "variant">:$serialized
+  );
+}
+
+def TF_DeserializeSparseOp : TF_Op<"DeserializeSparse", [Pure]> {
+  let summary = "DeserializeSparse";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200080", "string, variant">:$serialized_sparse
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
+    AnyTensor:$sparse_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$sparse_shape
+  );
+  TF_DerivedOperandGroupTypeAttr Tserialized = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<1>;
+}
+
+def TF_DestroyResourceOpOp : TF_Op<"DestroyResourceOp", []> {
+  let summary = "DestroyResourceOp";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$ignore_lookup_error
+  );
+}
+
+def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure, TF_NoConstantFold]> {
+  let summary = "DeviceIndex";
+  let arguments = (ins
+    StrArrayAttr:$device_names
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$index
+  );
+}
+
+def TF_DiagOp : TF_Op<"Diag", [Pure]> {
+  let summary = "Diag";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$diagonal
   );
   let results = (outs
     TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$output
@@ -273,87 +623,365 @@ def TF_BatchMatMulOp : TF_Op<"BatchMatMul", [Pure]> {
   let hasVerifier = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBatchMatMulOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBatchMatMulOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_BatchMatMulV2Op : TF_Op<"BatchMatMulV2", [Pure]> {
-  let summary = "BatchMatMulV2";
+def TF_DiagPartOp : TF_Op<"DiagPart", [Pure]> {
+  let summary = "DiagPart";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$y,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_y
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$input
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xce433e", "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$output
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$diagonal
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_DigammaOp : TF_Op<"Digamma", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Digamma";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_DisableCopyOnReadOp : TF_Op<"DisableCopyOnRead", []> {
+  let summary = "DisableCopyOnRead";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x100000", "resource">:$resource
+  );
+}
+
+def TF_DivOp : TF_Op<"Div", [Pure]> {
+  let summary = "Div";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldDivOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
+  let summary = "DivNoNan";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBatchMatMulV2Op(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBatchMatMulV2Op(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_BatchMatMulV3Op : TF_Op<"BatchMatMulV3", [Pure]> {
-  let summary = "BatchMatMulV3";
+def TF_DummyMemoryCacheOp : TF_Op<"DummyMemoryCache", []> {
+  let summary = "DummyMemoryCache";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc437e", "bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xc437e", "bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128">:$y,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_y
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc432e", "bfloat16, half, float, double, int16, int32, int64, complex64, complex128">:$output
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_DummyMemoryCacheResource>]>:$handle
   );
-  TF_DerivedOperandGroupTypeAttr Ta = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tb = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixBandPartOp : TF_Op<"BatchMatrixBandPart", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixBandPart";
+def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
+  let summary = "DummySeedGenerator";
+  let arguments = (ins
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_GeneratorResource>]>:$handle
+  );
+}
+
+def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbeddingResource>]>, SameVariadicOperandSize]> {
+  let summary = "DynamicEnqueueTPUEmbeddingArbitraryTensorBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices_or_row_splits,
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
+    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_DynamicPartitionOp : TF_Op<"DynamicPartition", [Pure]> {
+  let summary = "DynamicPartition";
+  let arguments = (ins
+    AnyTensor:$data,
+    TF_TensorOfDTypes<"0x8", "int32">:$partitions
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupSizeAttr num_partitions = TF_DerivedResultGroupSizeAttr<0>;
+}
+
+def TF_DynamicStitchOp : TF_Op<"DynamicStitch", [Pure, SameVariadicOperandSize]> {
+  let summary = "DynamicStitch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$indices,
+    Variadic<AnyTensor>:$data
+  );
+  let results = (outs
+    AnyTensor:$merged
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_EinsumOp : TF_Op<"Einsum", [Pure]> {
+  let summary = "Einsum";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    StrAttr:$equation
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_EluOp : TF_Op<"Elu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Elu";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_EluGradOp : TF_Op<"EluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "EluGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$outputs
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_EmptyOp : TF_Op<"Empty", []> {
+  let summary = "Empty";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$shape,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$init
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_EmptyTensorListOp : TF_Op<"EmptyTensorList", [Pure]> {
+  let summary = "EmptyTensorList";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_num_elements
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+  DerivedTypeAttr element_dtype = TF_DerivedSubtypeElementTypeAttr;
+  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_EncodePngOp : TF_Op<"EncodePng", [Pure]> {
+  let summary = "EncodePng";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x20010", "uint8, uint16">:$image,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$compression
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$contents
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
+  let summary = "EnqueueTPUEmbeddingArbitraryTensorBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices_or_row_splits,
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
+    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
+  let summary = "EnqueueTPUEmbeddingBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$batch,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
+  let summary = "EnqueueTPUEmbeddingIntegerBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$batch,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRaggedTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
+  let summary = "EnqueueTPUEmbeddingRaggedTensorBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_splits,
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
+    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$max_sequence_lengths,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$num_features,
+    I64ArrayAttr:$table_ids
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
+  let summary = "EnqueueTPUEmbeddingSparseBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices,
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
+    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_EnqueueTPUEmbeddingSparseTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
+  let summary = "EnqueueTPUEmbeddingSparseTensorBatch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices,
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
+    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
+    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$max_sequence_lengths,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$num_features,
+    I64ArrayAttr:$table_ids
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_EnsureShapeOp : TF_Op<"EnsureShape", [Pure]> {
+  let summary = "EnsureShape";
   let arguments = (ins
     AnyTensor:$input,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_lower,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_upper
-  );
-  let results = (outs
-    AnyTensor:$band
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BatchMatrixDeterminantOp : TF_Op<"BatchMatrixDeterminant", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixDeterminant";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BatchMatrixDiagOp : TF_Op<"BatchMatrixDiag", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixDiag";
-  let arguments = (ins
-    AnyTensor:$diagonal
+    TF_ShapeAttr:$shape
   );
   let results = (outs
     AnyTensor:$output
@@ -361,243 +989,34 @@ def TF_BatchMatrixDiagOp : TF_Op<"BatchMatrixDiag", [Pure, TF_UnregisteredInTF]>
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BatchMatrixDiagPartOp : TF_Op<"BatchMatrixDiagPart", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixDiagPart";
+def TF_EqualOp : TF_Op<"Equal", [Pure, Commutative]> {
+  let summary = "Equal";
   let arguments = (ins
-    AnyTensor:$input
+    AnyTensor:$x,
+    AnyTensor:$y,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$incompatible_shape_error
   );
   let results = (outs
-    AnyTensor:$diagonal
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BatchMatrixInverseOp : TF_Op<"BatchMatrixInverse", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixInverse";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
+    TF_TensorOfDTypes<"0x400", "bool">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "adjoint", "bool", false, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
 }
   }];
 }
 
-def TF_BatchMatrixSetDiagOp : TF_Op<"BatchMatrixSetDiag", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixSetDiag";
-  let arguments = (ins
-    AnyTensor:$input,
-    AnyTensor:$diagonal
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BatchMatrixSolveOp : TF_Op<"BatchMatrixSolve", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixSolve";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$matrix,
-    TF_TensorOfDTypes<"0x6", "double, float">:$rhs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "adjoint", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchMatrixSolveLsOp : TF_Op<"BatchMatrixSolveLs", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixSolveLs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$matrix,
-    TF_TensorOfDTypes<"0x6", "double, float">:$rhs,
-    TF_TensorOfDTypes<"0x4", "double">:$l2_regularizer
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "fast", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchMatrixTriangularSolveOp : TF_Op<"BatchMatrixTriangularSolve", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchMatrixTriangularSolve";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$matrix,
-    TF_TensorOfDTypes<"0x6", "double, float">:$rhs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "adjoint", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "lower", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchNormWithGlobalNormalizationOp : TF_Op<"BatchNormWithGlobalNormalization", [Pure]> {
-  let summary = "BatchNormWithGlobalNormalization";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$gamma,
-    BoolAttr:$scale_after_normalization,
-    F32Attr:$variance_epsilon
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$result_arg
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BatchNormWithGlobalNormalizationGradOp : TF_Op<"BatchNormWithGlobalNormalizationGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchNormWithGlobalNormalizationGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$t1,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$m,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$gamma,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$backprop
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$dx,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$dm,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$dv,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$db,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$dg
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "scale_after_normalization", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "variance_epsilon", "float", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchSelfAdjointEigOp : TF_Op<"BatchSelfAdjointEig", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchSelfAdjointEig";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BatchSelfAdjointEigV2Op : TF_Op<"BatchSelfAdjointEigV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchSelfAdjointEigV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$e,
-    TF_TensorOfDTypes<"0x6", "double, float">:$v
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "compute_v", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchSvdOp : TF_Op<"BatchSvd", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BatchSvd";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$s,
-    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$u,
-    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$v
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "compute_uv", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "full_matrices", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BatchToSpaceOp : TF_Op<"BatchToSpace", [Pure]> {
-  let summary = "BatchToSpace";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$crops,
-    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$block_size
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_BatchToSpaceNDOp : TF_Op<"BatchToSpaceND", [Pure]> {
-  let summary = "BatchToSpaceND";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$block_shape,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$crops
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tblock_shape = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tcrops = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_BesselI0Op : TF_Op<"BesselI0", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselI0";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselI0eOp : TF_Op<"BesselI0e", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "BesselI0e";
+def TF_ErfOp : TF_Op<"Erf", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Erf";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
   );
@@ -622,19 +1041,8 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_BesselI1Op : TF_Op<"BesselI1", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselI1";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselI1eOp : TF_Op<"BesselI1e", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "BesselI1e";
+def TF_ErfcOp : TF_Op<"Erfc", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Erfc";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
   );
@@ -659,8 +1067,8 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_BesselJ0Op : TF_Op<"BesselJ0", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselJ0";
+def TF_ErfinvOp : TF_Op<"Erfinv", [Pure]> {
+  let summary = "Erfinv";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
   );
@@ -670,1045 +1078,648 @@ def TF_BesselJ0Op : TF_Op<"BesselJ0", [Pure, TF_UnregisteredInTF]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BesselJ1Op : TF_Op<"BesselJ1", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselJ1";
+def TF_ExecuteTPUEmbeddingPartitionerOp : TF_Op<"ExecuteTPUEmbeddingPartitioner", []> {
+  let summary = "ExecuteTPUEmbeddingPartitioner";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+    StrAttr:$config
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+    TF_TensorOfDTypes<"0x80", "string">:$common_config
+  );
+}
+
+def TF_ExpOp : TF_Op<"Exp", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Exp";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselK0Op : TF_Op<"BesselK0", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselK0";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselK0eOp : TF_Op<"BesselK0e", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselK0e";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselK1Op : TF_Op<"BesselK1", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselK1";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselK1eOp : TF_Op<"BesselK1e", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselK1e";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselY0Op : TF_Op<"BesselY0", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselY0";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BesselY1Op : TF_Op<"BesselY1", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BesselY1";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BetaincOp : TF_Op<"Betainc", [Pure]> {
-  let summary = "Betainc";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$a,
-    TF_TensorOfDTypes<"0x6", "float, double">:$b,
-    TF_TensorOfDTypes<"0x6", "float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BiasAddOp : TF_Op<"BiasAdd", [Pure]> {
-  let summary = "BiasAdd";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$bias,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBiasAddOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBiasAddOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_BiasAddGradOp : TF_Op<"BiasAddGrad", [Pure]> {
-  let summary = "BiasAddGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BiasAddV1Op : TF_Op<"BiasAddV1", [Pure]> {
-  let summary = "BiasAddV1";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$value_arg,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$bias
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BinaryOp : TF_Op<"Binary", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Binary";
-  let arguments = (ins
-    AnyTensor:$a,
-    AnyTensor:$b
-  );
-  let results = (outs
-    AnyTensor:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BincountOp : TF_Op<"Bincount", [Pure]> {
-  let summary = "Bincount";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$arr,
-    TF_TensorOfDTypes<"0x8", "int32">:$size,
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$weights
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$bins
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_BitcastOp : TF_Op<"Bitcast", [Pure]> {
-  let summary = "Bitcast";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_BitwiseAndOp : TF_Op<"BitwiseAnd", [Pure, Commutative]> {
-  let summary = "BitwiseAnd";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BitwiseOrOp : TF_Op<"BitwiseOr", [Pure, Commutative]> {
-  let summary = "BitwiseOr";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BitwiseXorOp : TF_Op<"BitwiseXor", [Pure, Commutative]> {
-  let summary = "BitwiseXor";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BlockLSTMOp : TF_Op<"BlockLSTM", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BlockLSTM";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80002", "half, float">:$i,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$f,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$o,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$ci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$co,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cell_clip", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "forget_bias", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_peephole", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BlockLSTMGradOp : TF_Op<"BlockLSTMGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BlockLSTMGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$i,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$f,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$o,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$ci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$co,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b_grad
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_peephole", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BlockLSTMGradV2Op : TF_Op<"BlockLSTMGradV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BlockLSTMGradV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$i,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$f,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$o,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$ci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$co,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_grad
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b_grad
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_peephole", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BlockLSTMV2Op : TF_Op<"BlockLSTMV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BlockLSTMV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$seq_len_max,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80002", "half, float">:$i,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$f,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$o,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$ci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$co,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cell_clip", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_peephole", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesAggregateStatsOp : TF_Op<"BoostedTreesAggregateStats", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesAggregateStats";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$hessians,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$stats_summary
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_splits", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_buckets", "int", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesBucketizeOp : TF_Op<"BoostedTreesBucketize", [Pure, SameVariadicOperandSize]> {
-  let summary = "BoostedTreesBucketize";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$float_values,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$bucket_boundaries
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$buckets
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_BoostedTreesCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesCalculateBestFeatureSplit", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesCalculateBestFeatureSplit";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
-    TF_TensorOfDTypes<"0x2", "float">:$stats_summary,
-    TF_TensorOfDTypes<"0x2", "float">:$l1,
-    TF_TensorOfDTypes<"0x2", "float">:$l2,
-    TF_TensorOfDTypes<"0x2", "float">:$tree_complexity,
-    TF_TensorOfDTypes<"0x2", "float">:$min_node_weight
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gains,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_dimensions,
-    TF_TensorOfDTypes<"0x8", "int32">:$thresholds,
-    TF_TensorOfDTypes<"0x2", "float">:$left_node_contribs,
-    TF_TensorOfDTypes<"0x2", "float">:$right_node_contribs,
-    TF_TensorOfDTypes<"0x80", "string">:$split_with_default_directions
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "split_type", "string", false, std::nullopt, {"inequality", "equality"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesCalculateBestFeatureSplitV2Op : TF_Op<"BoostedTreesCalculateBestFeatureSplitV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesCalculateBestFeatureSplitV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$stats_summaries_list,
-    TF_TensorOfDTypes<"0x80", "string">:$split_types,
-    TF_TensorOfDTypes<"0x8", "int32">:$candidate_feature_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$l1,
-    TF_TensorOfDTypes<"0x2", "float">:$l2,
-    TF_TensorOfDTypes<"0x2", "float">:$tree_complexity,
-    TF_TensorOfDTypes<"0x2", "float">:$min_node_weight
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gains,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_dimensions,
-    TF_TensorOfDTypes<"0x8", "int32">:$thresholds,
-    TF_TensorOfDTypes<"0x2", "float">:$left_node_contribs,
-    TF_TensorOfDTypes<"0x2", "float">:$right_node_contribs,
-    TF_TensorOfDTypes<"0x80", "string">:$split_with_default_directions
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesCalculateBestGainsPerFeatureOp : TF_Op<"BoostedTreesCalculateBestGainsPerFeature", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
-  let summary = "BoostedTreesCalculateBestGainsPerFeature";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$stats_summary_list,
-    TF_TensorOfDTypes<"0x2", "float">:$l1,
-    TF_TensorOfDTypes<"0x2", "float">:$l2,
-    TF_TensorOfDTypes<"0x2", "float">:$tree_complexity,
-    TF_TensorOfDTypes<"0x2", "float">:$min_node_weight
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$node_ids_list,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains_list,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$thresholds_list,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$left_node_contribs_list,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$right_node_contribs_list
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_splits", "int", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesCenterBiasOp : TF_Op<"BoostedTreesCenterBias", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesCenterBias";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    TF_TensorOfDTypes<"0x2", "float">:$mean_gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$mean_hessians,
-    TF_TensorOfDTypes<"0x2", "float">:$l1,
-    TF_TensorOfDTypes<"0x2", "float">:$l2
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$continue_centering
-  );
-}
-
-def TF_BoostedTreesCreateEnsembleOp : TF_Op<"BoostedTreesCreateEnsemble", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesCreateEnsemble";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    TF_TensorOfDTypes<"0x200", "int64">:$stamp_token,
-    TF_TensorOfDTypes<"0x80", "string">:$tree_ensemble_serialized
-  );
-}
-
-def TF_BoostedTreesCreateQuantileStreamResourceOp : TF_Op<"BoostedTreesCreateQuantileStreamResource", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesCreateQuantileStreamResource";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
-    TF_TensorOfDTypes<"0x2", "float">:$epsilon,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_streams
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_elements", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesDeserializeEnsembleOp : TF_Op<"BoostedTreesDeserializeEnsemble", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesDeserializeEnsemble";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    TF_TensorOfDTypes<"0x200", "int64">:$stamp_token,
-    TF_TensorOfDTypes<"0x80", "string">:$tree_ensemble_serialized
-  );
-}
-
-def TF_BoostedTreesEnsembleResourceHandleOpOp : TF_Op<"BoostedTreesEnsembleResourceHandleOp", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesEnsembleResourceHandleOp";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesExampleDebugOutputsOp : TF_Op<"BoostedTreesExampleDebugOutputs", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesExampleDebugOutputs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$bucketized_features
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$examples_debug_outputs_serialized
-  );
-  TF_DerivedOperandGroupSizeAttr num_bucketized_features = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesFlushQuantileSummariesOp : TF_Op<"BoostedTreesFlushQuantileSummaries", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesFlushQuantileSummaries";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$summaries
-  );
-  TF_DerivedResultGroupSizeAttr num_features = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_BoostedTreesGetEnsembleStatesOp : TF_Op<"BoostedTreesGetEnsembleStates", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesGetEnsembleStates";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$stamp_token,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_trees,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_finalized_trees,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_attempted_layers,
-    TF_TensorOfDTypes<"0x8", "int32">:$last_layer_nodes_range
-  );
-}
-
-def TF_BoostedTreesMakeQuantileSummariesOp : TF_Op<"BoostedTreesMakeQuantileSummaries", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesMakeQuantileSummaries";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$float_values,
-    TF_TensorOfDTypes<"0x2", "float">:$example_weights,
-    TF_TensorOfDTypes<"0x2", "float">:$epsilon
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$summaries
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_BoostedTreesMakeStatsSummaryOp : TF_Op<"BoostedTreesMakeStatsSummary", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesMakeStatsSummary";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$hessians,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$bucketized_features_list
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$stats_summary
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<3>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_splits", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_buckets", "int", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesPredictOp : TF_Op<"BoostedTreesPredict", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesPredict";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$bucketized_features
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$logits
-  );
-  TF_DerivedOperandGroupSizeAttr num_bucketized_features = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesQuantileStreamResourceAddSummariesOp : TF_Op<"BoostedTreesQuantileStreamResourceAddSummaries", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesQuantileStreamResourceAddSummaries";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$summaries
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<1>;
-}
-
-def TF_BoostedTreesQuantileStreamResourceDeserializeOp : TF_Op<"BoostedTreesQuantileStreamResourceDeserialize", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesQuantileStreamResourceDeserialize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$bucket_boundaries
-  );
-  TF_DerivedOperandGroupSizeAttr num_streams = TF_DerivedOperandGroupSizeAttr<1>;
-}
-
-def TF_BoostedTreesQuantileStreamResourceFlushOp : TF_Op<"BoostedTreesQuantileStreamResourceFlush", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesQuantileStreamResourceFlush";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_buckets
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "generate_quantiles", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesQuantileStreamResourceGetBucketBoundariesOp : TF_Op<"BoostedTreesQuantileStreamResourceGetBucketBoundaries", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesQuantileStreamResourceGetBucketBoundaries";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$bucket_boundaries
-  );
-  TF_DerivedResultGroupSizeAttr num_features = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_BoostedTreesQuantileStreamResourceHandleOpOp : TF_Op<"BoostedTreesQuantileStreamResourceHandleOp", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesQuantileStreamResourceHandleOp";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesSerializeEnsembleOp : TF_Op<"BoostedTreesSerializeEnsemble", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesSerializeEnsemble";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$stamp_token,
-    TF_TensorOfDTypes<"0x80", "string">:$tree_ensemble_serialized
-  );
-}
-
-def TF_BoostedTreesSparseAggregateStatsOp : TF_Op<"BoostedTreesSparseAggregateStats", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesSparseAggregateStats";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$hessians,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_indices,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_values,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$stats_summary_indices,
-    TF_TensorOfDTypes<"0x2", "float">:$stats_summary_values,
-    TF_TensorOfDTypes<"0x8", "int32">:$stats_summary_shape
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_splits", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_buckets", "int", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesSparseCalculateBestFeatureSplitOp : TF_Op<"BoostedTreesSparseCalculateBestFeatureSplit", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesSparseCalculateBestFeatureSplit";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$node_id_range,
-    TF_TensorOfDTypes<"0x8", "int32">:$stats_summary_indices,
-    TF_TensorOfDTypes<"0x2", "float">:$stats_summary_values,
-    TF_TensorOfDTypes<"0x8", "int32">:$stats_summary_shape,
-    TF_TensorOfDTypes<"0x2", "float">:$l1,
-    TF_TensorOfDTypes<"0x2", "float">:$l2,
-    TF_TensorOfDTypes<"0x2", "float">:$tree_complexity,
-    TF_TensorOfDTypes<"0x2", "float">:$min_node_weight
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gains,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_dimensions,
-    TF_TensorOfDTypes<"0x8", "int32">:$thresholds,
-    TF_TensorOfDTypes<"0x2", "float">:$left_node_contribs,
-    TF_TensorOfDTypes<"0x2", "float">:$right_node_contribs,
-    TF_TensorOfDTypes<"0x80", "string">:$split_with_default_directions
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "split_type", "string", false, std::nullopt, {"inequality"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesTrainingPredictOp : TF_Op<"BoostedTreesTrainingPredict", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesTrainingPredict";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    TF_TensorOfDTypes<"0x8", "int32">:$cached_tree_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$cached_node_ids,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$bucketized_features
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$partial_logits,
-    TF_TensorOfDTypes<"0x8", "int32">:$tree_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$node_ids
-  );
-  TF_DerivedOperandGroupSizeAttr num_bucketized_features = TF_DerivedOperandGroupSizeAttr<3>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesUpdateEnsembleOp : TF_Op<"BoostedTreesUpdateEnsemble", [TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "BoostedTreesUpdateEnsemble";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle,
-    TF_TensorOfDTypes<"0x8", "int32">:$feature_ids,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$node_ids,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$thresholds,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$left_node_contribs,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$right_node_contribs,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_depth,
-    TF_TensorOfDTypes<"0x2", "float">:$learning_rate
-  );
-  TF_DerivedOperandGroupSizeAttr num_features = TF_DerivedOperandGroupSizeAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pruning_mode", "int", true, 0, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BoostedTreesUpdateEnsembleV2Op : TF_Op<"BoostedTreesUpdateEnsembleV2", [TF_UnregisteredInTF]> {
-  let summary = "BoostedTreesUpdateEnsembleV2";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "logits_dimension", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_features", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_groups", "int", false, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_BroadcastArgsOp : TF_Op<"BroadcastArgs", [Pure]> {
-  let summary = "BroadcastArgs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$s0,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$s1
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$r0
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BroadcastGradientArgsOp : TF_Op<"BroadcastGradientArgs", [Pure]> {
-  let summary = "BroadcastGradientArgs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$s0,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$s1
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$r0,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$r1
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_BroadcastToOp : TF_Op<"BroadcastTo", [Pure]> {
-  let summary = "BroadcastTo";
+def TF_ExpandDimsOp : TF_Op<"ExpandDims", [Pure]> {
+  let summary = "ExpandDims";
   let arguments = (ins
     AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$dim
   );
   let results = (outs
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tdim = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldReshapeOp(*this, adaptor.getOperands());
+}
+  }];
 }
 
-def TF_BucketizeOp : TF_Op<"Bucketize", [Pure]> {
-  let summary = "Bucketize";
+def TF_Expm1Op : TF_Op<"Expm1", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Expm1";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$input,
-    F32ArrayAttr:$boundaries
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$output
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_ExtractImagePatchesOp : TF_Op<"ExtractImagePatches", [Pure]> {
+  let summary = "ExtractImagePatches";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128, bool">:$images,
+    I64ArrayAttr:$ksizes,
+    StrAttr:$padding,
+    I64ArrayAttr:$rates,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128, bool">:$patches
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_BytesProducedStatsDatasetOp : TF_Op<"BytesProducedStatsDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "BytesProducedStatsDataset";
+def TF_FFTOp : TF_Op<"FFT", [Pure]> {
+  let summary = "FFT";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_FFT2DOp : TF_Op<"FFT2D", [Pure]> {
+  let summary = "FFT2D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_FFT3DOp : TF_Op<"FFT3D", [Pure]> {
+  let summary = "FFT3D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_FakeParamOp : TF_Op<"FakeParam", [Pure, TF_NoConstantFold]> {
+  let summary = "FakeParam";
+  let arguments = (ins
+    TF_ShapeAttr:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_FakeQuantWithMinMaxArgsOp : TF_Op<"FakeQuantWithMinMaxArgs", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "FakeQuantWithMinMaxArgs";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$inputs,
+    DefaultValuedOptionalAttr<F32Attr, "6.0f">:$max,
+    DefaultValuedOptionalAttr<F32Attr, "-6.0f">:$min,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$outputs
+  );
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_FakeQuantWithMinMaxArgsGradientOp : TF_Op<"FakeQuantWithMinMaxArgsGradient", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "FakeQuantWithMinMaxArgsGradient";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$inputs,
+    DefaultValuedOptionalAttr<F32Attr, "6.0f">:$max,
+    DefaultValuedOptionalAttr<F32Attr, "-6.0f">:$min,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$backprops
+  );
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_FakeQuantWithMinMaxVarsOp : TF_Op<"FakeQuantWithMinMaxVars", [Pure]> {
+  let summary = "FakeQuantWithMinMaxVars";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$inputs,
+    TF_TensorOfDTypes<"0x2", "float">:$min,
+    TF_TensorOfDTypes<"0x2", "float">:$max,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$outputs
+  );
+}
+
+def TF_FakeQuantWithMinMaxVarsGradientOp : TF_Op<"FakeQuantWithMinMaxVarsGradient", [Pure]> {
+  let summary = "FakeQuantWithMinMaxVarsGradient";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$inputs,
+    TF_TensorOfDTypes<"0x2", "float">:$min,
+    TF_TensorOfDTypes<"0x2", "float">:$max,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$backprops_wrt_input,
+    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_min,
+    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_max
+  );
+}
+
+def TF_FakeQuantWithMinMaxVarsPerChannelOp : TF_Op<"FakeQuantWithMinMaxVarsPerChannel", [Pure]> {
+  let summary = "FakeQuantWithMinMaxVarsPerChannel";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$inputs,
+    TF_TensorOfDTypes<"0x2", "float">:$min,
+    TF_TensorOfDTypes<"0x2", "float">:$max,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$outputs
+  );
+}
+
+def TF_FakeQuantWithMinMaxVarsPerChannelGradientOp : TF_Op<"FakeQuantWithMinMaxVarsPerChannelGradient", [Pure]> {
+  let summary = "FakeQuantWithMinMaxVarsPerChannelGradient";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$inputs,
+    TF_TensorOfDTypes<"0x2", "float">:$min,
+    TF_TensorOfDTypes<"0x2", "float">:$max,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$backprops_wrt_input,
+    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_min,
+    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_max
+  );
+}
+
+def TF_FillOp : TF_Op<"Fill", [Pure]> {
+  let summary = "Fill";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$dims,
+    AnyTensor:$value_arg
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr index_type = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyFillOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldFillOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyFillOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldFillOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_FinalizeDatasetOp : TF_Op<"FinalizeDataset", [Pure]> {
+  let summary = "FinalizeDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$tag
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$has_captured_ref,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_CSRSparseMatrixComponentsOp : TF_Op<"CSRSparseMatrixComponents", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CSRSparseMatrixComponents";
+def TF_FinalizeTPUEmbeddingOp : TF_Op<"FinalizeTPUEmbedding", []> {
+  let summary = "FinalizeTPUEmbedding";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$csr_sparse_matrix,
-    TF_TensorOfDTypes<"0x8", "int32">:$index
+    TF_TensorOfDTypes<"0x80", "string">:$common_config,
+    TF_TensorOfDTypes<"0x80", "string">:$memory_config
   );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$row_ptrs,
-    TF_TensorOfDTypes<"0x8", "int32">:$col_inds,
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$values
-  );
-  TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<2>;
 }
 
-def TF_CSRSparseMatrixToDenseOp : TF_Op<"CSRSparseMatrixToDense", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CSRSparseMatrixToDense";
+def TF_FlatMapDatasetOp : TF_Op<"FlatMapDataset", [Pure]> {
+  let summary = "FlatMapDataset";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$sparse_input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$dense_output
-  );
-  TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_CSRSparseMatrixToSparseTensorOp : TF_Op<"CSRSparseMatrixToSparseTensor", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CSRSparseMatrixToSparseTensor";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$sparse_matrix
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$indices,
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$values,
-    TF_TensorOfDTypes<"0x200", "int64">:$dense_shape
-  );
-  TF_DerivedResultGroupTypeAttr type = TF_DerivedResultGroupTypeAttr<1>;
-}
-
-def TF_CSVDatasetOp : TF_Op<"CSVDataset", [TF_UnregisteredInTF]> {
-  let summary = "CSVDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames,
-    TF_TensorOfDTypes<"0x80", "string">:$compression_type,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
-    TF_TensorOfDTypes<"0x400", "bool">:$header,
-    TF_TensorOfDTypes<"0x80", "string">:$field_delim,
-    TF_TensorOfDTypes<"0x400", "bool">:$use_quote_delim,
-    TF_TensorOfDTypes<"0x80", "string">:$na_value,
-    TF_TensorOfDTypes<"0x200", "int64">:$select_cols,
-    Variadic<AnyTensor>:$record_defaults
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    Variadic<AnyTensor>:$other_arguments,
+    SymbolRefAttr:$f,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupTypeListAttr output_types = TF_DerivedOperandGroupTypeListAttr<8>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_CSVDatasetV2Op : TF_Op<"CSVDatasetV2", [TF_UnregisteredInTF]> {
-  let summary = "CSVDatasetV2";
+def TF_FloorOp : TF_Op<"Floor", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Floor";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames,
-    TF_TensorOfDTypes<"0x80", "string">:$compression_type,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
-    TF_TensorOfDTypes<"0x400", "bool">:$header,
-    TF_TensorOfDTypes<"0x80", "string">:$field_delim,
-    TF_TensorOfDTypes<"0x400", "bool">:$use_quote_delim,
-    TF_TensorOfDTypes<"0x80", "string">:$na_value,
-    TF_TensorOfDTypes<"0x200", "int64">:$select_cols,
-    Variadic<AnyTensor>:$record_defaults,
-    TF_TensorOfDTypes<"0x200", "int64">:$exclude_cols
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr output_types = TF_DerivedOperandGroupTypeListAttr<8>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CTCBeamSearchDecoderOp : TF_Op<"CTCBeamSearchDecoder", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
-  let summary = "CTCBeamSearchDecoder";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$inputs,
-    TF_TensorOfDTypes<"0x8", "int32">:$sequence_length
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$decoded_indices,
-    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$decoded_values,
-    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$decoded_shape,
-    TF_TensorOfDTypes<"0x6", "float, double">:$log_probability
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupSizeAttr top_paths = TF_DerivedResultGroupSizeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure]> {
+  let summary = "FloorDiv";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "beam_width", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "merge_repeated", "bool", false, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
+}
+
+def TF_FloorModOp : TF_Op<"FloorMod", [Pure]> {
+  let summary = "FloorMod";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$x,
+    TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_FlushSummaryWriterOp : TF_Op<"FlushSummaryWriter", []> {
+  let summary = "FlushSummaryWriter";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
+  );
+}
+
+def TF_FusedBatchNormOp : TF_Op<"FusedBatchNorm", [Pure]> {
+  let summary = "FusedBatchNorm";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$x,
+    TF_TensorOfDTypes<"0x2", "float">:$scale,
+    TF_TensorOfDTypes<"0x2", "float">:$offset,
+    TF_TensorOfDTypes<"0x2", "float">:$mean,
+    TF_TensorOfDTypes<"0x2", "float">:$variance,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$y,
+    TF_TensorOfDTypes<"0x2", "float">:$batch_mean,
+    TF_TensorOfDTypes<"0x2", "float">:$batch_variance,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_FusedBatchNormGradOp : TF_Op<"FusedBatchNormGrad", [Pure]> {
+  let summary = "FusedBatchNormGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$y_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$x,
+    TF_TensorOfDTypes<"0x2", "float">:$scale,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$x_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$scale_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$offset_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_FusedBatchNormGradV2Op : TF_Op<"FusedBatchNormGradV2", [Pure]> {
+  let summary = "FusedBatchNormGradV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y_backprop,
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
+    TF_TensorOfDTypes<"0x2", "float">:$scale,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$scale_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$offset_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_FusedBatchNormGradV3Op : TF_Op<"FusedBatchNormGradV3", [Pure]> {
+  let summary = "FusedBatchNormGradV3";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y_backprop,
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
+    TF_TensorOfDTypes<"0x2", "float">:$scale,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$scale_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$offset_backprop,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_5
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_FusedBatchNormV2Op : TF_Op<"FusedBatchNormV2", [Pure]> {
+  let summary = "FusedBatchNormV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
+    TF_TensorOfDTypes<"0x2", "float">:$scale,
+    TF_TensorOfDTypes<"0x2", "float">:$offset,
+    TF_TensorOfDTypes<"0x2", "float">:$mean,
+    TF_TensorOfDTypes<"0x2", "float">:$variance,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y,
+    TF_TensorOfDTypes<"0x2", "float">:$batch_mean,
+    TF_TensorOfDTypes<"0x2", "float">:$batch_variance,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_FusedBatchNormV3Op : TF_Op<"FusedBatchNormV3", [Pure]> {
+  let summary = "FusedBatchNormV3";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$scale,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$offset,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$mean,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$variance,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$batch_mean,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$batch_variance,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$reserve_space_2,
+    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$reserve_space_3
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_GatherOp : TF_Op<"Gather", [Pure]> {
+  let summary = "Gather";
+  let arguments = (ins
+    AnyTensor:$params,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_GatherNdOp : TF_Op<"GatherNd", [Pure]> {
+  let summary = "GatherNd";
+  let arguments = (ins
+    AnyTensor:$params,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$indices,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_GatherV2Op : TF_Op<"GatherV2", [Pure]> {
+  let summary = "GatherV2";
+  let arguments = (ins
+    AnyTensor:$params,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Taxis = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyGatherV2Op(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyGatherV2Op(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<TF_GeneratorDatasetResource>]>, AttrSizedOperandSegments]> {
+  let summary = "GeneratorDataset";
+  let arguments = (ins
+    Variadic<AnyTensor>:$init_func_other_args,
+    Variadic<AnyTensor>:$next_func_other_args,
+    Variadic<AnyTensor>:$finalize_func_other_args,
+    SymbolRefAttr:$finalize_func,
+    SymbolRefAttr:$init_func,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    SymbolRefAttr:$next_func,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+  TF_DerivedOperandGroupTypeListAttr Tfinalize_func_args = TF_DerivedOperandGroupTypeListAttr<2>;
+  TF_DerivedOperandGroupTypeListAttr Tinit_func_args = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr Tnext_func_args = TF_DerivedOperandGroupTypeListAttr<1>;
+}
+
+def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPhysicalReplica", [Pure]> {
+  let summary = "GetMinibatchSplitsWithPhysicalReplica";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$program_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$row_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$gains,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
+    StrAttr:$mini_batch_splits,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
+    StrAttr:$table_name,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$table_vocab_size
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_row_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_col_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x200", "int64">:$splits,
+    TF_TensorOfDTypes<"0x8", "int32">:$id_counts,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_uniques
+  );
 }
 
 #endif // TFMLIR_TFGENOPS01_TD

@@ -5,162 +5,814 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_CTCGreedyDecoderOp : TF_Op<"CTCGreedyDecoder", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CTCGreedyDecoder";
+def TF_GetMinibatchesInCsrWithPhysicalReplicaOp : TF_Op<"GetMinibatchesInCsrWithPhysicalReplica", [Pure]> {
+  let summary = "GetMinibatchesInCsrWithPhysicalReplica";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$inputs,
-    TF_TensorOfDTypes<"0x8", "int32">:$sequence_length
+    TF_TensorOfDTypes<"0x80", "string">:$program_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$row_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$gains,
+    TF_TensorOfDTypes<"0x200", "int64">:$splits,
+    TF_TensorOfDTypes<"0x8", "int32">:$id_counts,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_chip_per_sample,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_minibatches_per_sc,
+    StrAttr:$mini_batch_in_csr,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
+    StrAttr:$table_name,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$table_vocab_size
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$decoded_indices,
-    TF_TensorOfDTypes<"0x200", "int64">:$decoded_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$decoded_shape,
-    TF_TensorOfDTypes<"0x6", "float, double">:$log_probability
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers_unpadded_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$ids_unpadded_size,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core
+  );
+}
+
+def TF_GetStatsFromListOfSparseCoreCooTensorsOp : TF_Op<"GetStatsFromListOfSparseCoreCooTensors", [Pure, SameVariadicOperandSize]> {
+  let summary = "GetStatsFromListOfSparseCoreCooTensors";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$row_ids_list,
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$col_ids_list,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains_list,
+    I64ArrayAttr:$col_offset_list,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
+    I64ArrayAttr:$sample_count_list,
+    StrAttr:$table_name,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$table_vocab_size
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$max_ids_per_sparse_core,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_unique_ids_per_sparse_core
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", [NoMemoryEffect]> {
+  let summary = "GlobalIterId";
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$iter_id
+  );
+}
+
+def TF_GreaterOp : TF_Op<"Greater", [Pure]> {
+  let summary = "Greater";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure]> {
+  let summary = "GreaterEqual";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_HSVToRGBOp : TF_Op<"HSVToRGB", [Pure]> {
+  let summary = "HSVToRGB";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$images
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_HashTableOp : TF_Op<"HashTable", [NoMemoryEffect]> {
+  let summary = "HashTable";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    TypeAttr:$key_dtype,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
+    TypeAttr:$value_dtype
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$table_handle
+  );
+}
+
+def TF_HashTableV2Op : TF_Op<"HashTableV2", []> {
+  let summary = "HashTableV2";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    TypeAttr:$key_dtype,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
+    TypeAttr:$value_dtype
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
+  );
+}
+
+def TF_IFFTOp : TF_Op<"IFFT", [Pure]> {
+  let summary = "IFFT";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IFFT2DOp : TF_Op<"IFFT2D", [Pure]> {
+  let summary = "IFFT2D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IFFT3DOp : TF_Op<"IFFT3D", [Pure]> {
+  let summary = "IFFT3D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IRFFTOp : TF_Op<"IRFFT", [Pure]> {
+  let summary = "IRFFT";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_IRFFT2DOp : TF_Op<"IRFFT2D", [Pure]> {
+  let summary = "IRFFT2D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_IRFFT3DOp : TF_Op<"IRFFT3D", [Pure]> {
+  let summary = "IRFFT3D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_IgammaOp : TF_Op<"Igamma", [Pure]> {
+  let summary = "Igamma";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$a,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "blank_index", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "merge_repeated", "bool", false, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_CTCLossOp : TF_Op<"CTCLoss", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CTCLoss";
+def TF_IgammaGradAOp : TF_Op<"IgammaGradA", [Pure]> {
+  let summary = "IgammaGradA";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$inputs,
-    TF_TensorOfDTypes<"0x200", "int64">:$labels_indices,
-    TF_TensorOfDTypes<"0x8", "int32">:$labels_values,
-    TF_TensorOfDTypes<"0x8", "int32">:$sequence_length
+    TF_TensorOfDTypes<"0x6", "float, double">:$a,
+    TF_TensorOfDTypes<"0x6", "float, double">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$loss,
-    TF_TensorOfDTypes<"0x6", "float, double">:$gradient
+    TF_TensorOfDTypes<"0x6", "float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ctc_merge_repeated", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ignore_longer_outputs_than_inputs", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "preprocess_collapse_repeated", "bool", false, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_CTCLossV2Op : TF_Op<"CTCLossV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CTCLossV2";
+def TF_IgammacOp : TF_Op<"Igammac", [Pure]> {
+  let summary = "Igammac";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    TF_TensorOfDTypes<"0x200", "int64">:$labels_indices,
-    TF_TensorOfDTypes<"0x8", "int32">:$labels_values,
-    TF_TensorOfDTypes<"0x8", "int32">:$sequence_length
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$a,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$loss,
-    TF_TensorOfDTypes<"0x2", "float">:$gradient
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
   );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ctc_merge_repeated", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ignore_longer_outputs_than_inputs", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "preprocess_collapse_repeated", "bool", false, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_CacheDatasetOp : TF_Op<"CacheDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CacheDataset";
+def TF_ImagOp : TF_Op<"Imag", [Pure]> {
+  let summary = "Imag";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$filename
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    TF_TensorOfDTypes<"0x6", "float, double">:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_CacheDatasetV2Op : TF_Op<"CacheDatasetV2", []> {
-  let summary = "CacheDatasetV2";
+def TF_ImportEventOp : TF_Op<"ImportEvent", []> {
+  let summary = "ImportEvent";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x80", "string">:$event
+  );
+}
+
+def TF_InTopKV2Op : TF_Op<"InTopKV2", [Pure]> {
+  let summary = "InTopKV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$predictions,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$targets,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$k
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$precision
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_InfeedDequeueOp : TF_Op<"InfeedDequeue", []> {
+  let summary = "InfeedDequeue";
+  let arguments = (ins
+    TF_ShapeAttr:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_InfeedDequeueTupleOp : TF_Op<"InfeedDequeueTuple", []> {
+  let summary = "InfeedDequeueTuple";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$_XlaSharding,
+    OptionalAttr<ArrayAttr>:$layouts
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
+  DerivedAttr shapes = TF_DerivedResultShapeListAttr;
+}
+
+def TF_InfeedEnqueueTupleOp : TF_Op<"InfeedEnqueueTuple", []> {
+  let summary = "InfeedEnqueueTuple";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal,
+    TypeArrayAttr:$dtypes,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$layouts,
+    TF_ShapeAttrArray:$shapes
+  );
+}
+
+def TF_InitializeTableOp : TF_Op<"InitializeTable", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
+  let summary = "InitializeTable";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
+    AnyTensor:$keys,
+    AnyTensor:$values
+  );
+  TF_DerivedOperandGroupTypeAttr Tkey = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tval = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_InitializeTableFromDatasetOp : TF_Op<"InitializeTableFromDataset", []> {
+  let summary = "InitializeTableFromDataset";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
+    TF_TensorOfDTypes<"0x200000", "variant">:$dataset
+  );
+}
+
+def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
+  let summary = "InitializeTableFromTextFile";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
     TF_TensorOfDTypes<"0x80", "string">:$filename,
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$cache,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    DefaultValuedOptionalAttr<StrAttr, "\"	\"">:$delimiter,
+    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$key_index,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$offset,
+    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$value_index,
+    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "-1">, [IntMinValue<-1>]>:$vocab_size
   );
 }
 
-def TF_CalibrationStatisticsSaverOp : TF_Op<"CalibrationStatisticsSaver", [TF_UnregisteredInTF]> {
-  let summary = "Aggregates and saves the calibration statistics data.";
-  let description = [{
-This op collects outputs of multiples CustomAggregator ops, which includes
-`min`, `max` and `histogram`. Then it aggregates them according to the
-calibration method and save the result to the given file path as a binary
-proto file.
-  }];
+def TF_InitializeTableFromTextFileV2Op : TF_Op<"InitializeTableFromTextFileV2", []> {
+  let summary = "InitializeTableFromTextFileV2";
   let arguments = (ins
-    Variadic<AnyTensor>:$args
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
+    TF_TensorOfDTypes<"0x80", "string">:$filename,
+    DefaultValuedOptionalAttr<StrAttr, "\"	\"">:$delimiter,
+    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$key_index,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$offset,
+    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$value_index,
+    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "-1">, [IntMinValue<-1>]>:$vocab_size
   );
-  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "calibration_methods", "list(int)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ids", "list(string)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_file_path", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_CastOp : TF_Op<"Cast", [Pure]> {
-  let summary = "Cast";
+def TF_InitializeTableV2Op : TF_Op<"InitializeTableV2", []> {
+  let summary = "InitializeTableV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
+    AnyTensor:$keys,
+    AnyTensor:$values
+  );
+  TF_DerivedOperandGroupTypeAttr Tkey = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tval = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_InplaceAddOp : TF_Op<"InplaceAdd", [Pure]> {
+  let summary = "InplaceAdd";
   let arguments = (ins
     AnyTensor:$x,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$Truncate
+    TF_TensorOfDTypes<"0x8", "int32">:$i,
+    AnyTensor:$v
   );
   let results = (outs
     AnyTensor:$y
   );
-  TF_DerivedResultGroupTypeAttr DstT = TF_DerivedResultGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr SrcT = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyCastOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldCastOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyCastOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldCastOp(*this, adaptor.getOperands());
+
+def TF_InplaceUpdateOp : TF_Op<"InplaceUpdate", [Pure]> {
+  let summary = "InplaceUpdate";
+  let arguments = (ins
+    AnyTensor:$x,
+    TF_TensorOfDTypes<"0x8", "int32">:$i,
+    AnyTensor:$v
+  );
+  let results = (outs
+    AnyTensor:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_InvOp : TF_Op<"Inv", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Inv";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_CeilOp : TF_Op<"Ceil", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Ceil";
+def TF_InvertOp : TF_Op<"Invert", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Invert";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_InvertPermutationOp : TF_Op<"InvertPermutation", [Pure]> {
+  let summary = "InvertPermutation";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IsFiniteOp : TF_Op<"IsFinite", [Pure]> {
+  let summary = "IsFinite";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IsInfOp : TF_Op<"IsInf", [Pure]> {
+  let summary = "IsInf";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IsNanOp : TF_Op<"IsNan", [Pure]> {
+  let summary = "IsNan";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_IteratorOp : TF_Op<"Iterator", []> {
+  let summary = "Iterator";
+  let arguments = (ins
+    StrAttr:$container,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    StrAttr:$shared_name
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
+  );
+}
+
+def TF_IteratorFromStringHandleOp : TF_Op<"IteratorFromStringHandle", []> {
+  let summary = "IteratorFromStringHandle";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$string_handle,
+    OptionalAttr<TF_ShapeAttrArray>:$output_shapes,
+    DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
+  );
+}
+
+def TF_IteratorFromStringHandleV2Op : TF_Op<"IteratorFromStringHandleV2", []> {
+  let summary = "IteratorFromStringHandleV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$string_handle,
+    OptionalAttr<TF_ShapeAttrArray>:$output_shapes,
+    DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
+  );
+}
+
+def TF_IteratorGetNextOp : TF_Op<"IteratorGetNext", []> {
+  let summary = "IteratorGetNext";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$components
+  );
+  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
+  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_IteratorGetNextAsOptionalOp : TF_Op<"IteratorGetNextAsOptional", []> {
+  let summary = "IteratorGetNextAsOptional";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$optional
+  );
+}
+
+def TF_IteratorGetNextSyncOp : TF_Op<"IteratorGetNextSync", []> {
+  let summary = "IteratorGetNextSync";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$components
+  );
+  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
+  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_IteratorToStringHandleOp : TF_Op<"IteratorToStringHandle", []> {
+  let summary = "IteratorToStringHandle";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource_handle
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$string_handle
+  );
+}
+
+def TF_IteratorV2Op : TF_Op<"IteratorV2", []> {
+  let summary = "IteratorV2";
+  let arguments = (ins
+    StrAttr:$container,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    StrAttr:$shared_name
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
+  );
+}
+
+def TF_KthOrderStatisticOp : TF_Op<"KthOrderStatistic", [Pure]> {
+  let summary = "KthOrderStatistic";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$input,
+    I64Attr:$k
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$output
+  );
+}
+
+def TF_L2LossOp : TF_Op<"L2Loss", [Pure]> {
+  let summary = "L2Loss";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_LRNOp : TF_Op<"LRN", [Pure]> {
+  let summary = "LRN";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$alpha,
+    DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$bias,
+    DefaultValuedOptionalAttr<I64Attr, "5">:$depth_radius
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_LRNGradOp : TF_Op<"LRNGrad", [Pure]> {
+  let summary = "LRNGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input_grads,
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input_image,
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output_image,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$alpha,
+    DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$bias,
+    DefaultValuedOptionalAttr<I64Attr, "5">:$depth_radius
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_LeakyReluOp : TF_Op<"LeakyRelu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "LeakyRelu";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features,
+    DefaultValuedOptionalAttr<F32Attr, "0.20000000298023224f">:$alpha
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_LeakyReluGradOp : TF_Op<"LeakyReluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "LeakyReluGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features,
+    DefaultValuedOptionalAttr<F32Attr, "0.20000000298023224f">:$alpha
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure]> {
+  let summary = "LeftShift";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_LessOp : TF_Op<"Less", [Pure]> {
+  let summary = "Less";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_LessEqualOp : TF_Op<"LessEqual", [Pure]> {
+  let summary = "LessEqual";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_LgammaOp : TF_Op<"Lgamma", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Lgamma";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
   );
@@ -185,14 +837,192 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>, TF_NoConstantFold, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "CheckNumerics";
+def TF_LinSpaceOp : TF_Op<"LinSpace", [Pure]> {
+  let summary = "LinSpace";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor,
-    StrAttr:$message
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$start,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$stop,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num
   );
   let results = (outs
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ListDiffOp : TF_Op<"ListDiff", [Pure]> {
+  let summary = "ListDiff";
+  let arguments = (ins
+    AnyTensor:$x,
+    AnyTensor:$y
+  );
+  let results = (outs
+    AnyTensor:$out,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$idx
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
+}
+
+def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingADAMParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$velocities,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingAdadeltaParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    TF_TensorOfDTypes<"0x2", "float">:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingAdagradParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingCenteredRMSPropParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$ms,
+    TF_TensorOfDTypes<"0x2", "float">:$mom,
+    TF_TensorOfDTypes<"0x2", "float">:$mg,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingFTRLParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    TF_TensorOfDTypes<"0x2", "float">:$linears,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingMDLAdagradLightParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x2", "float">:$benefits,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingMomentumParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingProximalAdagradParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingProximalYogiParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$v,
+    TF_TensorOfDTypes<"0x2", "float">:$m,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingRMSPropParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$ms,
+    TF_TensorOfDTypes<"0x2", "float">:$mom,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "LoadTPUEmbeddingStochasticGradientDescentParameters";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+}
+
+def TF_LogOp : TF_Op<"Log", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Log";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let extraClassDeclaration = [{
@@ -202,8 +1032,6 @@ def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [MemoryEffects<[MemWrite<TF_Must
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
     return attributes ? attributes.get(name) : ::mlir::Attribute();
   };
   return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
@@ -214,112 +1042,315 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_CheckNumericsV2Op : TF_Op<"CheckNumericsV2", [TF_UnregisteredInTF]> {
-  let summary = "CheckNumericsV2";
+def TF_Log1pOp : TF_Op<"Log1p", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Log1p";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$tensor
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "message", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_CheckPinnedOp : TF_Op<"CheckPinned", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CheckPinned";
+def TF_LogSoftmaxOp : TF_Op<"LogSoftmax", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "LogSoftmax";
   let arguments = (ins
-    AnyTensor:$tensor
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logits
   );
   let results = (outs
-    AnyTensor:$output
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logsoftmax
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_CholeskyOp : TF_Op<"Cholesky", [Pure]> {
-  let summary = "Cholesky";
+def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative]> {
+  let summary = "LogicalAnd";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
+    TF_TensorOfDTypes<"0x400", "bool">:$x,
+    TF_TensorOfDTypes<"0x400", "bool">:$y
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x400", "bool">:$z
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldLogicalOp(*this, adaptor.getOperands());
+}
+  }];
 }
 
-def TF_CholeskyGradOp : TF_Op<"CholeskyGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CholeskyGrad";
+def TF_LogicalNotOp : TF_Op<"LogicalNot", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "LogicalNot";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$l,
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$grad
+    TF_TensorOfDTypes<"0x400", "bool">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
+    TF_TensorOfDTypes<"0x400", "bool">:$y
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateLogicalNotPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldUnaryOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateLogicalNotPatterns(results, context);
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_ChooseFastestBranchDatasetOp : TF_Op<"ChooseFastestBranchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ChooseFastestBranchDataset";
+def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative]> {
+  let summary = "LogicalOr";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x400", "bool">:$x,
+    TF_TensorOfDTypes<"0x400", "bool">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$z
+  );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldLogicalOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_LookupTableExportV2Op : TF_Op<"LookupTableExportV2", []> {
+  let summary = "LookupTableExportV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle
+  );
+  let results = (outs
+    AnyTensor:$keys,
+    AnyTensor:$values
+  );
+  TF_DerivedResultGroupTypeAttr Tkeys = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tvalues = TF_DerivedResultGroupTypeAttr<1>;
+}
+
+def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
+  let summary = "LookupTableFind";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
+    AnyTensor:$keys,
+    AnyTensor:$default_value
+  );
+  let results = (outs
+    AnyTensor:$values
+  );
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_LookupTableFindV2Op : TF_Op<"LookupTableFindV2", []> {
+  let summary = "LookupTableFindV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle,
+    AnyTensor:$keys,
+    AnyTensor:$default_value
+  );
+  let results = (outs
+    AnyTensor:$values
+  );
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_LookupTableImportV2Op : TF_Op<"LookupTableImportV2", []> {
+  let summary = "LookupTableImportV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
+    AnyTensor:$keys,
+    AnyTensor:$values
+  );
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_LookupTableInsertV2Op : TF_Op<"LookupTableInsertV2", []> {
+  let summary = "LookupTableInsertV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
+    AnyTensor:$keys,
+    AnyTensor:$values
+  );
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_LookupTableRemoveV2Op : TF_Op<"LookupTableRemoveV2", []> {
+  let summary = "LookupTableRemoveV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
+    AnyTensor:$keys
+  );
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
+  let summary = "LookupTableSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$table_handle
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$size
+  );
+}
+
+def TF_LookupTableSizeV2Op : TF_Op<"LookupTableSizeV2", []> {
+  let summary = "LookupTableSizeV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$size
+  );
+}
+
+def TF_LowerBoundOp : TF_Op<"LowerBound", [Pure]> {
+  let summary = "LowerBound";
+  let arguments = (ins
+    AnyTensor:$sorted_inputs,
+    AnyTensor:$values
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_MakeIteratorOp : TF_Op<"MakeIterator", []> {
+  let summary = "MakeIterator";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
+  );
+}
+
+def TF_MakeUniqueOp : TF_Op<"MakeUnique", [Pure]> {
+  let summary = "MakeUnique";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$output
+  );
+}
+
+def TF_MapAndBatchDatasetOp : TF_Op<"MapAndBatchDataset", [Pure]> {
+  let summary = "MapAndBatchDataset";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$ratio_numerator,
-    TF_TensorOfDTypes<"0x200", "int64">:$ratio_denominator,
-    Variadic<AnyTensor>:$other_arguments
+    Variadic<AnyTensor>:$other_arguments,
+    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
+    TF_TensorOfDTypes<"0x200", "int64">:$num_parallel_calls,
+    TF_TensorOfDTypes<"0x400", "bool">:$drop_remainder,
+    SymbolRefAttr:$f,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$preserve_cardinality
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<3>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "branches", "list(func)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_elements_per_branch", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "other_arguments_lengths", "list(int)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_ChooseFastestDatasetOp : TF_Op<"ChooseFastestDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ChooseFastestDataset";
+def TF_MapDatasetOp : TF_Op<"MapDataset", [Pure]> {
+  let summary = "MapDataset";
   let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$input_datasets
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    Variadic<AnyTensor>:$other_arguments,
+    SymbolRefAttr:$f,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$force_synchronous,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$preserve_cardinality,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_inter_op_parallelism
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_experiments", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_ClipByValueOp : TF_Op<"ClipByValue", [Pure]> {
-  let summary = "ClipByValue";
+def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
+  let summary = "MatMul";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$clip_value_min,
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$clip_value_max
+    TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$a,
+    TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$b,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_a,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_b,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+    TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
@@ -332,1118 +1363,24 @@ def TF_ClipByValueOp : TF_Op<"ClipByValue", [Pure]> {
   }];
 }
 
-def TF_CloseSummaryWriterOp : TF_Op<"CloseSummaryWriter", []> {
-  let summary = "CloseSummaryWriter";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
-  );
-}
-
-def TF_CollateTPUEmbeddingMemoryOp : TF_Op<"CollateTPUEmbeddingMemory", []> {
-  let summary = "CollateTPUEmbeddingMemory";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$memory_configs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$merged_memory_config
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_CollectiveAllToAllV2Op : TF_Op<"CollectiveAllToAllV2", [MemoryEffects<[MemWrite<TF_CollectiveAllToAllV2Resource>]>]> {
-  let summary = "CollectiveAllToAllV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveAllToAllV3Op : TF_Op<"CollectiveAllToAllV3", [TF_UnregisteredInTF]> {
-  let summary = "CollectiveAllToAllV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x100000", "resource">:$communicator,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "timeout_seconds", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CollectiveAssignGroupV2Op : TF_Op<"CollectiveAssignGroupV2", [Pure, TF_NoConstantFold]> {
-  let summary = "CollectiveAssignGroupV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
-    TF_TensorOfDTypes<"0x8", "int32">:$device_index,
-    TF_TensorOfDTypes<"0x8", "int32">:$base_key
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key
-  );
-}
-
-def TF_CollectiveBcastRecvOp : TF_Op<"CollectiveBcastRecv", []> {
-  let summary = "CollectiveBcastRecv";
-  let arguments = (ins
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    I64Attr:$group_key,
-    I64Attr:$group_size,
-    I64Attr:$instance_key,
-    TF_ShapeAttr:$shape,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_CollectiveBcastRecvV2Op : TF_Op<"CollectiveBcastRecvV2", [TF_UnregisteredInTF]> {
-  let summary = "CollectiveBcastRecvV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<3>;
-  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "communication_hint", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "timeout_seconds", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CollectiveBcastSendOp : TF_Op<"CollectiveBcastSend", []> {
-  let summary = "CollectiveBcastSend";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$input,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    I64Attr:$group_key,
-    I64Attr:$group_size,
-    I64Attr:$instance_key,
-    TF_ShapeAttr:$shape,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveBcastSendV2Op : TF_Op<"CollectiveBcastSendV2", [TF_UnregisteredInTF]> {
-  let summary = "CollectiveBcastSendV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$instance_key
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8060e", "bool, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "communication_hint", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "timeout_seconds", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CollectiveGatherOp : TF_Op<"CollectiveGather", []> {
-  let summary = "CollectiveGather";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$input,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    I64Attr:$group_key,
-    I64Attr:$group_size,
-    I64Attr:$instance_key,
-    TF_ShapeAttr:$shape,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveGatherV2Op : TF_Op<"CollectiveGatherV2", [MemoryEffects<[MemWrite<TF_CollectiveGatherV2Resource>]>]> {
-  let summary = "CollectiveGatherV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8020e", "float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveInitializeCommunicatorOp : TF_Op<"CollectiveInitializeCommunicator", [TF_UnregisteredInTF]> {
-  let summary = "CollectiveInitializeCommunicator";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$rank,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$communicator
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "communication_hint", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "timeout_seconds", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CollectivePermuteOp : TF_Op<"CollectivePermute", []> {
-  let summary = "CollectivePermute";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$source_target_pairs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveReduceOp : TF_Op<"CollectiveReduce", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "CollectiveReduce";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    StrAttr:$final_op,
-    I64Attr:$group_key,
-    I64Attr:$group_size,
-    I64Attr:$instance_key,
-    StrAttr:$merge_op,
-    I64ArrayAttr:$subdiv_offsets,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$wait_for
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_CollectiveReduceScatterV2Op : TF_Op<"CollectiveReduceScatterV2", [MemoryEffects<[MemWrite<TF_CollectiveReduceScatterV2Resource>]>]> {
-  let summary = "CollectiveReduceScatterV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    StrAttr:$final_op,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$max_subdivs_per_device,
-    StrAttr:$merge_op,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveReduceV2Op : TF_Op<"CollectiveReduceV2", [MemoryEffects<[MemWrite<TF_CollectiveReduceV2Resource>]>]> {
-  let summary = "CollectiveReduceV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$instance_key,
-    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$ordering_token,
-    DefaultValuedOptionalAttr<StrAttr, "\"auto\"">:$communication_hint,
-    StrAttr:$final_op,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stateless,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$max_subdivs_per_device,
-    StrAttr:$merge_op,
-    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$timeout_seconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupSizeAttr Nordering_token = TF_DerivedOperandGroupSizeAttr<4>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CollectiveReduceV3Op : TF_Op<"CollectiveReduceV3", [TF_UnregisteredInTF]> {
-  let summary = "CollectiveReduceV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$input,
-    TF_TensorOfDTypes<"0x100000", "resource">:$communicator,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "bfloat16, float, half, double, int32, int64">:$data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduction", "string", true, std::nullopt, {"Min", "Max", "Mul", "Add"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "timeout_seconds", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CombinedNonMaxSuppressionOp : TF_Op<"CombinedNonMaxSuppression", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CombinedNonMaxSuppression";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$boxes,
-    TF_TensorOfDTypes<"0x2", "float">:$scores,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_output_size_per_class,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_total_size,
-    TF_TensorOfDTypes<"0x2", "float">:$iou_threshold,
-    TF_TensorOfDTypes<"0x2", "float">:$score_threshold
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$nmsed_boxes,
-    TF_TensorOfDTypes<"0x2", "float">:$nmsed_scores,
-    TF_TensorOfDTypes<"0x2", "float">:$nmsed_classes,
-    TF_TensorOfDTypes<"0x8", "int32">:$valid_detections
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "clip_boxes", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pad_per_class", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ComplexOp : TF_Op<"Complex", [Pure]> {
-  let summary = "Complex";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$real,
-    TF_TensorOfDTypes<"0x6", "float, double">:$imag
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_ComplexAbsOp : TF_Op<"ComplexAbs", [Pure]> {
-  let summary = "ComplexAbs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_ComplexStructOp : TF_Op<"ComplexStruct", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ComplexStruct";
-  let arguments = (ins
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$outputs
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "n_a", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "n_b", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "t_c", "list(type)", false, 0, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CompositeTensorVariantFromComponentsOp : TF_Op<"CompositeTensorVariantFromComponents", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CompositeTensorVariantFromComponents";
-  let arguments = (ins
-    Variadic<AnyTensor>:$components
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$encoded
-  );
-  TF_DerivedOperandGroupTypeListAttr Tcomponents = TF_DerivedOperandGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CompositeTensorVariantToComponentsOp : TF_Op<"CompositeTensorVariantToComponents", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CompositeTensorVariantToComponents";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$encoded
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$components
-  );
-  TF_DerivedResultGroupTypeListAttr Tcomponents = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CompressElementOp : TF_Op<"CompressElement", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CompressElement";
-  let arguments = (ins
-    Variadic<AnyTensor>:$components
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$compressed
-  );
-  TF_DerivedOperandGroupTypeListAttr input_types = TF_DerivedOperandGroupTypeListAttr<0>;
-}
-
-def TF_ComputeAccidentalHitsOp : TF_Op<"ComputeAccidentalHits", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ComputeAccidentalHits";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$true_classes,
-    TF_TensorOfDTypes<"0x200", "int64">:$sampled_candidates
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$indices,
-    TF_TensorOfDTypes<"0x200", "int64">:$ids,
-    TF_TensorOfDTypes<"0x2", "float">:$weights
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_true", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ComputeBatchSizeOp : TF_Op<"ComputeBatchSize", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ComputeBatchSize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size
-  );
-}
-
-def TF_ComputeDedupDataSizeOp : TF_Op<"ComputeDedupDataSize", [TF_UnregisteredInTF]> {
-  let summary = "ComputeDedupDataSize";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$num_elements
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ComputeDedupDataSizeV2Op : TF_Op<"ComputeDedupDataSizeV2", [TF_UnregisteredInTF]> {
-  let summary = "ComputeDedupDataSizeV2";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$num_elements
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "embedding_partitions", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "hbm_buffers_config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tpu_topology", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ComputeDedupDataTupleMaskOp : TF_Op<"ComputeDedupDataTupleMask", [TF_UnregisteredInTF]> {
-  let summary = "ComputeDedupDataTupleMask";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$output_shape
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ComputeDedupDataTupleMaskV2Op : TF_Op<"ComputeDedupDataTupleMaskV2", [TF_UnregisteredInTF]> {
-  let summary = "ComputeDedupDataTupleMaskV2";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$output_shape
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "embedding_partitions", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "hbm_buffers_config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tpu_topology", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ConcatOp : TF_Op<"Concat", [Pure]> {
-  let summary = "Concat";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$concat_dim,
-    Variadic<AnyTensor>:$values
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_ConcatOffsetOp : TF_Op<"ConcatOffset", [Pure]> {
-  let summary = "ConcatOffset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$concat_dim,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$shape
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$offset
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_ConcatV2Op : TF_Op<"ConcatV2", [Pure]> {
-  let summary = "ConcatV2";
-  let arguments = (ins
-    Variadic<AnyTensor>:$values,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyConcatV2Op(::mlir::Operation *op);
-::mlir::OpFoldResult foldConcatV2Op(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyConcatV2Op(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldConcatV2Op(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_ConcatenateDatasetOp : TF_Op<"ConcatenateDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ConcatenateDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200000", "variant">:$another_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ConditionalAccumulatorOp : TF_Op<"ConditionalAccumulator", [TF_UnregisteredInTF]> {
-  let summary = "ConditionalAccumulator";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduction_type", "string", false, std::nullopt, {"MEAN", "SUM"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape", "shape", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ConfigureAndInitializeGlobalTPUOp : TF_Op<"ConfigureAndInitializeGlobalTPU", []> {
-  let summary = "ConfigureAndInitializeGlobalTPU";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$output
-  );
-}
-
-def TF_ConfigureDistributedTPUOp : TF_Op<"ConfigureDistributedTPU", []> {
-  let summary = "ConfigureDistributedTPU";
-  let arguments = (ins
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$compilation_failure_closes_chips,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$embedding_config,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$enable_whole_mesh_compilations,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_global_init,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$tpu_cancellation_closes_chips,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tpu_embedding_config
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$topology
-  );
-}
-
-def TF_ConfigureTPUEmbeddingOp : TF_Op<"ConfigureTPUEmbedding", []> {
-  let summary = "ConfigureTPUEmbedding";
-  let arguments = (ins
-    StrAttr:$config
-  );
-}
-
-def TF_ConfigureTPUEmbeddingHostOp : TF_Op<"ConfigureTPUEmbeddingHost", []> {
-  let summary = "ConfigureTPUEmbeddingHost";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$common_config,
-    TF_TensorOfDTypes<"0x80", "string">:$memory_config,
-    StrAttr:$config
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$network_config
-  );
-}
-
-def TF_ConfigureTPUEmbeddingMemoryOp : TF_Op<"ConfigureTPUEmbeddingMemory", []> {
-  let summary = "ConfigureTPUEmbeddingMemory";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$common_config
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$memory_config
-  );
-}
-
-def TF_ConjOp : TF_Op<"Conj", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Conj";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x240100", "complex64, complex128, variant">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x240100", "complex64, complex128, variant">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_ConjugateTransposeOp : TF_Op<"ConjugateTranspose", [Pure]> {
-  let summary = "ConjugateTranspose";
-  let arguments = (ins
-    AnyTensor:$x,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$perm
-  );
-  let results = (outs
-    AnyTensor:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_ConnectTPUEmbeddingHostsOp : TF_Op<"ConnectTPUEmbeddingHosts", []> {
-  let summary = "ConnectTPUEmbeddingHosts";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$network_configs
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_ConstructionFailsOp : TF_Op<"ConstructionFails", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ConstructionFails";
-  let arguments = (ins
-  );
-}
-
-def TF_ConsumeMutexLockOp : TF_Op<"ConsumeMutexLock", [TF_UnregisteredInTF]> {
-  let summary = "ConsumeMutexLock";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$mutex_lock
-  );
-}
-
-def TF_ControlTriggerOp : TF_Op<"ControlTrigger", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ControlTrigger";
-  let arguments = (ins
-  );
-}
-
-def TF_ConvOp : TF_Op<"Conv", [Pure]> {
-  let summary = "Conv";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
-    DefaultValuedOptionalAttr<I64Attr, "1">:$batch_dims,
-    DefaultValuedOptionalAttr<StrAttr, "\"CHANNELS_LAST\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    DefaultValuedOptionalAttr<I64Attr, "1">:$groups,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv2DOp : TF_Op<"Conv2D", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Conv2D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyConv2DOp(::mlir::Operation *op);
-::llvm::LogicalResult inferConv2DOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyConv2DOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferConv2DOp(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_Conv2DBackpropFilterOp : TF_Op<"Conv2DBackpropFilter", [Pure]> {
-  let summary = "Conv2DBackpropFilter";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$filter_sizes,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv2DBackpropFilterV2Op : TF_Op<"Conv2DBackpropFilterV2", [Pure]> {
-  let summary = "Conv2DBackpropFilterV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv2DBackpropInputOp : TF_Op<"Conv2DBackpropInput", [Pure]> {
-  let summary = "Conv2DBackpropInput";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$input_sizes,
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_Conv2DBackpropInputV2Op : TF_Op<"Conv2DBackpropInputV2", [Pure]> {
-  let summary = "Conv2DBackpropInputV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$input,
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$filter,
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8400e", "half, bfloat16, float, double, int32">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv3DOp : TF_Op<"Conv3D", [Pure]> {
-  let summary = "Conv3D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
-    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv3DBackpropFilterOp : TF_Op<"Conv3DBackpropFilter", [Pure]> {
-  let summary = "Conv3DBackpropFilter";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$input,
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$filter,
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv3DBackpropFilterV2Op : TF_Op<"Conv3DBackpropFilterV2", [Pure]> {
-  let summary = "Conv3DBackpropFilterV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$filter_sizes,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv3DBackpropInputOp : TF_Op<"Conv3DBackpropInput", [Pure]> {
-  let summary = "Conv3DBackpropInput";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$input,
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$filter,
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Conv3DBackpropInputV2Op : TF_Op<"Conv3DBackpropInputV2", [Pure]> {
-  let summary = "Conv3DBackpropInputV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$input_sizes,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1, 1}">:$dilations,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_ConvertToCooTensorOp : TF_Op<"ConvertToCooTensor", [Pure]> {
-  let summary = "ConvertToCooTensor";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$indices_or_row_splits,
-    TF_TensorOfDTypes<"0x8", "int32">:$values,
-    TF_TensorOfDTypes<"0x2", "float">:$weights,
-    StrAttr:$combiner,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$row_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gains
-  );
-}
-
-def TF_ConvertToListOfSparseCoreCooTensorsOp : TF_Op<"ConvertToListOfSparseCoreCooTensors", [Pure, SameVariadicResultSize]> {
-  let summary = "ConvertToListOfSparseCoreCooTensors";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$indices_or_row_splits,
-    TF_TensorOfDTypes<"0x8", "int32">:$values,
-    TF_TensorOfDTypes<"0x2", "float">:$weights,
-    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$col_offset,
-    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$col_shift,
-    StrAttr:$combiner,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_shards,
-    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$row_offset,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$stacked_table_sample_count
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$row_ids_list,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$col_ids_list,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains_list
-  );
-  TF_DerivedResultGroupSizeAttr num_sc_per_chip = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_ConvertToSparseCoreCsrWrappedCooTensorOp : TF_Op<"ConvertToSparseCoreCsrWrappedCooTensor", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "ConvertToSparseCoreCsrWrappedCooTensor";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$sorted_row_ids_list,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$sorted_col_ids_list,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$sorted_gains_list,
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$id_counts_list,
-    TF_TensorOfDTypes<"0x200", "int64">:$splits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
-    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
-    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers_unpadded_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$ids_unpadded_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_sc
-  );
-  TF_DerivedOperandGroupSizeAttr num_sc_per_chip = TF_DerivedOperandGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "allow_id_dropping", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "feature_width", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_ids_per_chip_per_sample", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_minibatches_per_sc", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_replica", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sample_count_per_sc", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_vocab_size", "int", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CopyOp : TF_Op<"Copy", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Copy";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "debug_ops_spec", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CopyHostOp : TF_Op<"CopyHost", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CopyHost";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "debug_ops_spec", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CopyOpOp : TF_Op<"CopyOp", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CopyOp";
-  let arguments = (ins
-    AnyTensor:$a
-  );
-  let results = (outs
-    AnyTensor:$b
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_CopyToMeshOp : TF_Op<"CopyToMesh", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CopyToMesh";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "mesh", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CopyToMeshGradOp : TF_Op<"CopyToMeshGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CopyToMeshGrad";
+def TF_MatrixBandPartOp : TF_Op<"MatrixBandPart", [Pure]> {
+  let summary = "MatrixBandPart";
   let arguments = (ins
     AnyTensor:$input,
-    AnyTensor:$forward_input
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_lower,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_upper
+  );
+  let results = (outs
+    AnyTensor:$band
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindex = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_MatrixDiagOp : TF_Op<"MatrixDiag", [Pure]> {
+  let summary = "MatrixDiag";
+  let arguments = (ins
+    AnyTensor:$diagonal
   );
   let results = (outs
     AnyTensor:$output
@@ -1451,480 +1388,157 @@ def TF_CopyToMeshGradOp : TF_Op<"CopyToMeshGrad", [Pure, TF_UnregisteredInTF]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CosOp : TF_Op<"Cos", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Cos";
+def TF_MatrixDiagPartV3Op : TF_Op<"MatrixDiagPartV3", [Pure]> {
+  let summary = "MatrixDiagPartV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$k,
+    AnyTensor:$padding_value,
+    DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_CoshOp : TF_Op<"Cosh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Cosh";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_CountUpToOp : TF_Op<"CountUpTo", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CountUpTo";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$ref
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "limit", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CreateSummaryDbWriterOp : TF_Op<"CreateSummaryDbWriter", []> {
-  let summary = "CreateSummaryDbWriter";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
-    TF_TensorOfDTypes<"0x80", "string">:$db_uri,
-    TF_TensorOfDTypes<"0x80", "string">:$experiment_name,
-    TF_TensorOfDTypes<"0x80", "string">:$run_name,
-    TF_TensorOfDTypes<"0x80", "string">:$user_name
-  );
-}
-
-def TF_CreateSummaryFileWriterOp : TF_Op<"CreateSummaryFileWriter", []> {
-  let summary = "CreateSummaryFileWriter";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
-    TF_TensorOfDTypes<"0x80", "string">:$logdir,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_queue,
-    TF_TensorOfDTypes<"0x8", "int32">:$flush_millis,
-    TF_TensorOfDTypes<"0x80", "string">:$filename_suffix
-  );
-}
-
-def TF_CropAndResizeOp : TF_Op<"CropAndResize", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CropAndResize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xa027e", "uint8, uint16, int8, int16, int32, int64, half, float, double">:$image,
-    TF_TensorOfDTypes<"0x2", "float">:$boxes,
-    TF_TensorOfDTypes<"0x8", "int32">:$box_ind,
-    TF_TensorOfDTypes<"0x8", "int32">:$crop_size
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$crops
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "extrapolation_value", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "method", "string", false, std::nullopt, {"bilinear", "nearest"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CropAndResizeGradBoxesOp : TF_Op<"CropAndResizeGradBoxes", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CropAndResizeGradBoxes";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$grads,
-    TF_TensorOfDTypes<"0xa027e", "uint8, uint16, int8, int16, int32, int64, half, float, double">:$image,
-    TF_TensorOfDTypes<"0x2", "float">:$boxes,
-    TF_TensorOfDTypes<"0x8", "int32">:$box_ind
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "method", "string", false, std::nullopt, {"bilinear"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CropAndResizeGradImageOp : TF_Op<"CropAndResizeGradImage", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CropAndResizeGradImage";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$grads,
-    TF_TensorOfDTypes<"0x2", "float">:$boxes,
-    TF_TensorOfDTypes<"0x8", "int32">:$box_ind,
-    TF_TensorOfDTypes<"0x8", "int32">:$image_size
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80006", "float, half, double">:$output
-  );
-  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "method", "string", false, std::nullopt, {"bilinear", "nearest"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CrossOp : TF_Op<"Cross", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Cross";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$a,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$b
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$product
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure, TF_NoConstantFold]> {
-  let summary = "CrossReplicaSum";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$output
+    AnyTensor:$diagonal
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CudnnRNNOp : TF_Op<"CudnnRNN", [TF_UnregisteredInTF]> {
-  let summary = "CudnnRNN";
+def TF_MatrixDiagV2Op : TF_Op<"MatrixDiagV2", [Pure]> {
+  let summary = "MatrixDiagV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params
+    AnyTensor:$diagonal,
+    TF_TensorOfDTypes<"0x8", "int32">:$k,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_rows,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_cols,
+    AnyTensor:$padding_value
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$reserve_space
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "is_training", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_CudnnRNNBackpropOp : TF_Op<"CudnnRNNBackprop", [TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNBackprop";
+def TF_MatrixDiagV3Op : TF_Op<"MatrixDiagV3", [Pure]> {
+  let summary = "MatrixDiagV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$reserve_space
+    AnyTensor:$diagonal,
+    TF_TensorOfDTypes<"0x8", "int32">:$k,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_rows,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_cols,
+    AnyTensor:$padding_value,
+    DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params_backprop
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_CudnnRNNBackpropV2Op : TF_Op<"CudnnRNNBackpropV2", [TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNBackpropV2";
+def TF_MatrixInverseOp : TF_Op<"MatrixInverse", [Pure]> {
+  let summary = "MatrixInverse";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$reserve_space,
-    TF_TensorOfDTypes<"0x40", "int8">:$host_reserved
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params_backprop
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_CudnnRNNBackpropV3Op : TF_Op<"CudnnRNNBackpropV3", [TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNBackpropV3";
+def TF_MatrixSetDiagOp : TF_Op<"MatrixSetDiag", [Pure]> {
+  let summary = "MatrixSetDiag";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params,
-    TF_TensorOfDTypes<"0x8", "int32">:$sequence_lengths,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$reserve_space,
-    TF_TensorOfDTypes<"0x40", "int8">:$host_reserved
+    AnyTensor:$input,
+    AnyTensor:$diagonal
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c_backprop,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params_backprop
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_proj", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "time_major", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_CudnnRNNCanonicalToParamsOp : TF_Op<"CudnnRNNCanonicalToParams", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "CudnnRNNCanonicalToParams";
+def TF_MatrixSetDiagV2Op : TF_Op<"MatrixSetDiagV2", [Pure]> {
+  let summary = "MatrixSetDiagV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_units,
-    TF_TensorOfDTypes<"0x8", "int32">:$input_size,
-    Variadic<TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">>:$weights,
-    Variadic<TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">>:$biases
+    AnyTensor:$input,
+    AnyTensor:$diagonal,
+    TF_TensorOfDTypes<"0x8", "int32">:$k
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params
+    AnyTensor:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
-  TF_DerivedOperandGroupSizeAttr num_params = TF_DerivedOperandGroupSizeAttr<3>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CudnnRNNCanonicalToParamsV2Op : TF_Op<"CudnnRNNCanonicalToParamsV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNCanonicalToParamsV2";
+def TF_MatrixSetDiagV3Op : TF_Op<"MatrixSetDiagV3", [Pure]> {
+  let summary = "MatrixSetDiagV3";
   let arguments = (ins
-    Variadic<AnyTensor>:$inputs
+    AnyTensor:$input,
+    AnyTensor:$diagonal,
+    TF_TensorOfDTypes<"0x8", "int32">:$k,
+    DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params
+    AnyTensor:$output
   );
-  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_params_biases", "int", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_params_weights", "int", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_proj", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CudnnRNNParamsSizeOp : TF_Op<"CudnnRNNParamsSize", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNParamsSize";
+def TF_MatrixSolveOp : TF_Op<"MatrixSolve", [Pure]> {
+  let summary = "MatrixSolve";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_units,
-    TF_TensorOfDTypes<"0x8", "int32">:$input_size
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$matrix,
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$rhs,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$params_size
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
   );
-  TF_DerivedResultGroupTypeAttr S = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "T", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_proj", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CudnnRNNParamsToCanonicalOp : TF_Op<"CudnnRNNParamsToCanonical", [Pure, TF_UnregisteredInTF, SameVariadicResultSize]> {
-  let summary = "CudnnRNNParamsToCanonical";
+def TF_MatrixTriangularSolveOp : TF_Op<"MatrixTriangularSolve", [Pure]> {
+  let summary = "MatrixTriangularSolve";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_units,
-    TF_TensorOfDTypes<"0x8", "int32">:$input_size,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$matrix,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$rhs,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$lower
   );
   let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">>:$weights,
-    Variadic<TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">>:$biases
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
-  TF_DerivedResultGroupSizeAttr num_params = TF_DerivedResultGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_CudnnRNNParamsToCanonicalV2Op : TF_Op<"CudnnRNNParamsToCanonicalV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNParamsToCanonicalV2";
+def TF_MaxOp : TF_Op<"Max", [Pure]> {
+  let summary = "Max";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$num_layers,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_units,
-    TF_TensorOfDTypes<"0x8", "int32">:$input_size,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params
+    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
   );
   let results = (outs
-    Variadic<AnyTensor>:$outputs
+    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_params_biases", "int", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_params_weights", "int", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_proj", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
-  }];
+
+def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
+  let summary = "MaxPool";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    I64ArrayAttr:$ksize,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
 #endif // TFMLIR_TFGENOPS02_TD

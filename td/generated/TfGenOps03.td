@@ -5,1528 +5,323 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_CudnnRNNV2Op : TF_Op<"CudnnRNNV2", [TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNV2";
+def TF_MaxPool3DOp : TF_Op<"MaxPool3D", [Pure]> {
+  let summary = "MaxPool3D";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+    I64ArrayAttr:$ksize,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$reserve_space,
-    TF_TensorOfDTypes<"0x40", "int8">:$host_reserved
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "is_training", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CudnnRNNV3Op : TF_Op<"CudnnRNNV3", [TF_UnregisteredInTF]> {
-  let summary = "CudnnRNNV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$params,
-    TF_TensorOfDTypes<"0x8", "int32">:$sequence_lengths
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_h,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output_c,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$reserve_space,
-    TF_TensorOfDTypes<"0x40", "int8">:$host_reserved
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "direction", "string", false, std::nullopt, {"unidirectional", "bidirectional"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dropout", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_mode", "string", false, std::nullopt, {"linear_input", "skip_input", "auto_select"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "is_training", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_proj", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rnn_mode", "string", false, std::nullopt, {"rnn_relu", "rnn_tanh", "lstm", "gru"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "time_major", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_CumprodOp : TF_Op<"Cumprod", [Pure]> {
-  let summary = "Cumprod";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_CumsumOp : TF_Op<"Cumsum", [Pure]> {
-  let summary = "Cumsum";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_CumulativeLogsumexpOp : TF_Op<"CumulativeLogsumexp", [Pure]> {
-  let summary = "CumulativeLogsumexp";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_CustomAggregatorOp : TF_Op<"CustomAggregator", [Pure, TF_UnregisteredInTF]> {
-  let summary = "CustomAggregator";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output,
-    TF_TensorOfDTypes<"0x2", "float">:$min,
-    TF_TensorOfDTypes<"0x2", "float">:$max,
-    TF_TensorOfDTypes<"0x200", "int64">:$histogram
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "calibration_method", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "id", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_percentile", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "min_percentile", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_bins", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorAllGatherOp : TF_Op<"DTensorAllGather", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DTensorAllGather";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc8465e", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc8465e", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_layout", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_layout", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorAllReduceOp : TF_Op<"DTensorAllReduce", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DTensorAllReduce";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc8465e", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc8465e", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_type", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduce_op", "string", true, std::nullopt, {"Min", "Max", "Mul", "Add", "Mean", "Any", "All"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorAllScatterOp : TF_Op<"DTensorAllScatter", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DTensorAllScatter";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc846de", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool, string">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc846de", "half, bfloat16, float, double, int8, uint8, int32, uint32, int64, uint64, bool, string">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_layout", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_layout", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorAllToAllOp : TF_Op<"DTensorAllToAll", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DTensorAllToAll";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x48460e", "half, bfloat16, float, double, int32, uint32, int64, bool">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x48460e", "half, bfloat16, float, double, int32, uint32, int64, bool">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_layout", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_layout", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorReduceScatterOp : TF_Op<"DTensorReduceScatter", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DTensorReduceScatter";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x48460a", "half, bfloat16, float, int32, uint32, int64, bool">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
-    TF_TensorOfDTypes<"0x8", "int32">:$scatter_dimension
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x48460a", "half, bfloat16, float, int32, uint32, int64, bool">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_type", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduce_op", "string", true, std::nullopt, {"Min", "Max", "Mul", "Add", "Mean", "Any", "All"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorRestoreV2Op : TF_Op<"DTensorRestoreV2", [TF_UnregisteredInTF]> {
-  let summary = "DTensorRestoreV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$prefix,
-    TF_TensorOfDTypes<"0x80", "string">:$tensor_names,
-    TF_TensorOfDTypes<"0x80", "string">:$shape_and_slices
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$tensors
-  );
-  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_layouts", "list(string)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "input_shapes", "list(shape)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DTensorSetGlobalTPUArrayOp : TF_Op<"DTensorSetGlobalTPUArray", [TF_UnregisteredInTF]> {
-  let summary = "DTensorSetGlobalTPUArray";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$topology
-  );
-}
-
-def TF_DataFormatDimMapOp : TF_Op<"DataFormatDimMap", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "DataFormatDimMap";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$x,
-    DefaultValuedOptionalAttr<StrAttr, "\"NCHW\"">:$dst_format,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$src_format
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_DataFormatVecPermuteOp : TF_Op<"DataFormatVecPermute", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "DataFormatVecPermute";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$x,
-    DefaultValuedOptionalAttr<StrAttr, "\"NCHW\"">:$dst_format,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$src_format
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_DataServiceDatasetOp : TF_Op<"DataServiceDataset", [TF_UnregisteredInTF]> {
-  let summary = "DataServiceDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$dataset_id,
-    TF_TensorOfDTypes<"0x80", "string">:$processing_mode,
-    TF_TensorOfDTypes<"0x80", "string">:$address,
-    TF_TensorOfDTypes<"0x80", "string">:$protocol,
-    TF_TensorOfDTypes<"0x80", "string">:$job_name,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_outstanding_requests,
-    TF_TensorOfDTypes<"0x100000", "resource">:$iteration_counter
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cross_trainer_cache_options", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "data_transfer_protocol", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "target_workers", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "task_refresh_interval_hint_ms", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DataServiceDatasetV2Op : TF_Op<"DataServiceDatasetV2", [TF_UnregisteredInTF]> {
-  let summary = "DataServiceDatasetV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$dataset_id,
-    TF_TensorOfDTypes<"0x80", "string">:$processing_mode,
-    TF_TensorOfDTypes<"0x80", "string">:$address,
-    TF_TensorOfDTypes<"0x80", "string">:$protocol,
-    TF_TensorOfDTypes<"0x80", "string">:$job_name,
-    TF_TensorOfDTypes<"0x200", "int64">:$consumer_index,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_consumers,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_outstanding_requests,
-    TF_TensorOfDTypes<"0x100000", "resource">:$iteration_counter
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cross_trainer_cache_options", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "data_transfer_protocol", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "target_workers", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "task_refresh_interval_hint_ms", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DataServiceDatasetV3Op : TF_Op<"DataServiceDatasetV3", [TF_UnregisteredInTF]> {
-  let summary = "DataServiceDatasetV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$dataset_id,
-    TF_TensorOfDTypes<"0x80", "string">:$processing_mode,
-    TF_TensorOfDTypes<"0x80", "string">:$address,
-    TF_TensorOfDTypes<"0x80", "string">:$protocol,
-    TF_TensorOfDTypes<"0x80", "string">:$job_name,
-    TF_TensorOfDTypes<"0x200", "int64">:$consumer_index,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_consumers,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_outstanding_requests,
-    TF_TensorOfDTypes<"0x100000", "resource">:$iteration_counter
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cross_trainer_cache_options", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "data_transfer_protocol", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "target_workers", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "task_refresh_interval_hint_ms", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "uncompress", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "uncompress_fn", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DataServiceDatasetV4Op : TF_Op<"DataServiceDatasetV4", [TF_UnregisteredInTF]> {
-  let summary = "DataServiceDatasetV4";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$dataset_id,
-    TF_TensorOfDTypes<"0x80", "string">:$processing_mode,
-    TF_TensorOfDTypes<"0x80", "string">:$address,
-    TF_TensorOfDTypes<"0x80", "string">:$protocol,
-    TF_TensorOfDTypes<"0x80", "string">:$job_name,
-    TF_TensorOfDTypes<"0x200", "int64">:$consumer_index,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_consumers,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_outstanding_requests,
-    TF_TensorOfDTypes<"0x100000", "resource">:$iteration_counter
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cross_trainer_cache_options", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "data_transfer_protocol", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "target_workers", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "task_refresh_interval_hint_ms", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "uncompress", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "uncompress_fn", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DatasetCardinalityOp : TF_Op<"DatasetCardinality", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DatasetCardinality";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$cardinality
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cardinality_options", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DatasetFingerprintOp : TF_Op<"DatasetFingerprint", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DatasetFingerprint";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x800000", "uint64">:$fingerprint
-  );
-}
-
-def TF_DatasetFromGraphOp : TF_Op<"DatasetFromGraph", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DatasetFromGraph";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$graph_def
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-}
-
-def TF_DatasetToGraphOp : TF_Op<"DatasetToGraph", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DatasetToGraph";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$graph
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "allow_stateful", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "stateful_whitelist", "list(string)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strip_device_assignment", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DatasetToGraphV2Op : TF_Op<"DatasetToGraphV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DatasetToGraphV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$graph
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "external_state_policy", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strip_device_assignment", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DatasetToSingleElementOp : TF_Op<"DatasetToSingleElement", [TF_UnregisteredInTF]> {
-  let summary = "DatasetToSingleElement";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$dataset
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$components
-  );
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DatasetToTFRecordOp : TF_Op<"DatasetToTFRecord", [TF_UnregisteredInTF]> {
-  let summary = "DatasetToTFRecord";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$filename,
-    TF_TensorOfDTypes<"0x80", "string">:$compression_type
-  );
-}
-
-def TF_DawsnOp : TF_Op<"Dawsn", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Dawsn";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DebugGradientIdentityOp : TF_Op<"DebugGradientIdentity", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DebugGradientIdentity";
+def TF_MaxPool3DGradOp : TF_Op<"MaxPool3DGrad", [Pure]> {
+  let summary = "MaxPool3DGrad";
   let arguments = (ins
-    AnyTensor:$input
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$orig_input,
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$orig_output,
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$grad,
+    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+    I64ArrayAttr:$ksize,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
   );
   let results = (outs
-    AnyTensor:$output
+    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DebugGradientRefIdentityOp : TF_Op<"DebugGradientRefIdentity", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DebugGradientRefIdentity";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DebugIdentityOp : TF_Op<"DebugIdentity", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "DebugIdentity";
-  let arguments = (ins
-    AnyTensor:$input,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$debug_urls,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$device_name,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$gated_grpc,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tensor_name
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_DebugIdentityV2Op : TF_Op<"DebugIdentityV2", []> {
-  let summary = "DebugIdentityV2";
-  let arguments = (ins
-    AnyTensor:$input,
-    DefaultValuedOptionalAttr<I64Attr, "1000">:$circular_buffer_size,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$debug_urls,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$op_name,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$output_slot,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$tensor_debug_mode,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tfdbg_context_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tfdbg_run_id
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DebugIdentityV3Op : TF_Op<"DebugIdentityV3", [TF_UnregisteredInTF]> {
-  let summary = "DebugIdentityV3";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "debug_urls", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "gated_grpc", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "io_index", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "io_of_node", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "is_input", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DebugNanCountOp : TF_Op<"DebugNanCount", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DebugNanCount";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "debug_urls", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "gated_grpc", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DebugNumericSummaryOp : TF_Op<"DebugNumericSummary", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DebugNumericSummary";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x4", "double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "debug_urls", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "gated_grpc", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "lower_bound", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "mute_if_healthy", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "upper_bound", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DebugNumericSummaryV2Op : TF_Op<"DebugNumericSummaryV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DebugNumericSummaryV2";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_debug_mode", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_id", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeAndCropJpegOp : TF_Op<"DecodeAndCropJpeg", [Pure]> {
-  let summary = "DecodeAndCropJpeg";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents,
-    TF_TensorOfDTypes<"0x8", "int32">:$crop_window,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$acceptable_fraction,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$channels,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$dct_method,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$fancy_upscaling,
-    DefaultValuedOptionalAttr<I64Attr, "1">:$ratio,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$try_recover_truncated
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-}
-
-def TF_DecodeBase64Op : TF_Op<"DecodeBase64", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeBase64";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$output
-  );
-}
-
-def TF_DecodeBmpOp : TF_Op<"DecodeBmp", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeBmp";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "channels", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeCSVOp : TF_Op<"DecodeCSV", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeCSV";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$records,
-    Variadic<AnyTensor>:$record_defaults
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$output
-  );
-  TF_DerivedOperandGroupTypeListAttr OUT_TYPE = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "field_delim", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "na_value", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "select_cols", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_quote_delim", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeCompressedOp : TF_Op<"DecodeCompressed", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeCompressed";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$bytes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$output
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "compression_type", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeGifOp : TF_Op<"DecodeGif", [Pure]> {
-  let summary = "DecodeGif";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-}
-
-def TF_DecodeImageOp : TF_Op<"DecodeImage", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeImage";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20012", "uint8, uint16, float">:$image
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "channels", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "expand_animations", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeJSONExampleOp : TF_Op<"DecodeJSONExample", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeJSONExample";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$json_examples
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$binary_examples
-  );
-}
-
-def TF_DecodeJpegOp : TF_Op<"DecodeJpeg", [Pure]> {
-  let summary = "DecodeJpeg";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$acceptable_fraction,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$channels,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$dct_method,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$fancy_upscaling,
-    DefaultValuedOptionalAttr<I64Attr, "1">:$ratio,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$try_recover_truncated
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-}
-
-def TF_DecodeJxlOp : TF_Op<"DecodeJxl", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeJxl";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "channels", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodePaddedRawOp : TF_Op<"DecodePaddedRaw", [Pure]> {
-  let summary = "DecodePaddedRaw";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$input_bytes,
-    TF_TensorOfDTypes<"0x8", "int32">:$fixed_length,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$little_endian
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xa427e", "half, float, double, int32, uint16, uint8, int16, int8, int64, bfloat16">:$output
-  );
-  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_DecodePngOp : TF_Op<"DecodePng", [Pure]> {
-  let summary = "DecodePng";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$channels
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20010", "uint8, uint16">:$image
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_DecodeProtoV2Op : TF_Op<"DecodeProtoV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeProtoV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$bytes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$sizes,
-    Variadic<AnyTensor>:$values
-  );
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "descriptor_source", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "field_names", "list(string)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "message_format", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "message_type", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sanitize", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeRawOp : TF_Op<"DecodeRaw", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeRaw";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$bytes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xe477e", "half, float, double, int32, uint16, uint8, int16, int8, int64, complex64, complex128, bool, bfloat16">:$output
-  );
-  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "little_endian", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeWavOp : TF_Op<"DecodeWav", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeWav";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$audio,
-    TF_TensorOfDTypes<"0x8", "int32">:$sample_rate
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "desired_channels", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "desired_samples", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DecodeWebPOp : TF_Op<"DecodeWebP", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DecodeWebP";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "channels", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DeepCopyOp : TF_Op<"DeepCopy", [TF_UnregisteredInTF]> {
-  let summary = "DeepCopy";
-  let arguments = (ins
-    AnyTensor:$x
-  );
-  let results = (outs
-    AnyTensor:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DefaultAttrsOp : TF_Op<"DefaultAttrs", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DefaultAttrs";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "bool_list_val", "list(bool)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "bool_val", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "float_list_val", "list(float)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "float_val", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "int_list_val", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "int_val", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape_list_val", "list(shape)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape_val", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "string_list_val", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "string_val", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_list_val", "list(tensor)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tensor_val", "tensor", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "type_list_val", "list(type)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "type_val", "type", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DeleteIteratorOp : TF_Op<"DeleteIterator", []> {
-  let summary = "DeleteIterator";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
-  );
-}
-
-def TF_DeleteMemoryCacheOp : TF_Op<"DeleteMemoryCache", []> {
-  let summary = "DeleteMemoryCache";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
-  );
-}
-
-def TF_DeleteMultiDeviceIteratorOp : TF_Op<"DeleteMultiDeviceIterator", []> {
-  let summary = "DeleteMultiDeviceIterator";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
-    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemRead<TF_ResourceResource>]>:$iterators,
-    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
-}
-
-def TF_DeleteRandomSeedGeneratorOp : TF_Op<"DeleteRandomSeedGenerator", []> {
-  let summary = "DeleteRandomSeedGenerator";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
-  );
-}
-
-def TF_DeleteRpcFutureResourceOp : TF_Op<"DeleteRpcFutureResource", [TF_UnregisteredInTF]> {
-  let summary = "DeleteRpcFutureResource";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
-  );
-}
-
-def TF_DeleteSeedGeneratorOp : TF_Op<"DeleteSeedGenerator", []> {
-  let summary = "DeleteSeedGenerator";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$deleter
-  );
-}
-
-def TF_DeleteSessionTensorOp : TF_Op<"DeleteSessionTensor", [TF_UnregisteredInTF]> {
-  let summary = "DeleteSessionTensor";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-}
-
-def TF_DenseBincountOp : TF_Op<"DenseBincount", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DenseBincount";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$size,
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$weights
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "binary_output", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr TInput = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_DenseCountSparseOutputOp : TF_Op<"DenseCountSparseOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DenseCountSparseOutput";
+def TF_MaxPool3DGradGradOp : TF_Op<"MaxPool3DGradGrad", [Pure]> {
+  let summary = "MaxPool3DGradGrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$values,
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$weights
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$output_indices,
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$output_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$output_dense_shape
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr output_type = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "binary_output", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "maxlength", "int", false, -1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "minlength", "int", false, -1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DenseToCSRSparseMatrixOp : TF_Op<"DenseToCSRSparseMatrix", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DenseToCSRSparseMatrix";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$dense_input,
-    TF_TensorOfDTypes<"0x200", "int64">:$indices
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$sparse_output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DenseToDenseSetOperationOp : TF_Op<"DenseToDenseSetOperation", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DenseToDenseSetOperation";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$set1,
-    TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$set2
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$result_indices,
-    TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$result_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$result_shape
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "set_operation", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "validate_indices", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DenseToSparseBatchDatasetOp : TF_Op<"DenseToSparseBatchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DenseToSparseBatchDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DenseToSparseSetOperationOp : TF_Op<"DenseToSparseSetOperation", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DenseToSparseSetOperation";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$set1,
-    TF_TensorOfDTypes<"0x200", "int64">:$set2_indices,
-    TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$set2_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$set2_shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$result_indices,
-    TF_TensorOfDTypes<"0x202f8", "int8, int16, int32, int64, uint8, uint16, string">:$result_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$result_shape
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "set_operation", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "validate_indices", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DepthToSpaceOp : TF_Op<"DepthToSpace", [Pure]> {
-  let summary = "DepthToSpace";
-  let arguments = (ins
-    AnyTensor:$input,
-    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$block_size,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DepthwiseConv2dNativeOp : TF_Op<"DepthwiseConv2dNative", [Pure]> {
-  let summary = "DepthwiseConv2dNative";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+    I64ArrayAttr:$ksize,
     StrAttr:$padding,
     I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DepthwiseConv2dNativeBackpropFilterOp : TF_Op<"DepthwiseConv2dNativeBackpropFilter", [Pure]> {
-  let summary = "DepthwiseConv2dNativeBackpropFilter";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$filter_sizes,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DepthwiseConv2dNativeBackpropInputOp : TF_Op<"DepthwiseConv2dNativeBackpropInput", [Pure]> {
-  let summary = "DepthwiseConv2dNativeBackpropInput";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$input_sizes,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$out_backprop,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_DequantizeOp : TF_Op<"Dequantize", [Pure]> {
-  let summary = "Dequantize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$input,
-    TF_TensorOfDTypes<"0x2", "float">:$min_range,
-    TF_TensorOfDTypes<"0x2", "float">:$max_range,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
-    DefaultValuedOptionalAttr<StrAttr, "\"MIN_COMBINED\"">:$mode,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_DeserializeIteratorOp : TF_Op<"DeserializeIterator", []> {
-  let summary = "DeserializeIterator";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource_handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$serialized
-  );
-}
-
-def TF_DeserializeManySparseOp : TF_Op<"DeserializeManySparse", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DeserializeManySparse";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$serialized_sparse
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
-    AnyTensor:$sparse_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_shape
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<1>;
-}
-
-def TF_DeserializeSparseOp : TF_Op<"DeserializeSparse", [Pure]> {
-  let summary = "DeserializeSparse";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200080", "string, variant">:$serialized_sparse
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
-    AnyTensor:$sparse_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$sparse_shape
-  );
-  TF_DerivedOperandGroupTypeAttr Tserialized = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<1>;
-}
-
-def TF_DestroyResourceOpOp : TF_Op<"DestroyResourceOp", []> {
-  let summary = "DestroyResourceOp";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$ignore_lookup_error
-  );
-}
-
-def TF_DestroyTemporaryVariableOp : TF_Op<"DestroyTemporaryVariable", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DestroyTemporaryVariable";
-  let arguments = (ins
-    AnyTensor:$ref
-  );
-  let results = (outs
-    AnyTensor:$value_arg
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "var_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure, TF_NoConstantFold]> {
-  let summary = "DeviceIndex";
-  let arguments = (ins
-    StrArrayAttr:$device_names
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$index
-  );
-}
-
-def TF_DevicePlacementOpOp : TF_Op<"DevicePlacementOp", [TF_UnregisteredInTF]> {
-  let summary = "DevicePlacementOp";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$device
-  );
-}
-
-def TF_DiagOp : TF_Op<"Diag", [Pure]> {
-  let summary = "Diag";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$diagonal
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DiagPartOp : TF_Op<"DiagPart", [Pure]> {
-  let summary = "DiagPart";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$diagonal
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DigammaOp : TF_Op<"Digamma", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Digamma";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_Dilation2DOp : TF_Op<"Dilation2D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Dilation2D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$filter
   );
   let results = (outs
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MaxPoolGradOp : TF_Op<"MaxPoolGrad", [Pure]> {
+  let summary = "MaxPoolGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    I64ArrayAttr:$ksize,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MaxPoolGradGradOp : TF_Op<"MaxPoolGradGrad", [Pure]> {
+  let summary = "MaxPoolGradGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    I64ArrayAttr:$ksize,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MaxPoolGradGradV2Op : TF_Op<"MaxPoolGradGradV2", [Pure]> {
+  let summary = "MaxPoolGradGradV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0x8", "int32">:$ksize,
+    TF_TensorOfDTypes<"0x8", "int32">:$strides,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    StrAttr:$padding
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MaxPoolGradV2Op : TF_Op<"MaxPoolGradV2", [Pure]> {
+  let summary = "MaxPoolGradV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0x8", "int32">:$ksize,
+    TF_TensorOfDTypes<"0x8", "int32">:$strides,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    StrAttr:$padding
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MaxPoolV2Op : TF_Op<"MaxPoolV2", [Pure]> {
+  let summary = "MaxPoolV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$ksize,
+    TF_TensorOfDTypes<"0x8", "int32">:$strides,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    StrAttr:$padding
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
+  let summary = "Maximum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
+    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldMaximumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rates", "list(int)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 4, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldMaximumOp(*this, adaptor.getOperands());
 }
   }];
 }
 
-def TF_Dilation2DBackpropFilterOp : TF_Op<"Dilation2DBackpropFilter", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Dilation2DBackpropFilter";
+def TF_MeanOp : TF_Op<"Mean", [Pure]> {
+  let summary = "Mean";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$filter,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$out_backprop
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$filter_backprop
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_MergeSummaryOp : TF_Op<"MergeSummary", [Pure]> {
+  let summary = "MergeSummary";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$inputs
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$summary
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_MergeV2CheckpointsOp : TF_Op<"MergeV2Checkpoints", []> {
+  let summary = "MergeV2Checkpoints";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$checkpoint_prefixes,
+    TF_TensorOfDTypes<"0x80", "string">:$destination_prefix,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$allow_missing_files,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$delete_old_dirs
+  );
+}
+
+def TF_MinOp : TF_Op<"Min", [Pure]> {
+  let summary = "Min";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
+  let summary = "Minimum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
+    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldMinimumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldMinimumOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_MirrorPadOp : TF_Op<"MirrorPad", [Pure]> {
+  let summary = "MirrorPad";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings,
+    StrAttr:$mode
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_MirrorPadGradOp : TF_Op<"MirrorPadGrad", [Pure]> {
+  let summary = "MirrorPadGrad";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings,
+    StrAttr:$mode
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_MlirPassthroughOpOp : TF_Op<"MlirPassthroughOp", [Pure]> {
+  let summary = "MlirPassthroughOp";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    StrAttr:$mlir_module
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedOperandGroupTypeListAttr Tinputs = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_ModOp : TF_Op<"Mod", [Pure]> {
+  let summary = "Mod";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$x,
+    TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rates", "list(int)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 4, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_Dilation2DBackpropInputOp : TF_Op<"Dilation2DBackpropInput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Dilation2DBackpropInput";
+def TF_ModelDatasetOp : TF_Op<"ModelDataset", [Pure]> {
+  let summary = "ModelDataset";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$filter,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$out_backprop
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$in_backprop
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "rates", "list(int)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 4, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DirectedInterleaveDatasetOp : TF_Op<"DirectedInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DirectedInterleaveDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$selector_input_dataset,
-    Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$data_input_datasets
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$algorithm,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$cpu_budget,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$ram_budget
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "stop_on_empty_dataset", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_DisableCopyOnReadOp : TF_Op<"DisableCopyOnRead", []> {
-  let summary = "DisableCopyOnRead";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-}
-
-def TF_DistributedSaveOp : TF_Op<"DistributedSave", [TF_UnregisteredInTF]> {
-  let summary = "DistributedSave";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$directory,
-    TF_TensorOfDTypes<"0x80", "string">:$address
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_DivOp : TF_Op<"Div", [Pure]> {
-  let summary = "Div";
+def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
+  let summary = "Mul";
   let arguments = (ins
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
@@ -1540,26 +335,693 @@ def TF_DivOp : TF_Op<"Div", [Pure]> {
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
 ::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::OpFoldResult foldMulOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
   if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldDivOp(*this, adaptor.getOperands());
+  return foldMulOp(*this, adaptor.getOperands());
 }
   }];
 }
 
-def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
-  let summary = "DivNoNan";
+def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure]> {
+  let summary = "MulNoNan";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$y
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "half, float, bfloat16, double, complex64, complex128">:$z
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_MultiDeviceIteratorOp : TF_Op<"MultiDeviceIterator", []> {
+  let summary = "MultiDeviceIterator";
+  let arguments = (ins
+    StrAttr:$container,
+    StrArrayAttr:$devices,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    StrAttr:$shared_name
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
+  );
+}
+
+def TF_MultiDeviceIteratorFromStringHandleOp : TF_Op<"MultiDeviceIteratorFromStringHandle", []> {
+  let summary = "MultiDeviceIteratorFromStringHandle";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$string_handle,
+    OptionalAttr<TF_ShapeAttrArray>:$output_shapes,
+    DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$multi_device_iterator
+  );
+}
+
+def TF_MultiDeviceIteratorGetNextFromShardOp : TF_Op<"MultiDeviceIteratorGetNextFromShard", []> {
+  let summary = "MultiDeviceIteratorGetNextFromShard";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
+    TF_TensorOfDTypes<"0x8", "int32">:$shard_num,
+    TF_TensorOfDTypes<"0x200", "int64">:$incarnation_id
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$components
+  );
+  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
+  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_MultiDeviceIteratorInitOp : TF_Op<"MultiDeviceIteratorInit", []> {
+  let summary = "MultiDeviceIteratorInit";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
+    TF_TensorOfDTypes<"0x200", "int64">:$max_buffer_size
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$incarnation_id
+  );
+}
+
+def TF_MultiDeviceIteratorToStringHandleOp : TF_Op<"MultiDeviceIteratorToStringHandle", []> {
+  let summary = "MultiDeviceIteratorToStringHandle";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$multi_device_iterator
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$string_handle
+  );
+}
+
+def TF_MultinomialOp : TF_Op<"Multinomial", [TF_CannotDuplicate]> {
+  let summary = "Multinomial";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$logits,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_samples,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_MutableDenseHashTableV2Op : TF_Op<"MutableDenseHashTableV2", []> {
+  let summary = "MutableDenseHashTableV2";
+  let arguments = (ins
+    AnyTensor:$empty_key,
+    AnyTensor:$deleted_key,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    DefaultValuedOptionalAttr<I64Attr, "131072">:$initial_num_buckets,
+    DefaultValuedOptionalAttr<F32Attr, "0.800000011920929f">:$max_load_factor,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
+    TypeAttr:$value_dtype,
+    OptionalAttr<TF_ShapeAttr>:$value_shape
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
+  );
+  TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_MutableHashTableOfTensorsV2Op : TF_Op<"MutableHashTableOfTensorsV2", []> {
+  let summary = "MutableHashTableOfTensorsV2";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    TypeAttr:$key_dtype,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
+    TypeAttr:$value_dtype,
+    OptionalAttr<TF_ShapeAttr>:$value_shape
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
+  );
+}
+
+def TF_MutableHashTableV2Op : TF_Op<"MutableHashTableV2", []> {
+  let summary = "MutableHashTableV2";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    TypeAttr:$key_dtype,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
+    TypeAttr:$value_dtype
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
+  );
+}
+
+def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", [MemoryEffects<[MemWrite<TF_NcclAllReduceResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "NcclAllReduce";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$input,
+    I64Attr:$num_devices,
+    StrAttr:$reduction,
+    StrAttr:$shared_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$data
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_NdtriOp : TF_Op<"Ndtri", [Pure]> {
+  let summary = "Ndtri";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_NegOp : TF_Op<"Neg", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Neg";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateNegPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldUnaryOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateNegPatterns(results, context);
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_NextAfterOp : TF_Op<"NextAfter", [Pure]> {
+  let summary = "NextAfter";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "double, float">:$x1,
+    TF_TensorOfDTypes<"0x6", "double, float">:$x2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "double, float">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_NonMaxSuppressionV3Op : TF_Op<"NonMaxSuppressionV3", [Pure]> {
+  let summary = "NonMaxSuppressionV3";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80002", "half, float">:$boxes,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$scores,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_output_size,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$iou_threshold,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$score_threshold
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$selected_indices
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T_threshold = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_NonMaxSuppressionV4Op : TF_Op<"NonMaxSuppressionV4", [Pure]> {
+  let summary = "NonMaxSuppressionV4";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80002", "half, float">:$boxes,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$scores,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_output_size,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$iou_threshold,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$score_threshold,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$pad_to_max_output_size
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$selected_indices,
+    TF_TensorOfDTypes<"0x8", "int32">:$valid_outputs
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T_threshold = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_NonMaxSuppressionV5Op : TF_Op<"NonMaxSuppressionV5", [Pure]> {
+  let summary = "NonMaxSuppressionV5";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80002", "half, float">:$boxes,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$scores,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_output_size,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$iou_threshold,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$score_threshold,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$soft_nms_sigma,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$pad_to_max_output_size
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$selected_indices,
+    TF_TensorOfDTypes<"0x80002", "half, float">:$selected_scores,
+    TF_TensorOfDTypes<"0x8", "int32">:$valid_outputs
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_NotEqualOp : TF_Op<"NotEqual", [Pure, Commutative]> {
+  let summary = "NotEqual";
+  let arguments = (ins
+    AnyTensor:$x,
+    AnyTensor:$y,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$incompatible_shape_error
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldComparisonOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_OneHotOp : TF_Op<"OneHot", [Pure]> {
+  let summary = "OneHot";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x258", "uint8, int8, int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x8", "int32">:$depth,
+    AnyTensor:$on_value,
+    AnyTensor:$off_value,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr TI = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_OneShotIteratorOp : TF_Op<"OneShotIterator", []> {
+  let summary = "OneShotIterator";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    SymbolRefAttr:$dataset_factory,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
+  );
+}
+
+def TF_OnesLikeOp : TF_Op<"OnesLike", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "OnesLike";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, complex128, bool">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, complex128, bool">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldZerosOnesLikeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldZerosOnesLikeOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_OptimizeDatasetV2Op : TF_Op<"OptimizeDatasetV2", [Pure]> {
+  let summary = "OptimizeDatasetV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x80", "string">:$optimizations_enabled,
+    TF_TensorOfDTypes<"0x80", "string">:$optimizations_disabled,
+    TF_TensorOfDTypes<"0x80", "string">:$optimizations_default,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$optimization_configs,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+}
+
+def TF_OptionalFromValueOp : TF_Op<"OptionalFromValue", [Pure]> {
+  let summary = "OptionalFromValue";
+  let arguments = (ins
+    Variadic<AnyTensor>:$components
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$optional
+  );
+  TF_DerivedOperandGroupTypeListAttr Toutput_types = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_OptionalGetValueOp : TF_Op<"OptionalGetValue", [Pure]> {
+  let summary = "OptionalGetValue";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$optional
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$components
+  );
+  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
+  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_OptionalHasValueOp : TF_Op<"OptionalHasValue", [Pure]> {
+  let summary = "OptionalHasValue";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$optional
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$has_value
+  );
+}
+
+def TF_OptionalNoneOp : TF_Op<"OptionalNone", [Pure]> {
+  let summary = "OptionalNone";
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$optional
+  );
+}
+
+def TF_OutfeedEnqueueOp : TF_Op<"OutfeedEnqueue", []> {
+  let summary = "OutfeedEnqueue";
+  let arguments = (ins
+    AnyTensor:$input
+  );
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_OutfeedEnqueueTupleOp : TF_Op<"OutfeedEnqueueTuple", []> {
+  let summary = "OutfeedEnqueueTuple";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs
+  );
+  TF_DerivedOperandGroupTypeListAttr dtypes = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_PackOp : TF_Op<"Pack", [Pure]> {
+  let summary = "Pack";
+  let arguments = (ins
+    Variadic<AnyTensor>:$values,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$axis
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyPackOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldPackOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyPackOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldPackOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_PadOp : TF_Op<"Pad", [Pure]> {
+  let summary = "Pad";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_PadV2Op : TF_Op<"PadV2", [Pure]> {
+  let summary = "PadV2";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings,
+    AnyTensor:$constant_values
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ParallelDynamicStitchOp : TF_Op<"ParallelDynamicStitch", [Pure, SameVariadicOperandSize]> {
+  let summary = "ParallelDynamicStitch";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$indices,
+    Variadic<AnyTensor>:$data
+  );
+  let results = (outs
+    AnyTensor:$merged
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ParallelMapDatasetOp : TF_Op<"ParallelMapDataset", [Pure]> {
+  let summary = "ParallelMapDataset";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    Variadic<AnyTensor>:$other_arguments,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_parallel_calls,
+    SymbolRefAttr:$f,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$preserve_cardinality,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$sloppy,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_inter_op_parallelism
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+}
+
+def TF_ParallelMapDatasetV2Op : TF_Op<"ParallelMapDatasetV2", [Pure]> {
+  let summary = "ParallelMapDatasetV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    Variadic<AnyTensor>:$other_arguments,
+    TF_TensorOfDTypes<"0x200", "int64">:$num_parallel_calls,
+    DefaultValuedOptionalAttr<StrAttr, "\"default\"">:$deterministic,
+    SymbolRefAttr:$f,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$preserve_cardinality,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_inter_op_parallelism,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_unbounded_threadpool
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+}
+
+def TF_ParameterizedTruncatedNormalOp : TF_Op<"ParameterizedTruncatedNormal", [TF_CannotDuplicate]> {
+  let summary = "ParameterizedTruncatedNormal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$means,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$stdevs,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$minvals,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$maxvals,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ParseExampleOp : TF_Op<"ParseExample", [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "ParseExample";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$serialized,
+    TF_TensorOfDTypes<"0x80", "string">:$names,
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$sparse_keys,
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$dense_keys,
+    Variadic<AnyTensor>:$dense_defaults,
+    TF_ShapeAttrArray:$dense_shapes
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$sparse_indices,
+    Variadic<AnyTensor>:$sparse_values,
+    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$sparse_shapes,
+    Variadic<AnyTensor>:$dense_values
+  );
+  TF_DerivedOperandGroupSizeAttr Ndense = TF_DerivedOperandGroupSizeAttr<3>;
+  TF_DerivedOperandGroupSizeAttr Nsparse = TF_DerivedOperandGroupSizeAttr<2>;
+  TF_DerivedOperandGroupTypeListAttr Tdense = TF_DerivedOperandGroupTypeListAttr<4>;
+  TF_DerivedResultGroupTypeListAttr sparse_types = TF_DerivedResultGroupTypeListAttr<1>;
+}
+
+def TF_ParseExampleV2Op : TF_Op<"ParseExampleV2", [Pure, AttrSizedResultSegments]> {
+  let summary = "ParseExampleV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$serialized,
+    TF_TensorOfDTypes<"0x80", "string">:$names,
+    TF_TensorOfDTypes<"0x80", "string">:$sparse_keys,
+    TF_TensorOfDTypes<"0x80", "string">:$dense_keys,
+    TF_TensorOfDTypes<"0x80", "string">:$ragged_keys,
+    Variadic<AnyTensor>:$dense_defaults,
+    TF_ShapeAttrArray:$dense_shapes,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_sparse
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$sparse_indices,
+    Variadic<AnyTensor>:$sparse_values,
+    Variadic<TF_TensorOfDTypes<"0x200", "int64">>:$sparse_shapes,
+    Variadic<AnyTensor>:$dense_values,
+    Variadic<AnyTensor>:$ragged_values,
+    Variadic<AnyTensor>:$ragged_row_splits
+  );
+  TF_DerivedOperandGroupTypeListAttr Tdense = TF_DerivedOperandGroupTypeListAttr<5>;
+  TF_DerivedResultGroupTypeListAttr ragged_split_types = TF_DerivedResultGroupTypeListAttr<5>;
+  TF_DerivedResultGroupTypeListAttr ragged_value_types = TF_DerivedResultGroupTypeListAttr<4>;
+  TF_DerivedResultGroupTypeListAttr sparse_types = TF_DerivedResultGroupTypeListAttr<1>;
+}
+
+def TF_PlaceholderOp : TF_Op<"Placeholder", [Pure]> {
+  let summary = "Placeholder";
+  let arguments = (ins
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_PlaceholderWithDefaultOp : TF_Op<"PlaceholderWithDefault", [Pure]> {
+  let summary = "PlaceholderWithDefault";
+  let arguments = (ins
+    AnyTensor:$input
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
+  DerivedAttr shape = TF_DerivedResultShapeAttr;
+}
+
+def TF_PolygammaOp : TF_Op<"Polygamma", [Pure]> {
+  let summary = "Polygamma";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$a,
+    TF_TensorOfDTypes<"0x6", "float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_PopulationCountOp : TF_Op<"PopulationCount", [Pure]> {
+  let summary = "PopulationCount";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x10", "uint8">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_PowOp : TF_Op<"Pow", [Pure]> {
+  let summary = "Pow";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
@@ -1574,153 +1036,653 @@ def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
   }];
 }
 
-def TF_DrawBoundingBoxesOp : TF_Op<"DrawBoundingBoxes", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DrawBoundingBoxes";
+def TF_PrefetchDatasetOp : TF_Op<"PrefetchDataset", [Pure]> {
+  let summary = "PrefetchDataset";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80002", "float, half">:$images,
-    TF_TensorOfDTypes<"0x2", "float">:$boxes
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$buffer_size_min,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$legacy_autotune,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$slack_period
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80002", "float, half">:$output
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+}
+
+def TF_PreventGradientOp : TF_Op<"PreventGradient", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "PreventGradient";
+  let arguments = (ins
+    AnyTensor:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$message
+  );
+  let results = (outs
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DrawBoundingBoxesV2Op : TF_Op<"DrawBoundingBoxesV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "DrawBoundingBoxesV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80002", "float, half">:$images,
-    TF_TensorOfDTypes<"0x2", "float">:$boxes,
-    TF_TensorOfDTypes<"0x2", "float">:$colors
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80002", "float, half">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DtypeWithDefaultOpOp : TF_Op<"DtypeWithDefaultOp", [TF_UnregisteredInTF]> {
-  let summary = "DtypeWithDefaultOp";
-  let arguments = (ins
-    AnyTensor:$in
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$dtype
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_DummyIterationCounterOp : TF_Op<"DummyIterationCounter", [TF_UnregisteredInTF]> {
-  let summary = "DummyIterationCounter";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
-  );
-}
-
-def TF_DummyMemoryCacheOp : TF_Op<"DummyMemoryCache", []> {
-  let summary = "DummyMemoryCache";
-  let arguments = (ins
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_DummyMemoryCacheResource>]>:$handle
-  );
-}
-
-def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
-  let summary = "DummySeedGenerator";
-  let arguments = (ins
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_GeneratorResource>]>:$handle
-  );
-}
-
-def TF_DumpTensorOp : TF_Op<"DumpTensor", [TF_UnregisteredInTF]> {
-  let summary = "DumpTensor";
-  let arguments = (ins
-    AnyTensor:$tensor_data
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "enabled", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "file_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "func_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "log_dir_path", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "node_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbeddingResource>]>, SameVariadicOperandSize]> {
-  let summary = "DynamicEnqueueTPUEmbeddingArbitraryTensorBatch";
+def TF_PrintOp : TF_Op<"Print", []> {
+  let summary = "Print";
   let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices_or_row_splits,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
-    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners
+    AnyTensor:$input,
+    Variadic<AnyTensor>:$data,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$first_n,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$message,
+    DefaultValuedOptionalAttr<I64Attr, "3">:$summarize
   );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr U = TF_DerivedOperandGroupTypeListAttr<1>;
 }
 
-def TF_DynamicEnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingRaggedTensorBatch", [TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "DynamicEnqueueTPUEmbeddingRaggedTensorBatch";
+def TF_PrintV2Op : TF_Op<"PrintV2", []> {
+  let summary = "PrintV2";
   let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_splits,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
-    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal
+    TF_TensorOfDTypes<"0x80", "string">:$input,
+    DefaultValuedOptionalAttr<StrAttr, "\"\\n\"">:$end,
+    DefaultValuedOptionalAttr<StrAttr, "\"stderr\"">:$output_stream
   );
-  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
-  let hasVerifier = 1;
+}
+
+def TF_ProdOp : TF_Op<"Prod", [Pure]> {
+  let summary = "Prod";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_QrOp : TF_Op<"Qr", [Pure]> {
+  let summary = "Qr";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$full_matrices
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$q,
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$r
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_QuantizeAndDequantizeOp : TF_Op<"QuantizeAndDequantize", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "QuantizeAndDequantize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$input_max,
+    DefaultValuedOptionalAttr<F32Attr, "0.0f">:$input_min,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$range_given,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$signed_input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "combiners", "list(string)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_sequence_lengths", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_features", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_ids", "list(int)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_DynamicPartitionOp : TF_Op<"DynamicPartition", [Pure]> {
-  let summary = "DynamicPartition";
+def TF_QuantizeAndDequantizeV2Op : TF_Op<"QuantizeAndDequantizeV2", [Pure]> {
+  let summary = "QuantizeAndDequantizeV2";
   let arguments = (ins
-    AnyTensor:$data,
-    TF_TensorOfDTypes<"0x8", "int32">:$partitions
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_min,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_max,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$range_given,
+    DefaultValuedOptionalAttr<StrAttr, "\"HALF_TO_EVEN\"">:$round_mode,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$signed_input
   );
   let results = (outs
-    Variadic<AnyTensor>:$outputs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupSizeAttr num_partitions = TF_DerivedResultGroupSizeAttr<0>;
 }
 
-def TF_DynamicStitchOp : TF_Op<"DynamicStitch", [Pure, SameVariadicOperandSize]> {
-  let summary = "DynamicStitch";
+def TF_QuantizeAndDequantizeV3Op : TF_Op<"QuantizeAndDequantizeV3", [Pure]> {
+  let summary = "QuantizeAndDequantizeV3";
   let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$indices,
-    Variadic<AnyTensor>:$data
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_min,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_max,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_bits,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$range_given,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$signed_input
   );
   let results = (outs
-    AnyTensor:$merged
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
   );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_QuantizeAndDequantizeV4Op : TF_Op<"QuantizeAndDequantizeV4", [Pure]> {
+  let summary = "QuantizeAndDequantizeV4";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_min,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$input_max,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$range_given,
+    DefaultValuedOptionalAttr<StrAttr, "\"HALF_TO_EVEN\"">:$round_mode,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$signed_input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_QuantizeV2Op : TF_Op<"QuantizeV2", [Pure]> {
+  let summary = "QuantizeV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$input,
+    TF_TensorOfDTypes<"0x2", "float">:$min_range,
+    TF_TensorOfDTypes<"0x2", "float">:$max_range,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
+    DefaultValuedOptionalAttr<F32Attr, "0.009999999776482582f">:$ensure_minimum_range,
+    DefaultValuedOptionalAttr<StrAttr, "\"MIN_COMBINED\"">:$mode,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+    DefaultValuedOptionalAttr<StrAttr, "\"HALF_AWAY_FROM_ZERO\"">:$round_mode
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x1b800", "qint8, quint8, qint32, qint16, quint16">:$output,
+    TF_TensorOfDTypes<"0x2", "float">:$output_min,
+    TF_TensorOfDTypes<"0x2", "float">:$output_max
+  );
+  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_QueueDequeueV2Op : TF_Op<"QueueDequeueV2", []> {
+  let summary = "QueueDequeueV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x100000", "resource">:$handle,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$timeout_ms
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$components
+  );
+  TF_DerivedResultGroupTypeListAttr component_types = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_RFFTOp : TF_Op<"RFFT", [Pure]> {
+  let summary = "RFFT";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedResultGroupTypeAttr Tcomplex = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RFFT2DOp : TF_Op<"RFFT2D", [Pure]> {
+  let summary = "RFFT2D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedResultGroupTypeAttr Tcomplex = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RFFT3DOp : TF_Op<"RFFT3D", [Pure]> {
+  let summary = "RFFT3D";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+  );
+  TF_DerivedResultGroupTypeAttr Tcomplex = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RGBToHSVOp : TF_Op<"RGBToHSV", [Pure]> {
+  let summary = "RGBToHSV";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$images
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RaggedGatherOp : TF_Op<"RaggedGather", [Pure]> {
+  let summary = "RaggedGather";
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$params_nested_splits,
+    AnyTensor:$params_dense_values,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$output_nested_splits,
+    AnyTensor:$output_dense_values
+  );
+  TF_DerivedResultGroupSizeAttr OUTPUT_RAGGED_RANK = TF_DerivedResultGroupSizeAttr<0>;
+  TF_DerivedOperandGroupSizeAttr PARAMS_RAGGED_RANK = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tsplits = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tvalues = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_RaggedRangeOp : TF_Op<"RaggedRange", [Pure]> {
+  let summary = "RaggedRange";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x420e", "bfloat16, float, double, int32, int64">:$starts,
+    TF_TensorOfDTypes<"0x420e", "bfloat16, float, double, int32, int64">:$limits,
+    TF_TensorOfDTypes<"0x420e", "bfloat16, float, double, int32, int64">:$deltas
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$rt_nested_splits,
+    TF_TensorOfDTypes<"0x420e", "bfloat16, float, double, int32, int64">:$rt_dense_values
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tsplits = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RandomGammaOp : TF_Op<"RandomGamma", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
+  let summary = "RandomGamma";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$alpha,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_RandomGammaGradOp : TF_Op<"RandomGammaGrad", [Pure]> {
+  let summary = "RandomGammaGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$alpha,
+    TF_TensorOfDTypes<"0x6", "float, double">:$sample
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RandomPoissonOp : TF_Op<"RandomPoisson", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
+  let summary = "RandomPoisson";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$rate,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_RandomPoissonV2Op : TF_Op<"RandomPoissonV2", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
+  let summary = "RandomPoissonV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$rate,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr R = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RandomShuffleOp : TF_Op<"RandomShuffle", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "RandomShuffle";
+  let arguments = (ins
+    AnyTensor:$value_arg,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    if (properties)
+      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_RandomStandardNormalOp : TF_Op<"RandomStandardNormal", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
+  let summary = "RandomStandardNormal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RandomUniformOp : TF_Op<"RandomUniform", [MemoryEffects<[MemWrite<TF_RandomUniformResource>]>, TF_CannotDuplicate]> {
+  let summary = "RandomUniform";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RandomUniformIntOp : TF_Op<"RandomUniformInt", [MemoryEffects<[MemWrite<TF_RandomGammaResource>]>, TF_CannotDuplicate]> {
+  let summary = "RandomUniformInt";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$minval,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$maxval,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_RangeOp : TF_Op<"Range", [Pure]> {
+  let summary = "Range";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca426e", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64">:$start,
+    TF_TensorOfDTypes<"0xca426e", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64">:$limit,
+    TF_TensorOfDTypes<"0xca426e", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64">:$delta
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca426e", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_RangeDatasetOp : TF_Op<"RangeDataset", [Pure, TF_NoConstantFold]> {
+  let summary = "RangeDataset";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200", "int64">:$start,
+    TF_TensorOfDTypes<"0x200", "int64">:$stop,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$replicate_on_split
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+}
+
+def TF_RankOp : TF_Op<"Rank", [Pure]> {
+  let summary = "Rank";
+  let arguments = (ins
+    AnyTensor:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldRankOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldRankOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_ReadFileOp : TF_Op<"ReadFile", [Pure, TF_NoConstantFold]> {
+  let summary = "ReadFile";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$filename
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$contents
+  );
+}
+
+def TF_RealOp : TF_Op<"Real", [Pure]> {
+  let summary = "Real";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RealDivOp : TF_Op<"RealDiv", [Pure]> {
+  let summary = "RealDiv";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateRealDivPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldDivOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateRealDivPatterns(results, context);
+}
+  }];
+}
+
+def TF_ReciprocalOp : TF_Op<"Reciprocal", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Reciprocal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_ReciprocalGradOp : TF_Op<"ReciprocalGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "ReciprocalGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$dy
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_RecvOp : TF_Op<"Recv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
+  let summary = "Recv";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$client_terminated,
+    StrAttr:$recv_device,
+    StrAttr:$send_device,
+    I64Attr:$send_device_incarnation,
+    StrAttr:$tensor_name
+  );
+  let results = (outs
+    AnyTensor:$tensor
+  );
+  TF_DerivedResultGroupTypeAttr tensor_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RecvTPUEmbeddingActivationsOp : TF_Op<"RecvTPUEmbeddingActivations", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RecvTPUEmbeddingActivations";
+  let arguments = (ins
+    StrAttr:$config
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$outputs
+  );
+  TF_DerivedResultGroupSizeAttr num_outputs = TF_DerivedResultGroupSizeAttr<0>;
+}
+
+def TF_ReduceDatasetOp : TF_Op<"ReduceDataset", []> {
+  let summary = "ReduceDataset";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    TypeArrayAttr:$Targuments,
+    TypeArrayAttr:$Tstate,
+    SymbolRefAttr:$f,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_inter_op_parallelism
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$components
+  );
+}
+
+def TF_ReduceJoinOp : TF_Op<"ReduceJoin", [Pure]> {
+  let summary = "ReduceJoin";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$inputs,
+    TF_TensorOfDTypes<"0x8", "int32">:$reduction_indices,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$separator
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$output
+  );
 }
 
 #endif // TFMLIR_TFGENOPS03_TD

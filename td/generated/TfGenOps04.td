@@ -5,84 +5,1353 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_EagerPyFuncOp : TF_Op<"EagerPyFunc", [TF_UnregisteredInTF]> {
-  let summary = "EagerPyFunc";
+def TF_ReluOp : TF_Op<"Relu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Relu";
   let arguments = (ins
-    Variadic<AnyTensor>:$input
+    TF_TensorOfDTypes<"0xca4a7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca4a7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8">:$activations
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_Relu6Op : TF_Op<"Relu6", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Relu6";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$activations
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_Relu6GradOp : TF_Op<"Relu6Grad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Relu6Grad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$gradients,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$backprops
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_ReluGradOp : TF_Op<"ReluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "ReluGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$gradients,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$backprops
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_RemoteCallOp : TF_Op<"RemoteCall", []> {
+  let summary = "RemoteCall";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$target,
+    Variadic<AnyTensor>:$args,
+    SymbolRefAttr:$f
   );
   let results = (outs
     Variadic<AnyTensor>:$output
   );
-  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<1>;
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "is_async", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "token", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_EditDistanceOp : TF_Op<"EditDistance", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EditDistance";
+def TF_RepeatDatasetOp : TF_Op<"RepeatDataset", [Pure]> {
+  let summary = "RepeatDataset";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$hypothesis_indices,
-    AnyTensor:$hypothesis_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$hypothesis_shape,
-    TF_TensorOfDTypes<"0x200", "int64">:$truth_indices,
-    AnyTensor:$truth_values,
-    TF_TensorOfDTypes<"0x200", "int64">:$truth_shape
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x200", "int64">:$count,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "normalize", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_EigOp : TF_Op<"Eig", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Eig";
+def TF_ReshapeOp : TF_Op<"Reshape", [Pure]> {
+  let summary = "Reshape";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40106", "float, double, complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$e,
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$v
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "compute_v", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_EinsumOp : TF_Op<"Einsum", [Pure]> {
-  let summary = "Einsum";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs,
-    StrAttr:$equation
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape
   );
   let results = (outs
     AnyTensor:$output
   );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyReshapeOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateReshapePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyReshapeOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldReshapeOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateReshapePatterns(results, context);
+}
+  }];
+}
+
+def TF_ResizeBilinearOp : TF_Op<"ResizeBilinear", [Pure]> {
+  let summary = "ResizeBilinear";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double, bfloat16">:$images,
+    TF_TensorOfDTypes<"0x8", "int32">:$size,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$align_corners,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$half_pixel_centers
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$resized_images
+  );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_EluOp : TF_Op<"Elu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Elu";
+def TF_ResizeBilinearGradOp : TF_Op<"ResizeBilinearGrad", [Pure]> {
+  let summary = "ResizeBilinearGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$grads,
+    TF_TensorOfDTypes<"0x84006", "float, bfloat16, half, double">:$original_image,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$align_corners,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$half_pixel_centers
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "float, bfloat16, half, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ResizeNearestNeighborOp : TF_Op<"ResizeNearestNeighbor", [Pure]> {
+  let summary = "ResizeNearestNeighbor";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16">:$images,
+    TF_TensorOfDTypes<"0x8", "int32">:$size,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$align_corners,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$half_pixel_centers
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16">:$resized_images
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_ResizeNearestNeighborGradOp : TF_Op<"ResizeNearestNeighborGrad", [Pure]> {
+  let summary = "ResizeNearestNeighborGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8405e", "uint8, int8, int32, half, float, double, bfloat16">:$grads,
+    TF_TensorOfDTypes<"0x8", "int32">:$size,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$align_corners,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$half_pixel_centers
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8405e", "uint8, int8, int32, half, float, double, bfloat16">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_ResourceApplyAdaMaxOp : TF_Op<"ResourceApplyAdaMax", []> {
+  let summary = "ResourceApplyAdaMax";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$v,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1_power,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceApplyAdadeltaOp : TF_Op<"ResourceApplyAdadelta", []> {
+  let summary = "ResourceApplyAdadelta";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum_update,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceApplyAdagradOp : TF_Op<"ResourceApplyAdagrad", []> {
+  let summary = "ResourceApplyAdagrad";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$update_slots,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyAdagradDAOp : TF_Op<"ResourceApplyAdagradDA", []> {
+  let summary = "ResourceApplyAdagradDA";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$gradient_accumulator,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$gradient_squared_accumulator,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
+    TF_TensorOfDTypes<"0x200", "int64">:$global_step,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceApplyAdagradV2Op : TF_Op<"ResourceApplyAdagradV2", []> {
+  let summary = "ResourceApplyAdagradV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$update_slots,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyAdamOp : TF_Op<"ResourceApplyAdam", []> {
+  let summary = "ResourceApplyAdam";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$v,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1_power,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2_power,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_nesterov
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceApplyAddSignOp : TF_Op<"ResourceApplyAddSign", []> {
+  let summary = "ResourceApplyAddSign";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sign_decay,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyCenteredRMSPropOp : TF_Op<"ResourceApplyCenteredRMSProp", []> {
+  let summary = "ResourceApplyCenteredRMSProp";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$mg,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ms,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$mom,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
+}
+
+def TF_ResourceApplyFtrlOp : TF_Op<"ResourceApplyFtrl", []> {
+  let summary = "ResourceApplyFtrl";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$linear,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr_power,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$multiply_linear_by_lr,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceApplyFtrlV2Op : TF_Op<"ResourceApplyFtrlV2", []> {
+  let summary = "ResourceApplyFtrlV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$linear,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2_shrinkage,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr_power,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$multiply_linear_by_lr,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceApplyGradientDescentOp : TF_Op<"ResourceApplyGradientDescent", []> {
+  let summary = "ResourceApplyGradientDescent";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$delta,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ResourceApplyKerasMomentumOp : TF_Op<"ResourceApplyKerasMomentum", []> {
+  let summary = "ResourceApplyKerasMomentum";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_nesterov
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyMomentumOp : TF_Op<"ResourceApplyMomentum", []> {
+  let summary = "ResourceApplyMomentum";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_nesterov
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyPowerSignOp : TF_Op<"ResourceApplyPowerSign", []> {
+  let summary = "ResourceApplyPowerSign";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$m,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$logbase,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sign_decay,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$beta,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyProximalAdagradOp : TF_Op<"ResourceApplyProximalAdagrad", []> {
+  let summary = "ResourceApplyProximalAdagrad";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceApplyProximalGradientDescentOp : TF_Op<"ResourceApplyProximalGradientDescent", []> {
+  let summary = "ResourceApplyProximalGradientDescent";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$alpha,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$delta,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ResourceApplyRMSPropOp : TF_Op<"ResourceApplyRMSProp", []> {
+  let summary = "ResourceApplyRMSProp";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ms,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$mom,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rho,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$momentum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_ResourceGatherOp : TF_Op<"ResourceGather", []> {
+  let summary = "ResourceGather";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_ResourceGatherNdOp : TF_Op<"ResourceGatherNd", []> {
+  let summary = "ResourceGatherNd";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_ResourceScatterAddOp : TF_Op<"ResourceScatterAdd", []> {
+  let summary = "ResourceScatterAdd";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceScatterDivOp : TF_Op<"ResourceScatterDiv", []> {
+  let summary = "ResourceScatterDiv";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceScatterMaxOp : TF_Op<"ResourceScatterMax", []> {
+  let summary = "ResourceScatterMax";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceScatterMinOp : TF_Op<"ResourceScatterMin", []> {
+  let summary = "ResourceScatterMin";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceScatterMulOp : TF_Op<"ResourceScatterMul", []> {
+  let summary = "ResourceScatterMul";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceScatterNdAddOp : TF_Op<"ResourceScatterNdAdd", []> {
+  let summary = "ResourceScatterNdAdd";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ResourceScatterNdSubOp : TF_Op<"ResourceScatterNdSub", []> {
+  let summary = "ResourceScatterNdSub";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ResourceScatterNdUpdateOp : TF_Op<"ResourceScatterNdUpdate", []> {
+  let summary = "ResourceScatterNdUpdate";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ResourceScatterSubOp : TF_Op<"ResourceScatterSub", []> {
+  let summary = "ResourceScatterSub";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceScatterUpdateOp : TF_Op<"ResourceScatterUpdate", []> {
+  let summary = "ResourceScatterUpdate";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates
+  );
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_ResourceSparseApplyAdagradOp : TF_Op<"ResourceSparseApplyAdagrad", []> {
+  let summary = "ResourceSparseApplyAdagrad";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$update_slots,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<4>;
+}
+
+def TF_ResourceSparseApplyAdagradV2Op : TF_Op<"ResourceSparseApplyAdagradV2", []> {
+  let summary = "ResourceSparseApplyAdagradV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$epsilon,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$update_slots,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<5>;
+}
+
+def TF_ResourceSparseApplyFtrlOp : TF_Op<"ResourceSparseApplyFtrl", []> {
+  let summary = "ResourceSparseApplyFtrl";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$var,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$accum,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$linear,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$grad,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l1,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$l2,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lr_power,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$multiply_linear_by_lr,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<4>;
+}
+
+def TF_ResourceStridedSliceAssignOp : TF_Op<"ResourceStridedSliceAssign", []> {
+  let summary = "ResourceStridedSliceAssign";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$ref,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$begin,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$end,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$strides,
+    AnyTensor:$value_arg,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$begin_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$ellipsis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$end_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$shrink_axis_mask
+  );
+  TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
+}
+
+def TF_RestoreOp : TF_Op<"Restore", []> {
+  let summary = "Restore";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$file_pattern,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor_name,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$preferred_shard
+  );
+  let results = (outs
+    AnyTensor:$tensor
+  );
+  TF_DerivedResultGroupTypeAttr dt = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_RestoreV2Op : TF_Op<"RestoreV2", []> {
+  let summary = "RestoreV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$prefix,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor_names,
+    TF_TensorOfDTypes<"0x80", "string">:$shape_and_slices
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$tensors
+  );
+  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_RetrieveTPUEmbeddingADAMParametersOp : TF_Op<"RetrieveTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingADAMParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$velocities
+  );
+}
+
+def TF_RetrieveTPUEmbeddingAdadeltaParametersOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingAdadeltaParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    TF_TensorOfDTypes<"0x2", "float">:$updates
+  );
+}
+
+def TF_RetrieveTPUEmbeddingAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingAdagradParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingCenteredRMSPropParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$ms,
+    TF_TensorOfDTypes<"0x2", "float">:$mom,
+    TF_TensorOfDTypes<"0x2", "float">:$mg
+  );
+}
+
+def TF_RetrieveTPUEmbeddingFTRLParametersOp : TF_Op<"RetrieveTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingFTRLParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    TF_TensorOfDTypes<"0x2", "float">:$linears
+  );
+}
+
+def TF_RetrieveTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"RetrieveTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingMDLAdagradLightParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x2", "float">:$benefits
+  );
+}
+
+def TF_RetrieveTPUEmbeddingMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingMomentumParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta
+  );
+}
+
+def TF_RetrieveTPUEmbeddingProximalAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingProximalAdagradParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingProximalYogiParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingProximalYogiParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$v,
+    TF_TensorOfDTypes<"0x2", "float">:$m
+  );
+}
+
+def TF_RetrieveTPUEmbeddingRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingRMSPropParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters,
+    TF_TensorOfDTypes<"0x2", "float">:$ms,
+    TF_TensorOfDTypes<"0x2", "float">:$mom
+  );
+}
+
+def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "RetrieveTPUEmbeddingStochasticGradientDescentParameters";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
+    I64Attr:$num_shards,
+    I64Attr:$shard_id,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$parameters
+  );
+}
+
+def TF_ReverseOp : TF_Op<"Reverse", [Pure]> {
+  let summary = "Reverse";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce47fe", "uint8, int8, uint16, int16, uint32, int32, uint64, int64, bool, bfloat16, half, float, double, complex64, complex128, string">:$tensor,
+    TF_TensorOfDTypes<"0x400", "bool">:$dims
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce47fe", "uint8, int8, uint16, int16, uint32, int32, uint64, int64, bool, bfloat16, half, float, double, complex64, complex128, string">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_ReverseSequenceOp : TF_Op<"ReverseSequence", [Pure]> {
+  let summary = "ReverseSequence";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seq_lengths,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dim,
+    I64Attr:$seq_dim
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tlen = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_ReverseV2Op : TF_Op<"ReverseV2", [Pure]> {
+  let summary = "ReverseV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce47fe", "uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, float, double, complex64, complex128, string">:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce47fe", "uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, float, double, complex64, complex128, string">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_RightShiftOp : TF_Op<"RightShift", [Pure]> {
+  let summary = "RightShift";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_RintOp : TF_Op<"Rint", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Rint";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_RiscAddOp : TF_Op<"RiscAdd", [Pure, Commutative]> {
+  let summary = "RiscAdd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RiscDotOp : TF_Op<"RiscDot", [Pure]> {
+  let summary = "RiscDot";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$a,
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$b,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$product
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_RngReadAndSkipOp : TF_Op<"RngReadAndSkip", []> {
+  let summary = "RngReadAndSkip";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x100000", "resource">:$resource,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$delta
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$value_arg
+  );
+}
+
+def TF_RollOp : TF_Op<"Roll", [Pure]> {
+  let summary = "Roll";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shift,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Taxis = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tshift = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_RoundOp : TF_Op<"Round", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Round";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_RsqrtOp : TF_Op<"Rsqrt", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Rsqrt";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_RsqrtGradOp : TF_Op<"RsqrtGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "RsqrtGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$dy
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_SaveOp : TF_Op<"Save", []> {
+  let summary = "Save";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$filename,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor_names,
+    Variadic<AnyTensor>:$data
+  );
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<2>;
+}
+
+def TF_SaveSlicesOp : TF_Op<"SaveSlices", []> {
+  let summary = "SaveSlices";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$filename,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor_names,
+    TF_TensorOfDTypes<"0x80", "string">:$shapes_and_slices,
+    Variadic<AnyTensor>:$data
+  );
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<3>;
+}
+
+def TF_SaveV2Op : TF_Op<"SaveV2", []> {
+  let summary = "SaveV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$prefix,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor_names,
+    TF_TensorOfDTypes<"0x80", "string">:$shape_and_slices,
+    Variadic<AnyTensor>:$tensors
+  );
+  TF_DerivedOperandGroupTypeListAttr dtypes = TF_DerivedOperandGroupTypeListAttr<3>;
+}
+
+def TF_ScatterNdOp : TF_Op<"ScatterNd", [Pure]> {
+  let summary = "ScatterNd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$indices,
+    AnyTensor:$updates,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$shape,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_SegmentMaxOp : TF_Op<"SegmentMax", [Pure]> {
+  let summary = "SegmentMax";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SegmentMaxV2Op : TF_Op<"SegmentMaxV2", [Pure]> {
+  let summary = "SegmentMaxV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SegmentMeanOp : TF_Op<"SegmentMean", [Pure]> {
+  let summary = "SegmentMean";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SegmentMinOp : TF_Op<"SegmentMin", [Pure]> {
+  let summary = "SegmentMin";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SegmentMinV2Op : TF_Op<"SegmentMinV2", [Pure]> {
+  let summary = "SegmentMinV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SegmentProdOp : TF_Op<"SegmentProd", [Pure]> {
+  let summary = "SegmentProd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SegmentProdV2Op : TF_Op<"SegmentProdV2", [Pure]> {
+  let summary = "SegmentProdV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SegmentSumOp : TF_Op<"SegmentSum", [Pure]> {
+  let summary = "SegmentSum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SegmentSumV2Op : TF_Op<"SegmentSumV2", [Pure]> {
+  let summary = "SegmentSumV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SelectOp : TF_Op<"Select", [Pure]> {
+  let summary = "Select";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x400", "bool">:$condition,
+    AnyTensor:$then_value,
+    AnyTensor:$else_value
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySelectOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySelectOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSelectOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_SelectV2Op : TF_Op<"SelectV2", [Pure]> {
+  let summary = "SelectV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x400", "bool">:$condition,
+    AnyTensor:$then_value,
+    AnyTensor:$else_value
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySelectV2Op(::mlir::Operation *op);
+::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySelectV2Op(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSelectOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_SelfAdjointEigV2Op : TF_Op<"SelfAdjointEigV2", [Pure]> {
+  let summary = "SelfAdjointEigV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$compute_v
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$e,
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$v
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_SeluOp : TF_Op<"Selu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Selu";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
   );
@@ -107,8 +1376,8 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_EluGradOp : TF_Op<"EluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "EluGrad";
+def TF_SeluGradOp : TF_Op<"SeluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "SeluGrad";
   let arguments = (ins
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$outputs
@@ -134,1596 +1403,106 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_EmptyOp : TF_Op<"Empty", []> {
-  let summary = "Empty";
+def TF_SendOp : TF_Op<"Send", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+  let summary = "Send";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$shape,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$init
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_EmptyTensorListOp : TF_Op<"EmptyTensorList", [Pure]> {
-  let summary = "EmptyTensorList";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_num_elements
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  DerivedTypeAttr element_dtype = TF_DerivedSubtypeElementTypeAttr;
-  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_EmptyTensorMapOp : TF_Op<"EmptyTensorMap", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EmptyTensorMap";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-}
-
-def TF_EncodeBase64Op : TF_Op<"EncodeBase64", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EncodeBase64";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$output
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pad", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_EncodeJpegOp : TF_Op<"EncodeJpeg", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EncodeJpeg";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x10", "uint8">:$image
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "chroma_downsampling", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "density_unit", "string", false, std::nullopt, {"in", "cm"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "format", "string", false, std::nullopt, {"", "grayscale", "rgb"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "optimize_size", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "progressive", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "quality", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "x_density", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "xmp_metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "y_density", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_EncodeJpegVariableQualityOp : TF_Op<"EncodeJpegVariableQuality", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EncodeJpegVariableQuality";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x10", "uint8">:$images,
-    TF_TensorOfDTypes<"0x8", "int32">:$quality
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-}
-
-def TF_EncodePngOp : TF_Op<"EncodePng", [Pure]> {
-  let summary = "EncodePng";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x20010", "uint8, uint16">:$image,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$compression
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$contents
+    AnyTensor:$tensor,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$client_terminated,
+    StrAttr:$recv_device,
+    StrAttr:$send_device,
+    I64Attr:$send_device_incarnation,
+    StrAttr:$tensor_name
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_EncodeProtoOp : TF_Op<"EncodeProto", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EncodeProto";
+def TF_SendTPUEmbeddingGradientsOp : TF_Op<"SendTPUEmbeddingGradients", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>, AttrSizedOperandSegments]> {
+  let summary = "SendTPUEmbeddingGradients";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$sizes,
-    Variadic<AnyTensor>:$values
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$bytes
-  );
-  TF_DerivedOperandGroupTypeListAttr Tinput_types = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "descriptor_source", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "field_names", "list(string)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "message_type", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_EncodeWavOp : TF_Op<"EncodeWav", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EncodeWav";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$audio,
-    TF_TensorOfDTypes<"0x8", "int32">:$sample_rate
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-}
-
-def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
-  let summary = "EnqueueTPUEmbeddingArbitraryTensorBatch";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices_or_row_splits,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
-    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
-  let summary = "EnqueueTPUEmbeddingBatch";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$batch,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
-  let summary = "EnqueueTPUEmbeddingIntegerBatch";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$batch,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRaggedTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
-  let summary = "EnqueueTPUEmbeddingRaggedTensorBatch";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_splits,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
-    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$max_sequence_lengths,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$num_features,
-    I64ArrayAttr:$table_ids
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
-  let summary = "EnqueueTPUEmbeddingSparseBatch";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
-    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_EnqueueTPUEmbeddingSparseTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
-  let summary = "EnqueueTPUEmbeddingSparseTensorBatch";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$sample_indices,
-    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$embedding_indices,
-    Variadic<TF_TensorOfDTypes<"0x6", "float, double">>:$aggregation_weights,
-    TF_TensorOfDTypes<"0x80", "string">:$mode_override,
-    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$combiners,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$max_sequence_lengths,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$num_features,
-    I64ArrayAttr:$table_ids
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_EnsureShapeOp : TF_Op<"EnsureShape", [Pure]> {
-  let summary = "EnsureShape";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_ShapeAttr:$shape
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_EnterOp : TF_Op<"Enter", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Enter";
-  let arguments = (ins
-    AnyTensor:$data
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "frame_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "is_constant", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "parallel_iterations", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_EqualOp : TF_Op<"Equal", [Pure, Commutative]> {
-  let summary = "Equal";
-  let arguments = (ins
-    AnyTensor:$x,
-    AnyTensor:$y,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$incompatible_shape_error
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_ErfOp : TF_Op<"Erf", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Erf";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_ErfcOp : TF_Op<"Erfc", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Erfc";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_ErfinvOp : TF_Op<"Erfinv", [Pure]> {
-  let summary = "Erfinv";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_EuclideanNormOp : TF_Op<"EuclideanNorm", [Pure, TF_UnregisteredInTF]> {
-  let summary = "EuclideanNorm";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "keep_dims", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExecuteTPUEmbeddingPartitionerOp : TF_Op<"ExecuteTPUEmbeddingPartitioner", []> {
-  let summary = "ExecuteTPUEmbeddingPartitioner";
-  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$inputs,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$learning_rates,
     StrAttr:$config
   );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$common_config
-  );
-}
-
-def TF_ExitOp : TF_Op<"Exit", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Exit";
-  let arguments = (ins
-    AnyTensor:$data
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_ExpOp : TF_Op<"Exp", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Exp";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_ExpandDimsOp : TF_Op<"ExpandDims", [Pure]> {
-  let summary = "ExpandDims";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$dim
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tdim = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldReshapeOp(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_ExperimentalAssertNextDatasetOp : TF_Op<"ExperimentalAssertNextDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalAssertNextDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$transformations
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalAutoShardDatasetOp : TF_Op<"ExperimentalAutoShardDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalAutoShardDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_workers,
-    TF_TensorOfDTypes<"0x200", "int64">:$index
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "auto_shard_policy", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalBytesProducedStatsDatasetOp : TF_Op<"ExperimentalBytesProducedStatsDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalBytesProducedStatsDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$tag
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalCSVDatasetOp : TF_Op<"ExperimentalCSVDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalCSVDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames,
-    TF_TensorOfDTypes<"0x80", "string">:$compression_type,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
-    TF_TensorOfDTypes<"0x400", "bool">:$header,
-    TF_TensorOfDTypes<"0x80", "string">:$field_delim,
-    TF_TensorOfDTypes<"0x400", "bool">:$use_quote_delim,
-    TF_TensorOfDTypes<"0x80", "string">:$na_value,
-    TF_TensorOfDTypes<"0x200", "int64">:$select_cols,
-    Variadic<AnyTensor>:$record_defaults
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr output_types = TF_DerivedOperandGroupTypeListAttr<8>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalChooseFastestDatasetOp : TF_Op<"ExperimentalChooseFastestDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalChooseFastestDataset";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$input_datasets
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_experiments", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupSizeAttr NN = TF_DerivedOperandGroupSizeAttr<1>;
 }
 
-def TF_ExperimentalDatasetCardinalityOp : TF_Op<"ExperimentalDatasetCardinality", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalDatasetCardinality";
+def TF_SerializeIteratorOp : TF_Op<"SerializeIterator", []> {
+  let summary = "SerializeIterator";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource_handle,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$external_state_policy
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$cardinality
+    TF_TensorOfDTypes<"0x200000", "variant">:$serialized
   );
 }
 
-def TF_ExperimentalDatasetToTFRecordOp : TF_Op<"ExperimentalDatasetToTFRecord", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalDatasetToTFRecord";
+def TF_SerializeSparseOp : TF_Op<"SerializeSparse", [Pure]> {
+  let summary = "SerializeSparse";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$filename,
-    TF_TensorOfDTypes<"0x80", "string">:$compression_type
-  );
-}
-
-def TF_ExperimentalDenseToSparseBatchDatasetOp : TF_Op<"ExperimentalDenseToSparseBatchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalDenseToSparseBatchDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_shape
+    TF_TensorOfDTypes<"0x200", "int64">:$sparse_indices,
+    AnyTensor:$sparse_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$sparse_shape
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalDirectedInterleaveDatasetOp : TF_Op<"ExperimentalDirectedInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalDirectedInterleaveDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$selector_input_dataset,
-    Variadic<TF_TensorOfDTypes<"0x200000", "variant">>:$data_input_datasets
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalGroupByReducerDatasetOp : TF_Op<"ExperimentalGroupByReducerDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalGroupByReducerDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tfinalize_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tinit_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tkey_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Treduce_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "finalize_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "init_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduce_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalGroupByWindowDatasetOp : TF_Op<"ExperimentalGroupByWindowDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalGroupByWindowDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tkey_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Treduce_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Twindow_size_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduce_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "window_size_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalIgnoreErrorsDatasetOp : TF_Op<"ExperimentalIgnoreErrorsDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalIgnoreErrorsDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "log_warning", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalIteratorGetDeviceOp : TF_Op<"ExperimentalIteratorGetDevice", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalIteratorGetDevice";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$device
-  );
-}
-
-def TF_ExperimentalLMDBDatasetOp : TF_Op<"ExperimentalLMDBDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalLMDBDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalLatencyStatsDatasetOp : TF_Op<"ExperimentalLatencyStatsDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalLatencyStatsDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$tag
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalMapAndBatchDatasetOp : TF_Op<"ExperimentalMapAndBatchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalMapAndBatchDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_parallel_calls,
-    TF_TensorOfDTypes<"0x400", "bool">:$drop_remainder
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "preserve_cardinality", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalMapDatasetOp : TF_Op<"ExperimentalMapDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalMapDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "force_synchronous", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "preserve_cardinality", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_inter_op_parallelism", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalMatchingFilesDatasetOp : TF_Op<"ExperimentalMatchingFilesDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalMatchingFilesDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$patterns
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-}
-
-def TF_ExperimentalMaxIntraOpParallelismDatasetOp : TF_Op<"ExperimentalMaxIntraOpParallelismDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalMaxIntraOpParallelismDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_intra_op_parallelism
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalNonSerializableDatasetOp : TF_Op<"ExperimentalNonSerializableDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalNonSerializableDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalParallelInterleaveDatasetOp : TF_Op<"ExperimentalParallelInterleaveDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalParallelInterleaveDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    TF_TensorOfDTypes<"0x200", "int64">:$cycle_length,
-    TF_TensorOfDTypes<"0x200", "int64">:$block_length,
-    TF_TensorOfDTypes<"0x400", "bool">:$sloppy,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_output_elements,
-    TF_TensorOfDTypes<"0x200", "int64">:$prefetch_input_elements
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalParseExampleDatasetOp : TF_Op<"ExperimentalParseExampleDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalParseExampleDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_parallel_calls,
-    Variadic<AnyTensor>:$dense_defaults
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Tdense = TF_DerivedOperandGroupTypeListAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dense_keys", "list(string)", true, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dense_shapes", "list(shape)", true, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sloppy", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sparse_keys", "list(string)", true, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "sparse_types", "list(type)", true, 0, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalPrivateThreadPoolDatasetOp : TF_Op<"ExperimentalPrivateThreadPoolDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalPrivateThreadPoolDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_threads
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalRandomDatasetOp : TF_Op<"ExperimentalRandomDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalRandomDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$seed,
-    TF_TensorOfDTypes<"0x200", "int64">:$seed2
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalRebatchDatasetOp : TF_Op<"ExperimentalRebatchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalRebatchDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_replicas
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_fallback", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalScanDatasetOp : TF_Op<"ExperimentalScanDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalScanDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Targuments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tstate", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "preserve_cardinality", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalSetStatsAggregatorDatasetOp : TF_Op<"ExperimentalSetStatsAggregatorDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalSetStatsAggregatorDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x100000", "resource">:$stats_aggregator,
-    TF_TensorOfDTypes<"0x80", "string">:$tag,
-    TF_TensorOfDTypes<"0x80", "string">:$counter_prefix
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalSleepDatasetOp : TF_Op<"ExperimentalSleepDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalSleepDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$sleep_microseconds
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalSlidingWindowDatasetOp : TF_Op<"ExperimentalSlidingWindowDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalSlidingWindowDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$window_size,
-    TF_TensorOfDTypes<"0x200", "int64">:$window_shift,
-    TF_TensorOfDTypes<"0x200", "int64">:$window_stride
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalSqlDatasetOp : TF_Op<"ExperimentalSqlDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalSqlDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$driver_name,
-    TF_TensorOfDTypes<"0x80", "string">:$data_source_name,
-    TF_TensorOfDTypes<"0x80", "string">:$query
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalStatsAggregatorHandleOp : TF_Op<"ExperimentalStatsAggregatorHandle", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalStatsAggregatorHandle";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalStatsAggregatorSummaryOp : TF_Op<"ExperimentalStatsAggregatorSummary", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalStatsAggregatorSummary";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$iterator
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$summary
-  );
-}
-
-def TF_ExperimentalTakeWhileDatasetOp : TF_Op<"ExperimentalTakeWhileDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalTakeWhileDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "predicate", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalThreadPoolDatasetOp : TF_Op<"ExperimentalThreadPoolDataset", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalThreadPoolDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x100000", "resource">:$thread_pool
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalThreadPoolHandleOp : TF_Op<"ExperimentalThreadPoolHandle", [TF_UnregisteredInTF]> {
-  let summary = "ExperimentalThreadPoolHandle";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "display_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_intra_op_parallelism", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_threads", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalUnbatchDatasetOp : TF_Op<"ExperimentalUnbatchDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalUnbatchDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExperimentalUniqueDatasetOp : TF_Op<"ExperimentalUniqueDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExperimentalUniqueDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExpintOp : TF_Op<"Expint", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Expint";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_Expm1Op : TF_Op<"Expm1", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Expm1";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_ExtractGlimpseOp : TF_Op<"ExtractGlimpse", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExtractGlimpse";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$size,
-    TF_TensorOfDTypes<"0x2", "float">:$offsets
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$glimpse
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "centered", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "noise", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "normalized", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "uniform_noise", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExtractGlimpseV2Op : TF_Op<"ExtractGlimpseV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExtractGlimpseV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$size,
-    TF_TensorOfDTypes<"0x2", "float">:$offsets
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$glimpse
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "centered", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "noise", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "normalized", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "uniform_noise", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ExtractImagePatchesOp : TF_Op<"ExtractImagePatches", [Pure]> {
-  let summary = "ExtractImagePatches";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128, bool">:$images,
-    I64ArrayAttr:$ksizes,
-    StrAttr:$padding,
-    I64ArrayAttr:$rates,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128, bool">:$patches
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_ExtractJpegShapeOp : TF_Op<"ExtractJpegShape", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExtractJpegShape";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$contents
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$image_shape
-  );
-  TF_DerivedResultGroupTypeAttr output_type = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_ExtractVolumePatchesOp : TF_Op<"ExtractVolumePatches", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ExtractVolumePatches";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$patches
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ksizes", "list(int)", true, 5, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 5, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FFTOp : TF_Op<"FFT", [Pure]> {
-  let summary = "FFT";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FFT2DOp : TF_Op<"FFT2D", [Pure]> {
-  let summary = "FFT2D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FFT3DOp : TF_Op<"FFT3D", [Pure]> {
-  let summary = "FFT3D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FFTNDOp : TF_Op<"FFTND", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FFTND";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$fft_length,
-    TF_TensorOfDTypes<"0x8", "int32">:$axes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FIFOQueueOp : TF_Op<"FIFOQueue", [TF_UnregisteredInTF]> {
-  let summary = "FIFOQueue";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "component_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shapes", "list(shape)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FIFOQueueV2Op : TF_Op<"FIFOQueueV2", [TF_UnregisteredInTF]> {
-  let summary = "FIFOQueueV2";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "component_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shapes", "list(shape)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FactOp : TF_Op<"Fact", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Fact";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$fact
-  );
-}
-
-def TF_FakeParamOp : TF_Op<"FakeParam", [Pure, TF_NoConstantFold]> {
-  let summary = "FakeParam";
-  let arguments = (ins
-    TF_ShapeAttr:$shape
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_FakeQuantWithMinMaxArgsOp : TF_Op<"FakeQuantWithMinMaxArgs", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "FakeQuantWithMinMaxArgs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    DefaultValuedOptionalAttr<F32Attr, "6.0f">:$max,
-    DefaultValuedOptionalAttr<F32Attr, "-6.0f">:$min,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
-    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$outputs
-  );
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_FakeQuantWithMinMaxArgsGradientOp : TF_Op<"FakeQuantWithMinMaxArgsGradient", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "FakeQuantWithMinMaxArgsGradient";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    DefaultValuedOptionalAttr<F32Attr, "6.0f">:$max,
-    DefaultValuedOptionalAttr<F32Attr, "-6.0f">:$min,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
-    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$backprops
-  );
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_FakeQuantWithMinMaxVarsOp : TF_Op<"FakeQuantWithMinMaxVars", [Pure]> {
-  let summary = "FakeQuantWithMinMaxVars";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    TF_TensorOfDTypes<"0x2", "float">:$min,
-    TF_TensorOfDTypes<"0x2", "float">:$max,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
-    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$outputs
-  );
-}
-
-def TF_FakeQuantWithMinMaxVarsGradientOp : TF_Op<"FakeQuantWithMinMaxVarsGradient", [Pure]> {
-  let summary = "FakeQuantWithMinMaxVarsGradient";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    TF_TensorOfDTypes<"0x2", "float">:$min,
-    TF_TensorOfDTypes<"0x2", "float">:$max,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
-    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$backprops_wrt_input,
-    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_min,
-    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_max
-  );
-}
-
-def TF_FakeQuantWithMinMaxVarsPerChannelOp : TF_Op<"FakeQuantWithMinMaxVarsPerChannel", [Pure]> {
-  let summary = "FakeQuantWithMinMaxVarsPerChannel";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    TF_TensorOfDTypes<"0x2", "float">:$min,
-    TF_TensorOfDTypes<"0x2", "float">:$max,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
-    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$outputs
-  );
-}
-
-def TF_FakeQuantWithMinMaxVarsPerChannelGradientOp : TF_Op<"FakeQuantWithMinMaxVarsPerChannelGradient", [Pure]> {
-  let summary = "FakeQuantWithMinMaxVarsPerChannelGradient";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$gradients,
-    TF_TensorOfDTypes<"0x2", "float">:$inputs,
-    TF_TensorOfDTypes<"0x2", "float">:$min,
-    TF_TensorOfDTypes<"0x2", "float">:$max,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
-    DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$backprops_wrt_input,
-    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_min,
-    TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_max
-  );
-}
-
-def TF_FakeQueueOp : TF_Op<"FakeQueue", [TF_UnregisteredInTF]> {
-  let summary = "FakeQueue";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$handle
-  );
-}
-
-def TF_FileSystemSetConfigurationOp : TF_Op<"FileSystemSetConfiguration", [TF_UnregisteredInTF]> {
-  let summary = "FileSystemSetConfiguration";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$scheme,
-    TF_TensorOfDTypes<"0x80", "string">:$key,
-    TF_TensorOfDTypes<"0x80", "string">:$value_arg
-  );
-}
-
-def TF_FillOp : TF_Op<"Fill", [Pure]> {
-  let summary = "Fill";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$dims,
-    AnyTensor:$value_arg
-  );
-  let results = (outs
-    AnyTensor:$output
+    TF_TensorOfDTypes<"0x200080", "string, variant">:$serialized_sparse
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr index_type = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyFillOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldFillOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyFillOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldFillOp(*this, adaptor.getOperands());
-}
-  }];
+  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_FilterByLastComponentDatasetOp : TF_Op<"FilterByLastComponentDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FilterByLastComponentDataset";
+def TF_ShapeNOp : TF_Op<"ShapeN", [Pure]> {
+  let summary = "ShapeN";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
+    Variadic<AnyTensor>:$input
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$output
+    Variadic<TF_TensorOfDTypes<"0x208", "int32, int64">>:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_FilterDatasetOp : TF_Op<"FilterDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FilterDataset";
+def TF_ShardedFilenameOp : TF_Op<"ShardedFilename", [Pure]> {
+  let summary = "ShardedFilename";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$basename,
+    TF_TensorOfDTypes<"0x8", "int32">:$shard,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_shards
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$filename
+  );
+}
+
+def TF_ShuffleAndRepeatDatasetV2Op : TF_Op<"ShuffleAndRepeatDatasetV2", []> {
+  let summary = "ShuffleAndRepeatDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments
+    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
+    TF_TensorOfDTypes<"0x200", "int64">:$seed,
+    TF_TensorOfDTypes<"0x200", "int64">:$seed2,
+    TF_TensorOfDTypes<"0x200", "int64">:$count,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$seed_generator,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$reshuffle_each_iteration
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "predicate", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_FinalizeDatasetOp : TF_Op<"FinalizeDataset", [Pure]> {
-  let summary = "FinalizeDataset";
+def TF_ShuffleDatasetV2Op : TF_Op<"ShuffleDatasetV2", []> {
+  let summary = "ShuffleDatasetV2";
   let arguments = (ins
     TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$has_captured_ref,
+    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$seed_generator,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
     TF_ShapeAttrArray:$output_shapes,
     TypeArrayAttr:$output_types
   );
@@ -1732,49 +1511,90 @@ def TF_FinalizeDatasetOp : TF_Op<"FinalizeDataset", [Pure]> {
   );
 }
 
-def TF_FinalizeTPUEmbeddingOp : TF_Op<"FinalizeTPUEmbedding", []> {
-  let summary = "FinalizeTPUEmbedding";
+def TF_ShuffleDatasetV3Op : TF_Op<"ShuffleDatasetV3", []> {
+  let summary = "ShuffleDatasetV3";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$common_config,
-    TF_TensorOfDTypes<"0x80", "string">:$memory_config
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
+    TF_TensorOfDTypes<"0x200", "int64">:$seed,
+    TF_TensorOfDTypes<"0x200", "int64">:$seed2,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$seed_generator,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$reshuffle_each_iteration
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
 }
 
-def TF_FinalizeTPUEmbeddingV2Op : TF_Op<"FinalizeTPUEmbeddingV2", [TF_UnregisteredInTF]> {
-  let summary = "FinalizeTPUEmbeddingV2";
+def TF_ShutdownDistributedTPUOp : TF_Op<"ShutdownDistributedTPU", []> {
+  let summary = "ShutdownDistributedTPU";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$common_config,
-    TF_TensorOfDTypes<"0x80", "string">:$memory_config
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$embedding_partitions,
-    TF_TensorOfDTypes<"0x80", "string">:$hbm_buffers_config
   );
 }
 
-def TF_FingerprintOp : TF_Op<"Fingerprint", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Fingerprint";
+def TF_ShutdownTPUSystemOp : TF_Op<"ShutdownTPUSystem", []> {
+  let summary = "ShutdownTPUSystem";
   let arguments = (ins
-    AnyTensor:$data,
-    TF_TensorOfDTypes<"0x80", "string">:$method
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x10", "uint8">:$fingerprint
+    TF_TensorOfDTypes<"0x400", "bool">:$success
+  );
+}
+
+def TF_SigmoidOp : TF_Op<"Sigmoid", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Sigmoid";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_FiveFloatOutputsOp : TF_Op<"FiveFloatOutputs", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FiveFloatOutputs";
+def TF_SigmoidGradOp : TF_Op<"SigmoidGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "SigmoidGrad";
   let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$dy
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$a,
-    TF_TensorOfDTypes<"0x2", "float">:$b,
-    TF_TensorOfDTypes<"0x2", "float">:$c,
-    TF_TensorOfDTypes<"0x2", "float">:$d,
-    TF_TensorOfDTypes<"0x2", "float">:$e
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
 #endif // TFMLIR_TFGENOPS04_TD

@@ -5,171 +5,13 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_FixedLengthRecordDatasetOp : TF_Op<"FixedLengthRecordDataset", [TF_UnregisteredInTF]> {
-  let summary = "FixedLengthRecordDataset";
+def TF_SignOp : TF_Op<"Sign", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Sign";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames,
-    TF_TensorOfDTypes<"0x200", "int64">:$header_bytes,
-    TF_TensorOfDTypes<"0x200", "int64">:$record_bytes,
-    TF_TensorOfDTypes<"0x200", "int64">:$footer_bytes,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FixedLengthRecordDatasetV2Op : TF_Op<"FixedLengthRecordDatasetV2", [TF_UnregisteredInTF]> {
-  let summary = "FixedLengthRecordDatasetV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames,
-    TF_TensorOfDTypes<"0x200", "int64">:$header_bytes,
-    TF_TensorOfDTypes<"0x200", "int64">:$record_bytes,
-    TF_TensorOfDTypes<"0x200", "int64">:$footer_bytes,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_size,
-    TF_TensorOfDTypes<"0x80", "string">:$compression_type
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FixedLengthRecordReaderOp : TF_Op<"FixedLengthRecordReader", [TF_UnregisteredInTF]> {
-  let summary = "FixedLengthRecordReader";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$reader_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "footer_bytes", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "header_bytes", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "hop_bytes", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "record_bytes", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FixedLengthRecordReaderV2Op : TF_Op<"FixedLengthRecordReaderV2", [TF_UnregisteredInTF]> {
-  let summary = "FixedLengthRecordReaderV2";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "encoding", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "footer_bytes", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "header_bytes", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "hop_bytes", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "record_bytes", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FixedUnigramCandidateSamplerOp : TF_Op<"FixedUnigramCandidateSampler", [TF_UnregisteredInTF]> {
-  let summary = "FixedUnigramCandidateSampler";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$true_classes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sampled_candidates,
-    TF_TensorOfDTypes<"0x2", "float">:$true_expected_count,
-    TF_TensorOfDTypes<"0x2", "float">:$sampled_expected_count
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "distortion", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_reserved_ids", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sampled", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_shards", "int", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_true", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "range_max", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shard", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "unigrams", "list(float)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "unique", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "vocab_file", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FlatMapDatasetOp : TF_Op<"FlatMapDataset", [Pure]> {
-  let summary = "FlatMapDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    SymbolRefAttr:$f,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-}
-
-def TF_FloatInputOp : TF_Op<"FloatInput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FloatInput";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$a
-  );
-}
-
-def TF_FloatOutputOp : TF_Op<"FloatOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FloatOutput";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$a
-  );
-}
-
-def TF_FloatOutputStringOutputOp : TF_Op<"FloatOutputStringOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FloatOutputStringOutput";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$a,
-    TF_TensorOfDTypes<"0x80", "string">:$b
-  );
-}
-
-def TF_FloorOp : TF_Op<"Floor", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Floor";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let extraClassDeclaration = [{
@@ -189,738 +31,280 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure]> {
-  let summary = "FloorDiv";
+def TF_SinOp : TF_Op<"Sin", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Sin";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_FloorModOp : TF_Op<"FloorMod", [Pure]> {
-  let summary = "FloorMod";
+def TF_SinhOp : TF_Op<"Sinh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Sinh";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$x,
-    TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$y
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double">:$z
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_FlushSummaryWriterOp : TF_Op<"FlushSummaryWriter", []> {
-  let summary = "FlushSummaryWriter";
+def TF_SizeOp : TF_Op<"Size", [Pure]> {
+  let summary = "Size";
   let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
-  );
-}
-
-def TF_Foo1Op : TF_Op<"Foo1", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Foo1";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$a,
-    TF_TensorOfDTypes<"0x8", "int32">:$b,
-    TF_TensorOfDTypes<"0x8", "int32">:$c
+    AnyTensor:$input
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$d,
-    TF_TensorOfDTypes<"0x8", "int32">:$e
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
   );
-}
-
-def TF_Foo2Op : TF_Op<"Foo2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Foo2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$a,
-    TF_TensorOfDTypes<"0x80", "string">:$b,
-    TF_TensorOfDTypes<"0x80", "string">:$c
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$d,
-    TF_TensorOfDTypes<"0x8", "int32">:$e
-  );
-}
-
-def TF_Foo3Op : TF_Op<"Foo3", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Foo3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$a,
-    TF_TensorOfDTypes<"0x80", "string">:$b,
-    TF_TensorOfDTypes<"0x2", "float">:$c
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$d,
-    TF_TensorOfDTypes<"0x8", "int32">:$e
-  );
-}
-
-def TF_ForOp : TF_Op<"For", [Pure, TF_UnregisteredInTF]> {
-  let summary = "For";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$start,
-    TF_TensorOfDTypes<"0x8", "int32">:$limit,
-    TF_TensorOfDTypes<"0x8", "int32">:$delta,
-    Variadic<AnyTensor>:$input
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$output
-  );
-  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<3>;
-  let hasVerifier = 1;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasFolder = 1;
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "body", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::mlir::OpFoldResult foldSizeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSizeOp(*this, adaptor.getOperands());
 }
   }];
 }
 
-def TF_FractionalAvgPoolOp : TF_Op<"FractionalAvgPool", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FractionalAvgPool";
+def TF_SliceOp : TF_Op<"Slice", [Pure]> {
+  let summary = "Slice";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$value_arg
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$output,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_pooling_sequence,
-    TF_TensorOfDTypes<"0x200", "int64">:$col_pooling_sequence
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "deterministic", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "overlapping", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pooling_ratio", "list(float)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pseudo_random", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FractionalAvgPoolGradOp : TF_Op<"FractionalAvgPoolGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FractionalAvgPoolGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$orig_input_tensor_shape,
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$out_backprop,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_pooling_sequence,
-    TF_TensorOfDTypes<"0x200", "int64">:$col_pooling_sequence
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "overlapping", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FractionalMaxPoolOp : TF_Op<"FractionalMaxPool", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FractionalMaxPool";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$value_arg
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$output,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_pooling_sequence,
-    TF_TensorOfDTypes<"0x200", "int64">:$col_pooling_sequence
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "deterministic", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "overlapping", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pooling_ratio", "list(float)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "pseudo_random", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FractionalMaxPoolGradOp : TF_Op<"FractionalMaxPoolGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FractionalMaxPoolGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$orig_input,
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$orig_output,
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$out_backprop,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_pooling_sequence,
-    TF_TensorOfDTypes<"0x200", "int64">:$col_pooling_sequence
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x20e", "float, double, int32, int64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "overlapping", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FresnelCosOp : TF_Op<"FresnelCos", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FresnelCos";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FresnelSinOp : TF_Op<"FresnelSin", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FresnelSin";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FuncAttrOp : TF_Op<"FuncAttr", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FuncAttr";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FuncListAttrOp : TF_Op<"FuncListAttr", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FuncListAttr";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "list(func)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FusedBatchNormOp : TF_Op<"FusedBatchNorm", [Pure]> {
-  let summary = "FusedBatchNorm";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$scale,
-    TF_TensorOfDTypes<"0x2", "float">:$offset,
-    TF_TensorOfDTypes<"0x2", "float">:$mean,
-    TF_TensorOfDTypes<"0x2", "float">:$variance,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$y,
-    TF_TensorOfDTypes<"0x2", "float">:$batch_mean,
-    TF_TensorOfDTypes<"0x2", "float">:$batch_variance,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FusedBatchNormGradOp : TF_Op<"FusedBatchNormGrad", [Pure]> {
-  let summary = "FusedBatchNormGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$y_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$scale,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$x_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$scale_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$offset_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_FusedBatchNormGradV2Op : TF_Op<"FusedBatchNormGradV2", [Pure]> {
-  let summary = "FusedBatchNormGradV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y_backprop,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$scale,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$scale_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$offset_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<3>;
-}
-
-def TF_FusedBatchNormGradV3Op : TF_Op<"FusedBatchNormGradV3", [Pure]> {
-  let summary = "FusedBatchNormGradV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y_backprop,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$scale,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$scale_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$offset_backprop,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_5
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<3>;
-}
-
-def TF_FusedBatchNormV2Op : TF_Op<"FusedBatchNormV2", [Pure]> {
-  let summary = "FusedBatchNormV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$scale,
-    TF_TensorOfDTypes<"0x2", "float">:$offset,
-    TF_TensorOfDTypes<"0x2", "float">:$mean,
-    TF_TensorOfDTypes<"0x2", "float">:$variance,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y,
-    TF_TensorOfDTypes<"0x2", "float">:$batch_mean,
-    TF_TensorOfDTypes<"0x2", "float">:$batch_variance,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
-    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_FusedBatchNormV3Op : TF_Op<"FusedBatchNormV3", [Pure]> {
-  let summary = "FusedBatchNormV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$x,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$scale,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$offset,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$mean,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$variance,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$y,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$batch_mean,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$batch_variance,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$reserve_space_1,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$reserve_space_2,
-    TF_TensorOfDTypes<"0x4002", "bfloat16, float">:$reserve_space_3
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_FusedPadConv2DOp : TF_Op<"FusedPadConv2D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FusedPadConv2D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$paddings,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$filter
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "mode", "string", true, std::nullopt, {"REFLECT", "SYMMETRIC"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_FusedResizeAndPadConv2DOp : TF_Op<"FusedResizeAndPadConv2D", [Pure, TF_UnregisteredInTF]> {
-  let summary = "FusedResizeAndPadConv2D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$size,
-    TF_TensorOfDTypes<"0x8", "int32">:$paddings,
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$filter
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "mode", "string", true, std::nullopt, {"REFLECT", "SYMMETRIC"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "resize_align_corners", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_GRUBlockCellOp : TF_Op<"GRUBlockCell", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GRUBlockCell";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$h_prev,
-    TF_TensorOfDTypes<"0x2", "float">:$w_ru,
-    TF_TensorOfDTypes<"0x2", "float">:$w_c,
-    TF_TensorOfDTypes<"0x2", "float">:$b_ru,
-    TF_TensorOfDTypes<"0x2", "float">:$b_c
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$r,
-    TF_TensorOfDTypes<"0x2", "float">:$u,
-    TF_TensorOfDTypes<"0x2", "float">:$c,
-    TF_TensorOfDTypes<"0x2", "float">:$h
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_GRUBlockCellGradOp : TF_Op<"GRUBlockCellGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GRUBlockCellGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$x,
-    TF_TensorOfDTypes<"0x2", "float">:$h_prev,
-    TF_TensorOfDTypes<"0x2", "float">:$w_ru,
-    TF_TensorOfDTypes<"0x2", "float">:$w_c,
-    TF_TensorOfDTypes<"0x2", "float">:$b_ru,
-    TF_TensorOfDTypes<"0x2", "float">:$b_c,
-    TF_TensorOfDTypes<"0x2", "float">:$r,
-    TF_TensorOfDTypes<"0x2", "float">:$u,
-    TF_TensorOfDTypes<"0x2", "float">:$c,
-    TF_TensorOfDTypes<"0x2", "float">:$d_h
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$d_x,
-    TF_TensorOfDTypes<"0x2", "float">:$d_h_prev,
-    TF_TensorOfDTypes<"0x2", "float">:$d_c_bar,
-    TF_TensorOfDTypes<"0x2", "float">:$d_r_bar_u_bar
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_GatherOp : TF_Op<"Gather", [Pure]> {
-  let summary = "Gather";
-  let arguments = (ins
-    AnyTensor:$params,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$begin,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$size
   );
   let results = (outs
     AnyTensor:$output
   );
-  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySliceOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySliceOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
 }
 
-def TF_GatherNdOp : TF_Op<"GatherNd", [Pure]> {
-  let summary = "GatherNd";
+def TF_SnapshotOp : TF_Op<"Snapshot", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Snapshot";
   let arguments = (ins
-    AnyTensor:$params,
-    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$indices,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+    AnyTensor:$input
   );
   let results = (outs
     AnyTensor:$output
   );
-  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_GatherV2Op : TF_Op<"GatherV2", [Pure]> {
-  let summary = "GatherV2";
-  let arguments = (ins
-    AnyTensor:$params,
-    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$indices,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Taxis = TF_DerivedOperandGroupTypeAttr<2>;
-  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyGatherV2Op(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyGatherV2Op(*this))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_GenerateBoundingBoxProposalsOp : TF_Op<"GenerateBoundingBoxProposals", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GenerateBoundingBoxProposals";
+def TF_SoftmaxOp : TF_Op<"Softmax", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Softmax";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$scores,
-    TF_TensorOfDTypes<"0x2", "float">:$bbox_deltas,
-    TF_TensorOfDTypes<"0x2", "float">:$image_info,
-    TF_TensorOfDTypes<"0x2", "float">:$anchors,
-    TF_TensorOfDTypes<"0x2", "float">:$nms_threshold,
-    TF_TensorOfDTypes<"0x8", "int32">:$pre_nms_topn,
-    TF_TensorOfDTypes<"0x2", "float">:$min_size
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logits
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$rois,
-    TF_TensorOfDTypes<"0x2", "float">:$roi_probabilities
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$softmax
   );
-  let hasVerifier = 1;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "post_nms_topn", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_GenerateVocabRemappingOp : TF_Op<"GenerateVocabRemapping", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GenerateVocabRemapping";
+def TF_SoftmaxCrossEntropyWithLogitsOp : TF_Op<"SoftmaxCrossEntropyWithLogits", [Pure]> {
+  let summary = "SoftmaxCrossEntropyWithLogits";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$new_vocab_file,
-    TF_TensorOfDTypes<"0x80", "string">:$old_vocab_file
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$labels
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$remapping,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_present
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "new_vocab_offset", "int", true, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_new_vocab", "int", true, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "old_vocab_size", "int", false, -1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<TF_GeneratorDatasetResource>]>, AttrSizedOperandSegments]> {
-  let summary = "GeneratorDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$init_func_other_args,
-    Variadic<AnyTensor>:$next_func_other_args,
-    Variadic<AnyTensor>:$finalize_func_other_args,
-    SymbolRefAttr:$finalize_func,
-    SymbolRefAttr:$init_func,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
-    SymbolRefAttr:$next_func,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Tfinalize_func_args = TF_DerivedOperandGroupTypeListAttr<2>;
-  TF_DerivedOperandGroupTypeListAttr Tinit_func_args = TF_DerivedOperandGroupTypeListAttr<0>;
-  TF_DerivedOperandGroupTypeListAttr Tnext_func_args = TF_DerivedOperandGroupTypeListAttr<1>;
-}
-
-def TF_GetDeadlineOp : TF_Op<"GetDeadline", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GetDeadline";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$deadline_from_epoch_micros
-  );
-}
-
-def TF_GetElementAtIndexOp : TF_Op<"GetElementAtIndex", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GetElementAtIndex";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$index
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$components
-  );
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPhysicalReplica", [Pure]> {
-  let summary = "GetMinibatchSplitsWithPhysicalReplica";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$program_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$row_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gains,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
-    StrAttr:$mini_batch_splits,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
-    StrAttr:$table_name,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$table_vocab_size
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$sorted_row_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$sorted_col_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
-    TF_TensorOfDTypes<"0x200", "int64">:$splits,
-    TF_TensorOfDTypes<"0x8", "int32">:$id_counts,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_uniques
-  );
-}
-
-def TF_GetMinibatchesInCsrWithPhysicalReplicaOp : TF_Op<"GetMinibatchesInCsrWithPhysicalReplica", [Pure]> {
-  let summary = "GetMinibatchesInCsrWithPhysicalReplica";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$program_key,
-    TF_TensorOfDTypes<"0x8", "int32">:$row_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$gains,
-    TF_TensorOfDTypes<"0x200", "int64">:$splits,
-    TF_TensorOfDTypes<"0x8", "int32">:$id_counts,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_chip_per_sample,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_minibatches_per_sc,
-    StrAttr:$mini_batch_in_csr,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
-    StrAttr:$table_name,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$table_vocab_size
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
-    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
-    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
-    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
-    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers_unpadded_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$ids_unpadded_size,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core
-  );
-}
-
-def TF_GetOptionsOp : TF_Op<"GetOptions", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GetOptions";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$serialized_options
-  );
-}
-
-def TF_GetSessionHandleOp : TF_Op<"GetSessionHandle", [TF_UnregisteredInTF]> {
-  let summary = "GetSessionHandle";
-  let arguments = (ins
-    AnyTensor:$value_arg
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$handle
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$loss,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprop
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_GetSessionHandleV2Op : TF_Op<"GetSessionHandleV2", [TF_UnregisteredInTF]> {
-  let summary = "GetSessionHandleV2";
+def TF_SoftplusOp : TF_Op<"Softplus", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Softplus";
   let arguments = (ins
-    AnyTensor:$value_arg
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_GetSessionTensorOp : TF_Op<"GetSessionTensor", [TF_UnregisteredInTF]> {
-  let summary = "GetSessionTensor";
+def TF_SoftplusGradOp : TF_Op<"SoftplusGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "SoftplusGrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$handle
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
   );
   let results = (outs
-    AnyTensor:$value_arg
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
 }
 
-def TF_GetStatsFromListOfSparseCoreCooTensorsOp : TF_Op<"GetStatsFromListOfSparseCoreCooTensors", [Pure, SameVariadicOperandSize]> {
-  let summary = "GetStatsFromListOfSparseCoreCooTensors";
+def TF_SoftsignOp : TF_Op<"Softsign", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Softsign";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_SoftsignGradOp : TF_Op<"SoftsignGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "SoftsignGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_SortListOfSparseCoreCooTensorsOp : TF_Op<"SortListOfSparseCoreCooTensors", [Pure, SameVariadicOperandSize]> {
+  let summary = "SortListOfSparseCoreCooTensors";
   let arguments = (ins
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$row_ids_list,
     Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$col_ids_list,
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains_list,
     I64ArrayAttr:$col_offset_list,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
     I64ArrayAttr:$sample_count_list,
@@ -928,167 +312,49 @@ def TF_GetStatsFromListOfSparseCoreCooTensorsOp : TF_Op<"GetStatsFromListOfSpars
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$table_vocab_size
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$max_ids_per_sparse_core,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_unique_ids_per_sparse_core
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_row_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_col_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x8", "int32">:$id_counts
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_GetTpuTaskIdOp : TF_Op<"GetTpuTaskId", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GetTpuTaskId";
+def TF_SpaceToBatchOp : TF_Op<"SpaceToBatch", [Pure]> {
+  let summary = "SpaceToBatch";
   let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings,
+    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$block_size
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$tpu_task_id
-  );
-}
-
-def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", [NoMemoryEffect]> {
-  let summary = "GlobalIterId";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$iter_id
-  );
-}
-
-def TF_GlobalShuffleDatasetOp : TF_Op<"GlobalShuffleDataset", [TF_UnregisteredInTF]> {
-  let summary = "GlobalShuffleDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$seed,
-    TF_TensorOfDTypes<"0x200", "int64">:$seed2,
-    TF_TensorOfDTypes<"0x100000", "resource">:$seed_generator
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reshuffle_each_iteration", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_GraphDefVersionOp : TF_Op<"GraphDefVersion", [TF_UnregisteredInTF]> {
-  let summary = "GraphDefVersion";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$version
-  );
-}
-
-def TF_GreaterOp : TF_Op<"Greater", [Pure]> {
-  let summary = "Greater";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure]> {
-  let summary = "GreaterEqual";
+def TF_SpaceToBatchNDOp : TF_Op<"SpaceToBatchND", [Pure]> {
+  let summary = "SpaceToBatchND";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$block_shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tblock_shape = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_GroupByReducerDatasetOp : TF_Op<"GroupByReducerDataset", [TF_UnregisteredInTF]> {
-  let summary = "GroupByReducerDataset";
+def TF_SpaceToDepthOp : TF_Op<"SpaceToDepth", [Pure]> {
+  let summary = "SpaceToDepth";
   let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tfinalize_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tinit_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tkey_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Treduce_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "finalize_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "init_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduce_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_GroupByWindowDatasetOp : TF_Op<"GroupByWindowDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "GroupByWindowDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tkey_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Treduce_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Twindow_size_func_other_arguments", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduce_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "window_size_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_GuaranteeConstOp : TF_Op<"GuaranteeConst", [TF_UnregisteredInTF]> {
-  let summary = "GuaranteeConst";
-  let arguments = (ins
-    AnyTensor:$input
+    AnyTensor:$input,
+    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$block_size,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format
   );
   let results = (outs
     AnyTensor:$output
@@ -1096,605 +362,1331 @@ def TF_GuaranteeConstOp : TF_Op<"GuaranteeConst", [TF_UnregisteredInTF]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_HSVToRGBOp : TF_Op<"HSVToRGB", [Pure]> {
-  let summary = "HSVToRGB";
+def TF_SparseAddOp : TF_Op<"SparseAdd", [Pure]> {
+  let summary = "SparseAdd";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$images
+    TF_TensorOfDTypes<"0x200", "int64">:$a_indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$a_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$a_shape,
+    TF_TensorOfDTypes<"0x200", "int64">:$b_indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$b_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$b_shape,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$thresh
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$sum_indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$sum_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$sum_shape
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<6>;
+}
+
+def TF_SparseFillEmptyRowsOp : TF_Op<"SparseFillEmptyRows", [Pure]> {
+  let summary = "SparseFillEmptyRows";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200", "int64">:$indices,
+    AnyTensor:$values,
+    TF_TensorOfDTypes<"0x200", "int64">:$dense_shape,
+    AnyTensor:$default_value
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$output_indices,
+    AnyTensor:$output_values,
+    TF_TensorOfDTypes<"0x400", "bool">:$empty_row_indicator,
+    TF_TensorOfDTypes<"0x200", "int64">:$reverse_index_map
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SparseMatMulOp : TF_Op<"SparseMatMul", [Pure]> {
+  let summary = "SparseMatMul";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x4002", "float, bfloat16">:$a,
+    TF_TensorOfDTypes<"0x4002", "float, bfloat16">:$b,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$a_is_sparse,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$b_is_sparse,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$product
+  );
+  TF_DerivedOperandGroupTypeAttr Ta = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tb = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SparseReduceSumOp : TF_Op<"SparseReduceSum", [Pure]> {
+  let summary = "SparseReduceSum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200", "int64">:$input_indices,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$input_shape,
+    TF_TensorOfDTypes<"0x8", "int32">:$reduction_axes,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SparseReshapeOp : TF_Op<"SparseReshape", [Pure]> {
+  let summary = "SparseReshape";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200", "int64">:$input_indices,
+    TF_TensorOfDTypes<"0x200", "int64">:$input_shape,
+    TF_TensorOfDTypes<"0x200", "int64">:$new_shape
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$output_indices,
+    TF_TensorOfDTypes<"0x200", "int64">:$output_shape
+  );
+}
+
+def TF_SparseSegmentMeanOp : TF_Op<"SparseSegmentMean", [Pure]> {
+  let summary = "SparseSegmentMean";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$sparse_gradient
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSegmentMeanGradOp : TF_Op<"SparseSegmentMeanGrad", [Pure]> {
+  let summary = "SparseSegmentMeanGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$grad,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$output_dim0
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSegmentMeanWithNumSegmentsOp : TF_Op<"SparseSegmentMeanWithNumSegments", [Pure]> {
+  let summary = "SparseSegmentMeanWithNumSegments";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$sparse_gradient
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<3>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSegmentSqrtNOp : TF_Op<"SparseSegmentSqrtN", [Pure]> {
+  let summary = "SparseSegmentSqrtN";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$sparse_gradient
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSegmentSqrtNGradOp : TF_Op<"SparseSegmentSqrtNGrad", [Pure]> {
+  let summary = "SparseSegmentSqrtNGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$grad,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$output_dim0
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSegmentSqrtNWithNumSegmentsOp : TF_Op<"SparseSegmentSqrtNWithNumSegments", [Pure]> {
+  let summary = "SparseSegmentSqrtNWithNumSegments";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$sparse_gradient
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<3>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSegmentSumOp : TF_Op<"SparseSegmentSum", [Pure]> {
+  let summary = "SparseSegmentSum";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$sparse_gradient
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_SparseSoftmaxCrossEntropyWithLogitsOp : TF_Op<"SparseSoftmaxCrossEntropyWithLogits", [Pure]> {
+  let summary = "SparseSoftmaxCrossEntropyWithLogits";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$labels
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$loss,
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprop
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tlabels = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_SparseTensorDenseMatMulOp : TF_Op<"SparseTensorDenseMatMul", [Pure]> {
+  let summary = "SparseTensorDenseMatMul";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$a_indices,
+    AnyTensor:$a_values,
+    TF_TensorOfDTypes<"0x200", "int64">:$a_shape,
+    AnyTensor:$b,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint_a,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint_b
+  );
+  let results = (outs
+    AnyTensor:$product
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_SparseToDenseOp : TF_Op<"SparseToDense", [Pure]> {
+  let summary = "SparseToDense";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$sparse_indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output_shape,
+    AnyTensor:$sparse_values,
+    AnyTensor:$default_value,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices
+  );
+  let results = (outs
+    AnyTensor:$dense
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_SplitOp : TF_Op<"Split", [Pure]> {
+  let summary = "Split";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$split_dim,
+    AnyTensor:$value_arg
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySplitOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySplitOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_SplitVOp : TF_Op<"SplitV", [Pure]> {
+  let summary = "SplitV";
+  let arguments = (ins
+    AnyTensor:$value_arg,
+    TF_TensorOfDTypes<"0x248", "int8, int32, int64">:$size_splits,
+    TF_TensorOfDTypes<"0x8", "int32">:$split_dim
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tlen = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySplitVOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySplitVOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_SqrtOp : TF_Op<"Sqrt", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Sqrt";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_SqrtGradOp : TF_Op<"SqrtGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "SqrtGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$dy
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_SquareOp : TF_Op<"Square", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Square";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldUnaryOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_SquaredDifferenceOp : TF_Op<"SquaredDifference", [Pure, Commutative]> {
+  let summary = "SquaredDifference";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_SqueezeOp : TF_Op<"Squeeze", [Pure]> {
+  let summary = "Squeeze";
+  let arguments = (ins
+    AnyTensor:$input,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$squeeze_dims
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySqueezeOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySqueezeOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldReshapeOp(*this, adaptor.getOperands());
+}
+  }];
+}
+
+def TF_StackCloseV2Op : TF_Op<"StackCloseV2", []> {
+  let summary = "StackCloseV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
+  );
+}
+
+def TF_StackPopV2Op : TF_Op<"StackPopV2", []> {
+  let summary = "StackPopV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
+  );
+  let results = (outs
+    AnyTensor:$elem
+  );
+  TF_DerivedResultGroupTypeAttr elem_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StackPushV2Op : TF_Op<"StackPushV2", []> {
+  let summary = "StackPushV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    AnyTensor:$elem,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$swap_memory
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_StackV2Op : TF_Op<"StackV2", []> {
+  let summary = "StackV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$max_size,
+    TypeAttr:$elem_type,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$stack_name
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle
+  );
+}
+
+def TF_StatefulStandardNormalV2Op : TF_Op<"StatefulStandardNormalV2", []> {
+  let summary = "StatefulStandardNormalV2";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
+    AnyTensor:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatefulTruncatedNormalOp : TF_Op<"StatefulTruncatedNormal", []> {
+  let summary = "StatefulTruncatedNormal";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
+    AnyTensor:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatefulUniformOp : TF_Op<"StatefulUniform", []> {
+  let summary = "StatefulUniform";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
+    AnyTensor:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatefulUniformFullIntOp : TF_Op<"StatefulUniformFullInt", []> {
+  let summary = "StatefulUniformFullInt";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
+    AnyTensor:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatefulUniformIntOp : TF_Op<"StatefulUniformInt", []> {
+  let summary = "StatefulUniformInt";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource,
+    TF_TensorOfDTypes<"0x200", "int64">:$algorithm,
+    AnyTensor:$shape,
+    AnyTensor:$minval,
+    AnyTensor:$maxval
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<3>;
+  TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatelessMultinomialOp : TF_Op<"StatelessMultinomial", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessMultinomial";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$logits,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_samples,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessParameterizedTruncatedNormalOp : TF_Op<"StatelessParameterizedTruncatedNormal", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessParameterizedTruncatedNormal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$means,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$stddevs,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$minvals,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$maxvals
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatelessRandomBinomialOp : TF_Op<"StatelessRandomBinomial", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomBinomial";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed,
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$counts,
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$probs
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomGammaV2Op : TF_Op<"StatelessRandomGammaV2", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomGammaV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed,
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$alpha
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatelessRandomGetAlgOp : TF_Op<"StatelessRandomGetAlg", []> {
+  let summary = "StatelessRandomGetAlg";
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$alg
+  );
+}
+
+def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomGetKeyCounter";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter
+  );
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAlg", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomGetKeyCounterAlg";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg
+  );
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomNormalOp : TF_Op<"StatelessRandomNormal", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomNormal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
   );
   let results = (outs
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_HashTableOp : TF_Op<"HashTable", [NoMemoryEffect]> {
-  let summary = "HashTable";
-  let arguments = (ins
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
-    TypeAttr:$key_dtype,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
-    TypeAttr:$value_dtype
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle
-  );
-}
-
-def TF_HashTableV2Op : TF_Op<"HashTableV2", []> {
-  let summary = "HashTableV2";
-  let arguments = (ins
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
-    TypeAttr:$key_dtype,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
-    TypeAttr:$value_dtype
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
-  );
-}
-
-def TF_HistogramFixedWidthOp : TF_Op<"HistogramFixedWidth", [Pure, TF_UnregisteredInTF]> {
-  let summary = "HistogramFixedWidth";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$values,
-    TF_TensorOfDTypes<"0x20e", "int32, int64, float, double">:$value_range,
-    TF_TensorOfDTypes<"0x8", "int32">:$nbins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$out
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_HistogramSummaryOp : TF_Op<"HistogramSummary", [Pure, TF_UnregisteredInTF]> {
-  let summary = "HistogramSummary";
+def TF_StatelessRandomNormalV2Op : TF_Op<"StatelessRandomNormalV2", [Pure]> {
+  let summary = "StatelessRandomNormalV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$tag,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$values
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$summary
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_HostConstOp : TF_Op<"HostConst", [Pure, TF_UnregisteredInTF]> {
-  let summary = "HostConst";
+def TF_StatelessRandomPoissonOp : TF_Op<"StatelessRandomPoisson", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomPoisson";
   let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed,
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$lam
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Rtype = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomUniformOp : TF_Op<"StatelessRandomUniform", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomUniform";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomUniformFullIntOp : TF_Op<"StatelessRandomUniformFullInt", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomUniformFullInt";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$seed
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomUniformFullIntV2Op : TF_Op<"StatelessRandomUniformFullIntV2", [Pure]> {
+  let summary = "StatelessRandomUniformFullIntV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessRandomUniformIntOp : TF_Op<"StatelessRandomUniformInt", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessRandomUniformInt";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$minval,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$maxval
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_StatelessRandomUniformIntV2Op : TF_Op<"StatelessRandomUniformIntV2", [Pure]> {
+  let summary = "StatelessRandomUniformIntV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg,
+    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$minval,
+    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$maxval
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<4>;
+}
+
+def TF_StatelessRandomUniformV2Op : TF_Op<"StatelessRandomUniformV2", [Pure]> {
+  let summary = "StatelessRandomUniformV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessTruncatedNormalOp : TF_Op<"StatelessTruncatedNormal", [Pure, TF_NoConstantFold]> {
+  let summary = "StatelessTruncatedNormal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$seed
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StatelessTruncatedNormalV2Op : TF_Op<"StatelessTruncatedNormalV2", [Pure]> {
+  let summary = "StatelessTruncatedNormalV2";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$key,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$counter,
+    TF_TensorOfDTypes<"0x8", "int32">:$alg
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_StaticRegexFullMatchOp : TF_Op<"StaticRegexFullMatch", [Pure]> {
+  let summary = "StaticRegexFullMatch";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$input,
+    StrAttr:$pattern
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$output
+  );
+}
+
+def TF_StopGradientOp : TF_Op<"StopGradient", [Pure]> {
+  let summary = "StopGradient";
+  let arguments = (ins
+    AnyTensor:$input
   );
   let results = (outs
     AnyTensor:$output
   );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_StoreMinibatchStatisticsInFdoOp : TF_Op<"StoreMinibatchStatisticsInFdo", [Pure]> {
+  let summary = "StoreMinibatchStatisticsInFdo";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$program_key,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$max_uniques,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$feature_width,
+    StrAttr:$mini_batch_splits,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_replica,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_sc_per_chip,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
+    StrAttr:$table_name
+  );
+}
+
+def TF_StridedSliceOp : TF_Op<"StridedSlice", [Pure]> {
+  let summary = "StridedSlice";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$begin,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$end,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$strides,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$begin_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$ellipsis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$end_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$shrink_axis_mask
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyStridedSliceOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value", "tensor", true, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifyStridedSliceOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_IFFTOp : TF_Op<"IFFT", [Pure]> {
-  let summary = "IFFT";
+def TF_StridedSliceGradOp : TF_Op<"StridedSliceGrad", [Pure]> {
+  let summary = "StridedSliceGrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$begin,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$end,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$strides,
+    AnyTensor:$dy,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$begin_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$ellipsis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$end_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$shrink_axis_mask
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+    AnyTensor:$output
   );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
 }
 
-def TF_IFFT2DOp : TF_Op<"IFFT2D", [Pure]> {
-  let summary = "IFFT2D";
+def TF_StringFormatOp : TF_Op<"StringFormat", [Pure]> {
+  let summary = "StringFormat";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+    Variadic<AnyTensor>:$inputs,
+    DefaultValuedOptionalAttr<StrAttr, "\"%s\"">:$placeholder,
+    OptionalAttr<StrAttr>:$strtemplate,
+    DefaultValuedOptionalAttr<I64Attr, "3">:$summarize
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x80", "string">:$output
   );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_IFFT3DOp : TF_Op<"IFFT3D", [Pure]> {
-  let summary = "IFFT3D";
+def TF_StringJoinOp : TF_Op<"StringJoin", [Pure]> {
+  let summary = "StringJoin";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$inputs,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$separator
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x80", "string">:$output
   );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_IFFTNDOp : TF_Op<"IFFTND", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IFFTND";
+def TF_StringStripOp : TF_Op<"StringStrip", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "StringStrip";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$fft_length,
-    TF_TensorOfDTypes<"0x8", "int32">:$axes
+    TF_TensorOfDTypes<"0x80", "string">:$input
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x80", "string">:$output
   );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_IRFFTOp : TF_Op<"IRFFT", [Pure]> {
-  let summary = "IRFFT";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_IRFFT2DOp : TF_Op<"IRFFT2D", [Pure]> {
-  let summary = "IRFFT2D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_IRFFT3DOp : TF_Op<"IRFFT3D", [Pure]> {
-  let summary = "IRFFT3D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$fft_length
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_IRFFTNDOp : TF_Op<"IRFFTND", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IRFFTND";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$fft_length,
-    TF_TensorOfDTypes<"0x8", "int32">:$axes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_IdentityReaderOp : TF_Op<"IdentityReader", [TF_UnregisteredInTF]> {
-  let summary = "IdentityReader";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$reader_handle
-  );
-  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
   let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
 }
   }];
 }
 
-def TF_IdentityReaderV2Op : TF_Op<"IdentityReaderV2", [TF_UnregisteredInTF]> {
-  let summary = "IdentityReaderV2";
+def TF_StringToHashBucketFastOp : TF_Op<"StringToHashBucketFast", [Pure]> {
+  let summary = "StringToHashBucketFast";
   let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$input,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_buckets
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$reader_handle
+    TF_TensorOfDTypes<"0x200", "int64">:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_IgammaOp : TF_Op<"Igamma", [Pure]> {
-  let summary = "Igamma";
+def TF_SubOp : TF_Op<"Sub", [Pure]> {
+  let summary = "Sub";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$a,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, uint64">:$x,
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, uint64">:$y
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, uint64">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldSubOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateSubPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldSubOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateSubPatterns(results, context);
 }
   }];
 }
 
-def TF_IgammaGradAOp : TF_Op<"IgammaGradA", [Pure]> {
-  let summary = "IgammaGradA";
+def TF_SumOp : TF_Op<"Sum", [Pure]> {
+  let summary = "Sum";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "float, double">:$a,
-    TF_TensorOfDTypes<"0x6", "float, double">:$x
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$z
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_IgammacOp : TF_Op<"Igammac", [Pure]> {
-  let summary = "Igammac";
+def TF_SummaryWriterOp : TF_Op<"SummaryWriter", []> {
+  let summary = "SummaryWriter";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$a,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$writer
+  );
+}
+
+def TF_SvdOp : TF_Op<"Svd", [Pure]> {
+  let summary = "Svd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$compute_uv,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$full_matrices
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$s,
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$u,
+    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$v
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_IgnoreErrorsDatasetOp : TF_Op<"IgnoreErrorsDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IgnoreErrorsDataset";
+def TF_SymbolicGradientOp : TF_Op<"SymbolicGradient", [Pure]> {
+  let summary = "SymbolicGradient";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset
+    Variadic<AnyTensor>:$input,
+    SymbolRefAttr:$f
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    Variadic<AnyTensor>:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "log_warning", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_ImagOp : TF_Op<"Imag", [Pure]> {
-  let summary = "Imag";
+def TF_TPUAnnotateTensorsWithDynamicShapeOp : TF_Op<"TPUAnnotateTensorsWithDynamicShape", [Pure]> {
+  let summary = "TPUAnnotateTensorsWithDynamicShape";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+    Variadic<AnyTensor>:$tensors
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x6", "float, double">:$output
+    Variadic<AnyTensor>:$tpu_tensors
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_ImageProjectiveTransformV2Op : TF_Op<"ImageProjectiveTransformV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ImageProjectiveTransformV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8421e", "uint8, int32, int64, half, bfloat16, float, double">:$images,
-    TF_TensorOfDTypes<"0x2", "float">:$transforms,
-    TF_TensorOfDTypes<"0x8", "int32">:$output_shape
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8421e", "uint8, int32, int64, half, bfloat16, float, double">:$transformed_images
-  );
-  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "fill_mode", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "interpolation", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ImageProjectiveTransformV3Op : TF_Op<"ImageProjectiveTransformV3", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ImageProjectiveTransformV3";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8421e", "uint8, int32, int64, half, bfloat16, float, double">:$images,
-    TF_TensorOfDTypes<"0x2", "float">:$transforms,
-    TF_TensorOfDTypes<"0x8", "int32">:$output_shape,
-    TF_TensorOfDTypes<"0x2", "float">:$fill_value
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8421e", "uint8, int32, int64, half, bfloat16, float, double">:$transformed_images
-  );
-  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "fill_mode", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "interpolation", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ImageSummaryOp : TF_Op<"ImageSummary", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ImageSummary";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$tag,
-    TF_TensorOfDTypes<"0x80016", "uint8, float, half, double">:$tensor
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$summary
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "bad_color", "tensor", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_images", "int", false, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ImmutableConstOp : TF_Op<"ImmutableConst", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ImmutableConst";
+def TF_TPUCompilationResultOp : TF_Op<"TPUCompilationResult", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "TPUCompilationResult";
   let arguments = (ins
   );
   let results = (outs
-    AnyTensor:$tensor
-  );
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_region_name", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape", "shape", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ImportEventOp : TF_Op<"ImportEvent", []> {
-  let summary = "ImportEvent";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
-    TF_TensorOfDTypes<"0x80", "string">:$event
+    TF_TensorOfDTypes<"0x80", "string">:$output
   );
 }
 
-def TF_InPolymorphicTwiceOp : TF_Op<"InPolymorphicTwice", [Pure, TF_UnregisteredInTF]> {
-  let summary = "InPolymorphicTwice";
+def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [Pure, AttrSizedOperandSegments]> {
+  let summary = "TPUCopyWithDynamicShape";
   let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "M", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "N", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "T", "type", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_InTopKOp : TF_Op<"InTopK", [Pure, TF_UnregisteredInTF]> {
-  let summary = "InTopK";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$predictions,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$targets
+    Variadic<AnyTensor>:$tensors,
+    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$unpadded_sizes
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$precision
+    Variadic<AnyTensor>:$tpu_tensors
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "k", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_InTopKV2Op : TF_Op<"InTopKV2", [Pure]> {
-  let summary = "InTopKV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$predictions,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$targets,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$k
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$precision
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_IndexFlatMapDatasetOp : TF_Op<"IndexFlatMapDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IndexFlatMapDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tindex_map_func_args", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tmap_func_args", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "index_map_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "map_func", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", false, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_InfeedDequeueOp : TF_Op<"InfeedDequeue", []> {
-  let summary = "InfeedDequeue";
+def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", [Pure, TF_NoConstantFold]> {
+  let summary = "TPUDummyInput";
   let arguments = (ins
     TF_ShapeAttr:$shape
   );
   let results = (outs
-    AnyTensor:$output
+    TF_TensorOfDTypes<"0x4002", "float, bfloat16">:$output
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_InfeedDequeueTupleOp : TF_Op<"InfeedDequeueTuple", []> {
-  let summary = "InfeedDequeueTuple";
+def TF_TPUEmbeddingActivationsOp : TF_Op<"TPUEmbeddingActivations", [Pure]> {
+  let summary = "TPUEmbeddingActivations";
   let arguments = (ins
-    OptionalAttr<StrAttr>:$_XlaSharding,
-    OptionalAttr<ArrayAttr>:$layouts
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_variable,
+    TF_TensorOfDTypes<"0x2", "float">:$sliced_activations,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$lookup_id,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$table_id
   );
   let results = (outs
-    Variadic<AnyTensor>:$outputs
-  );
-  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
-  DerivedAttr shapes = TF_DerivedResultShapeListAttr;
-}
-
-def TF_InfeedEnqueueOp : TF_Op<"InfeedEnqueue", [TF_UnregisteredInTF]> {
-  let summary = "InfeedEnqueue";
-  let arguments = (ins
-    AnyTensor:$input
-  );
-  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_ordinal", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "layout", "list(int)", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_InfeedEnqueuePrelinearizedBufferOp : TF_Op<"InfeedEnqueuePrelinearizedBuffer", [Pure, TF_UnregisteredInTF]> {
-  let summary = "InfeedEnqueuePrelinearizedBuffer";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "device_ordinal", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_InfeedEnqueueTupleOp : TF_Op<"InfeedEnqueueTuple", []> {
-  let summary = "InfeedEnqueueTuple";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal,
-    TypeArrayAttr:$dtypes,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$layouts,
-    TF_ShapeAttrArray:$shapes
+    TF_TensorOfDTypes<"0x2", "float">:$output
   );
 }
 
-def TF_InitializeTableOp : TF_Op<"InitializeTable", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
-  let summary = "InitializeTable";
+def TF_TPUOrdinalSelectorOp : TF_Op<"TPUOrdinalSelector", []> {
+  let summary = "TPUOrdinalSelector";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tkey = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tval = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_InitializeTableFromDatasetOp : TF_Op<"InitializeTableFromDataset", []> {
-  let summary = "InitializeTableFromDataset";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
-    TF_TensorOfDTypes<"0x200000", "variant">:$dataset
-  );
-}
-
-def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
-  let summary = "InitializeTableFromTextFile";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
-    TF_TensorOfDTypes<"0x80", "string">:$filename,
-    DefaultValuedOptionalAttr<StrAttr, "\"	\"">:$delimiter,
-    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$key_index,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$offset,
-    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$value_index,
-    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "-1">, [IntMinValue<-1>]>:$vocab_size
-  );
-}
-
-def TF_InitializeTableFromTextFileV2Op : TF_Op<"InitializeTableFromTextFileV2", []> {
-  let summary = "InitializeTableFromTextFileV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
-    TF_TensorOfDTypes<"0x80", "string">:$filename,
-    DefaultValuedOptionalAttr<StrAttr, "\"	\"">:$delimiter,
-    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$key_index,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$offset,
-    ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$value_index,
-    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "-1">, [IntMinValue<-1>]>:$vocab_size
-  );
-}
-
-def TF_InitializeTableV2Op : TF_Op<"InitializeTableV2", []> {
-  let summary = "InitializeTableV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tkey = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tval = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_InplaceAddOp : TF_Op<"InplaceAdd", [Pure]> {
-  let summary = "InplaceAdd";
-  let arguments = (ins
-    AnyTensor:$x,
-    TF_TensorOfDTypes<"0x8", "int32">:$i,
-    AnyTensor:$v
   );
   let results = (outs
-    AnyTensor:$y
+    TF_TensorOfDTypes<"0x8", "int32">:$device_ordinals
+  );
+}
+
+def TF_TPUPartitionedCallOp : TF_Op<"TPUPartitionedCall", []> {
+  let summary = "TPUPartitionedCall";
+  let arguments = (ins
+    Variadic<AnyTensor>:$args,
+    TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal,
+    OptionalAttr<ArrayAttr>:$arg_attrs,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$autotuner_thresh,
+    SymbolRefAttr:$f,
+    OptionalAttr<ArrayAttr>:$res_attrs
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$output
+  );
+  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_TPUReshardVariablesOp : TF_Op<"TPUReshardVariables", []> {
+  let summary = "TPUReshardVariables";
+  let arguments = (ins
+    Arg<Variadic<TF_TensorOfDTypes<"0x100000", "resource">>, "", [MemWrite<TF_ResourceResource>]>:$vars,
+    TF_TensorOfDTypes<"0x80", "string">:$new_format_key,
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$format_state_var
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+}
+
+def TF_TPURoundRobinOp : TF_Op<"TPURoundRobin", []> {
+  let summary = "TPURoundRobin";
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal
+  );
+}
+
+def TF_TakeDatasetOp : TF_Op<"TakeDataset", [Pure]> {
+  let summary = "TakeDataset";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    TF_TensorOfDTypes<"0x200", "int64">:$count,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+}
+
+def TF_TakeWhileDatasetOp : TF_Op<"TakeWhileDataset", [Pure]> {
+  let summary = "TakeWhileDataset";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
+    Variadic<AnyTensor>:$other_arguments,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    TypeArrayAttr:$output_types,
+    SymbolRefAttr:$predicate
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+}
+
+def TF_TanOp : TF_Op<"Tan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Tan";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_TanhOp : TF_Op<"Tanh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Tanh";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_TanhGradOp : TF_Op<"TanhGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "TanhGrad";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$dy
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_TensorArrayCloseV3Op : TF_Op<"TensorArrayCloseV3", []> {
+  let summary = "TensorArrayCloseV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
+  );
+}
+
+def TF_TensorArrayConcatV3Op : TF_Op<"TensorArrayConcatV3", []> {
+  let summary = "TensorArrayConcatV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in,
+    OptionalAttr<TF_ShapeAttr>:$element_shape_except0
+  );
+  let results = (outs
+    AnyTensor:$value_arg,
+    TF_TensorOfDTypes<"0x200", "int64">:$lengths
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_TensorArrayGatherV3Op : TF_Op<"TensorArrayGatherV3", []> {
+  let summary = "TensorArrayGatherV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in,
+    OptionalAttr<TF_ShapeAttr>:$element_shape
+  );
+  let results = (outs
+    AnyTensor:$value_arg
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_TensorArrayGradV3Op : TF_Op<"TensorArrayGradV3", []> {
+  let summary = "TensorArrayGradV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in,
+    StrAttr:$source
+  );
+  let results = (outs
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_TensorArrayResource>]>:$grad_handle,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_out
+  );
+}
+
+def TF_TensorArrayReadV3Op : TF_Op<"TensorArrayReadV3", []> {
+  let summary = "TensorArrayReadV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$index,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in
+  );
+  let results = (outs
+    AnyTensor:$value_arg
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_TensorArrayScatterV3Op : TF_Op<"TensorArrayScatterV3", []> {
+  let summary = "TensorArrayScatterV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    AnyTensor:$value_arg,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$flow_out
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_TensorArraySizeV3Op : TF_Op<"TensorArraySizeV3", []> {
+  let summary = "TensorArraySizeV3";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$size
+  );
 }
 
 #endif // TFMLIR_TFGENOPS05_TD

@@ -5,144 +5,368 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_InplaceSubOp : TF_Op<"InplaceSub", [Pure, TF_UnregisteredInTF]> {
-  let summary = "InplaceSub";
+def TF_TensorArraySplitV3Op : TF_Op<"TensorArraySplitV3", []> {
+  let summary = "TensorArraySplitV3";
   let arguments = (ins
-    AnyTensor:$x,
-    TF_TensorOfDTypes<"0x8", "int32">:$i,
-    AnyTensor:$v
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    AnyTensor:$value_arg,
+    TF_TensorOfDTypes<"0x200", "int64">:$lengths,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in
   );
   let results = (outs
-    AnyTensor:$y
+    TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_InplaceUpdateOp : TF_Op<"InplaceUpdate", [Pure]> {
-  let summary = "InplaceUpdate";
+def TF_TensorArrayV3Op : TF_Op<"TensorArrayV3", []> {
+  let summary = "TensorArrayV3";
   let arguments = (ins
-    AnyTensor:$x,
-    TF_TensorOfDTypes<"0x8", "int32">:$i,
-    AnyTensor:$v
+    TF_TensorOfDTypes<"0x8", "int32">:$size,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$clear_after_read,
+    TypeAttr:$dtype,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$dynamic_size,
+    OptionalAttr<TF_ShapeAttr>:$element_shape,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$identical_element_shapes,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$tensor_array_name
   );
   let results = (outs
-    AnyTensor:$y
+    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_TensorArrayResource>]>:$handle,
+    TF_TensorOfDTypes<"0x2", "float">:$flow
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_Int64OutputOp : TF_Op<"Int64Output", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Int64Output";
+def TF_TensorArrayWriteV3Op : TF_Op<"TensorArrayWriteV3", []> {
+  let summary = "TensorArrayWriteV3";
   let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$index,
+    AnyTensor:$value_arg,
+    TF_TensorOfDTypes<"0x2", "float">:$flow_in
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$out
+    TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_IntAttrOp : TF_Op<"IntAttr", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IntAttr";
+def TF_TensorListConcatV2Op : TF_Op<"TensorListConcatV2", [Pure]> {
+  let summary = "TensorListConcatV2";
   let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape,
+    TF_TensorOfDTypes<"0x200", "int64">:$leading_dims
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$out
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x200", "int64">:$lengths
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "foo", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_IntInputOp : TF_Op<"IntInput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IntInput";
+def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape", [Pure]> {
+  let summary = "TensorListElementShape";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$a
-  );
-}
-
-def TF_IntInputFloatInputOp : TF_Op<"IntInputFloatInput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IntInputFloatInput";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$a,
-    TF_TensorOfDTypes<"0x2", "float">:$b
-  );
-}
-
-def TF_IntInputIntOutputOp : TF_Op<"IntInputIntOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IntInputIntOutput";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$a
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$b
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape
   );
+  TF_DerivedResultGroupTypeAttr shape_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_IntOutputOp : TF_Op<"IntOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IntOutput";
+def TF_TensorListFromTensorOp : TF_Op<"TensorListFromTensor", [Pure]> {
+  let summary = "TensorListFromTensor";
   let arguments = (ins
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$a
+    TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
   );
+  TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_IntOutputFloatOutputOp : TF_Op<"IntOutputFloatOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IntOutputFloatOutput";
+def TF_TensorListGatherOp : TF_Op<"TensorListGather", [Pure]> {
+  let summary = "TensorListGather";
   let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x8", "int32">:$element_shape
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$a,
-    TF_TensorOfDTypes<"0x2", "float">:$b
+    AnyTensor:$values
+  );
+  TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_TensorListGetItemOp : TF_Op<"TensorListGetItem", [Pure]> {
+  let summary = "TensorListGetItem";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$index,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape
+  );
+  let results = (outs
+    AnyTensor:$item
+  );
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_TensorListLengthOp : TF_Op<"TensorListLength", [Pure]> {
+  let summary = "TensorListLength";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$length
   );
 }
 
-def TF_InterleaveDatasetOp : TF_Op<"InterleaveDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "InterleaveDataset";
+def TF_TensorListPopBackOp : TF_Op<"TensorListPopBack", [Pure]> {
+  let summary = "TensorListPopBack";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    TF_TensorOfDTypes<"0x200", "int64">:$cycle_length,
-    TF_TensorOfDTypes<"0x200", "int64">:$block_length
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$element_shape
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$output_handle,
+    AnyTensor:$tensor
+  );
+  TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<1>;
+}
+
+def TF_TensorListPushBackOp : TF_Op<"TensorListPushBack", [Pure]> {
+  let summary = "TensorListPushBack";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    AnyTensor:$tensor
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
+  );
+  TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorListReserveOp : TF_Op<"TensorListReserve", [Pure]> {
+  let summary = "TensorListReserve";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_elements
   );
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  DerivedTypeAttr element_dtype = TF_DerivedSubtypeElementTypeAttr;
+  TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_InvOp : TF_Op<"Inv", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Inv";
+def TF_TensorListResizeOp : TF_Op<"TensorListResize", [Pure]> {
+  let summary = "TensorListResize";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$size
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
+    TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
+  );
+}
+
+def TF_TensorListScatterIntoExistingListOp : TF_Op<"TensorListScatterIntoExistingList", [Pure]> {
+  let summary = "TensorListScatterIntoExistingList";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x8", "int32">:$indices
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
+  );
+  TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorListSetItemOp : TF_Op<"TensorListSetItem", [Pure]> {
+  let summary = "TensorListSetItem";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$index,
+    AnyTensor:$item,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$resize_if_index_out_of_bounds
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
+  );
+  TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_TensorListStackOp : TF_Op<"TensorListStack", [Pure]> {
+  let summary = "TensorListStack";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$input_handle,
+    TF_TensorOfDTypes<"0x8", "int32">:$element_shape,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$num_elements
+  );
+  let results = (outs
+    AnyTensor:$tensor
+  );
+  TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_TensorScatterAddOp : TF_Op<"TensorScatterAdd", [Pure]> {
+  let summary = "TensorScatterAdd";
+  let arguments = (ins
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorScatterMaxOp : TF_Op<"TensorScatterMax", [Pure]> {
+  let summary = "TensorScatterMax";
+  let arguments = (ins
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorScatterMinOp : TF_Op<"TensorScatterMin", [Pure]> {
+  let summary = "TensorScatterMin";
+  let arguments = (ins
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorScatterSubOp : TF_Op<"TensorScatterSub", [Pure]> {
+  let summary = "TensorScatterSub";
+  let arguments = (ins
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorScatterUpdateOp : TF_Op<"TensorScatterUpdate", [Pure]> {
+  let summary = "TensorScatterUpdate";
+  let arguments = (ins
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x20228", "int16, int32, int64, uint16">:$indices,
+    AnyTensor:$updates,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$bad_indices_policy
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", [Pure, TF_NoConstantFold]> {
+  let summary = "TensorSliceDataset";
+  let arguments = (ins
+    Variadic<AnyTensor>:$components,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$is_files,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
+    TF_ShapeAttrArray:$output_shapes,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$replicate_on_split
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+  );
+  TF_DerivedOperandGroupTypeListAttr Toutput_types = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_TensorStridedSliceUpdateOp : TF_Op<"TensorStridedSliceUpdate", [Pure]> {
+  let summary = "TensorStridedSliceUpdate";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$begin,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$end,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$strides,
+    AnyTensor:$value_arg,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$begin_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$ellipsis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$end_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis_mask,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$shrink_axis_mask
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_TileOp : TF_Op<"Tile", [Pure]> {
+  let summary = "Tile";
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$multiples
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tmultiples = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_TimestampOp : TF_Op<"Timestamp", []> {
+  let summary = "Timestamp";
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x4", "double">:$ts
+  );
+}
+
+def TF_ToBoolOp : TF_Op<"ToBool", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "ToBool";
+  let arguments = (ins
+    AnyTensor:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x400", "bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult inferToBoolOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
   };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+  return inferToBoolOp(context, location, operands, getAttr, inferred);
 }
 bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
   return areCompatibleReturnTypes(inferred, actual);
@@ -150,1390 +374,495 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_InvGradOp : TF_Op<"InvGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "InvGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y,
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$dy
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_InvertOp : TF_Op<"Invert", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Invert";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_InvertPermutationOp : TF_Op<"InvertPermutation", [Pure]> {
-  let summary = "InvertPermutation";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_IsBoostedTreesEnsembleInitializedOp : TF_Op<"IsBoostedTreesEnsembleInitialized", [TF_UnregisteredInTF]> {
-  let summary = "IsBoostedTreesEnsembleInitialized";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$tree_ensemble_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$is_initialized
-  );
-}
-
-def TF_IsBoostedTreesQuantileStreamResourceInitializedOp : TF_Op<"IsBoostedTreesQuantileStreamResourceInitialized", [TF_UnregisteredInTF]> {
-  let summary = "IsBoostedTreesQuantileStreamResourceInitialized";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$quantile_stream_resource_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$is_initialized
-  );
-}
-
-def TF_IsFiniteOp : TF_Op<"IsFinite", [Pure]> {
-  let summary = "IsFinite";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_IsInfOp : TF_Op<"IsInf", [Pure]> {
-  let summary = "IsInf";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_IsNanOp : TF_Op<"IsNan", [Pure]> {
-  let summary = "IsNan";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_IsResourceHandleRefCountingOp : TF_Op<"IsResourceHandleRefCounting", [TF_UnregisteredInTF]> {
-  let summary = "IsResourceHandleRefCounting";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$result_arg
-  );
-}
-
-def TF_IsTPUEmbeddingInitializedOp : TF_Op<"IsTPUEmbeddingInitialized", [TF_UnregisteredInTF]> {
-  let summary = "IsTPUEmbeddingInitialized";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$is_tpu_embedding_initialized
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_IsTensorFloat32EnabledOp : TF_Op<"IsTensorFloat32Enabled", [TF_UnregisteredInTF]> {
-  let summary = "IsTensorFloat32Enabled";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$enabled
-  );
-}
-
-def TF_IsVariableInitializedOp : TF_Op<"IsVariableInitialized", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IsVariableInitialized";
-  let arguments = (ins
-    AnyTensor:$ref
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$is_initialized
-  );
-  TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_IsotonicRegressionOp : TF_Op<"IsotonicRegression", [Pure, TF_UnregisteredInTF]> {
-  let summary = "IsotonicRegression";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output,
-    TF_TensorOfDTypes<"0x8", "int32">:$segments
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_IteratorOp : TF_Op<"Iterator", []> {
-  let summary = "Iterator";
-  let arguments = (ins
-    StrAttr:$container,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    StrAttr:$shared_name
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
-  );
-}
-
-def TF_IteratorFromStringHandleOp : TF_Op<"IteratorFromStringHandle", []> {
-  let summary = "IteratorFromStringHandle";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$string_handle,
-    OptionalAttr<TF_ShapeAttrArray>:$output_shapes,
-    DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
-  );
-}
-
-def TF_IteratorFromStringHandleV2Op : TF_Op<"IteratorFromStringHandleV2", []> {
-  let summary = "IteratorFromStringHandleV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$string_handle,
-    OptionalAttr<TF_ShapeAttrArray>:$output_shapes,
-    DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
-  );
-}
-
-def TF_IteratorGetDeviceOp : TF_Op<"IteratorGetDevice", [TF_UnregisteredInTF]> {
-  let summary = "IteratorGetDevice";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$device
-  );
-}
-
-def TF_IteratorGetModelProtoOp : TF_Op<"IteratorGetModelProto", [TF_UnregisteredInTF]> {
-  let summary = "IteratorGetModelProto";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$iterator
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$model_proto
-  );
-}
-
-def TF_IteratorGetNextOp : TF_Op<"IteratorGetNext", []> {
-  let summary = "IteratorGetNext";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$components
-  );
-  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
-}
-
-def TF_IteratorGetNextAsOptionalOp : TF_Op<"IteratorGetNextAsOptional", []> {
-  let summary = "IteratorGetNextAsOptional";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$optional
-  );
-}
-
-def TF_IteratorGetNextSyncOp : TF_Op<"IteratorGetNextSync", []> {
-  let summary = "IteratorGetNextSync";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$components
-  );
-  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
-}
-
-def TF_IteratorToStringHandleOp : TF_Op<"IteratorToStringHandle", []> {
-  let summary = "IteratorToStringHandle";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$string_handle
-  );
-}
-
-def TF_IteratorV2Op : TF_Op<"IteratorV2", []> {
-  let summary = "IteratorV2";
-  let arguments = (ins
-    StrAttr:$container,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    StrAttr:$shared_name
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
-  );
-}
-
-def TF_KMC2ChainInitializationOp : TF_Op<"KMC2ChainInitialization", [Pure, TF_UnregisteredInTF]> {
-  let summary = "KMC2ChainInitialization";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$distances,
-    TF_TensorOfDTypes<"0x200", "int64">:$seed
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$index
-  );
-}
-
-def TF_KernelLabelOp : TF_Op<"KernelLabel", [Pure, TF_UnregisteredInTF]> {
-  let summary = "KernelLabel";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$result_arg
-  );
-}
-
-def TF_KernelLabelRequiredOp : TF_Op<"KernelLabelRequired", [Pure, TF_UnregisteredInTF]> {
-  let summary = "KernelLabelRequired";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$result_arg
-  );
-}
-
-def TF_KmeansPlusPlusInitializationOp : TF_Op<"KmeansPlusPlusInitialization", [Pure, TF_UnregisteredInTF]> {
-  let summary = "KmeansPlusPlusInitialization";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$points,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_to_sample,
-    TF_TensorOfDTypes<"0x200", "int64">:$seed,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_retries_per_sample
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$samples
-  );
-}
-
-def TF_KthOrderStatisticOp : TF_Op<"KthOrderStatistic", [Pure]> {
-  let summary = "KthOrderStatistic";
+def TF_TopKUniqueOp : TF_Op<"TopKUnique", [Pure]> {
+  let summary = "TopKUnique";
   let arguments = (ins
     TF_TensorOfDTypes<"0x2", "float">:$input,
     I64Attr:$k
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output
+    TF_TensorOfDTypes<"0x2", "float">:$topk,
+    TF_TensorOfDTypes<"0x8", "int32">:$topk_indices
   );
 }
 
-def TF_L2LossOp : TF_Op<"L2Loss", [Pure]> {
-  let summary = "L2Loss";
+def TF_TopKV2Op : TF_Op<"TopKV2", [Pure]> {
+  let summary = "TopKV2";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$x
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$k,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$sorted
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$values,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$indices
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tk = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr index_type = TF_DerivedResultGroupTypeAttr<1>;
+}
+
+def TF_TopKWithUniqueOp : TF_Op<"TopKWithUnique", [Pure]> {
+  let summary = "TopKWithUnique";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$input,
+    I64Attr:$k
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$topk,
+    TF_TensorOfDTypes<"0x8", "int32">:$topk_indices
+  );
+}
+
+def TF_TransposeOp : TF_Op<"Transpose", [Pure]> {
+  let summary = "Transpose";
+  let arguments = (ins
+    AnyTensor:$x,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$perm
+  );
+  let results = (outs
+    AnyTensor:$y
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tperm = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTransposeOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTransposeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTransposePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTransposeOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTransposeOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTransposePatterns(results, context);
+}
+  }];
+}
+
+def TF_TridiagonalMatMulOp : TF_Op<"TridiagonalMatMul", [Pure]> {
+  let summary = "TridiagonalMatMul";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$superdiag,
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$maindiag,
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$subdiag,
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$rhs
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_TridiagonalSolveOp : TF_Op<"TridiagonalSolve", [Pure]> {
+  let summary = "TridiagonalSolve";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$diagonals,
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$rhs,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$partial_pivoting,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$perturb_singular
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure]> {
+  let summary = "TruncateDiv";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure]> {
+  let summary = "TruncateMod";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8420e", "int32, int64, bfloat16, half, float, double">:$x,
+    TF_TensorOfDTypes<"0x8420e", "int32, int64, bfloat16, half, float, double">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8420e", "int32, int64, bfloat16, half, float, double">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_TruncatedNormalOp : TF_Op<"TruncatedNormal", [TF_CannotDuplicate]> {
+  let summary = "TruncatedNormal";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
   );
   let results = (outs
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LMDBDatasetOp : TF_Op<"LMDBDataset", [TF_UnregisteredInTF]> {
-  let summary = "LMDBDataset";
+def TF_UncompressElementOp : TF_Op<"UncompressElement", [Pure]> {
+  let summary = "UncompressElement";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$filenames
+    TF_TensorOfDTypes<"0x200000", "variant">:$compressed
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    Variadic<AnyTensor>:$components
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
+  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
 }
 
-def TF_LMDBReaderOp : TF_Op<"LMDBReader", [TF_UnregisteredInTF]> {
-  let summary = "LMDBReader";
+def TF_UniformDequantizeOp : TF_Op<"UniformDequantize", [Pure]> {
+  let summary = "UniformDequantize";
   let arguments = (ins
+    TF_TensorOfDTypes<"0x3800", "qint8, quint8, qint32">:$input,
+    TF_TensorOfDTypes<"0x2", "float">:$scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$quantization_axis,
+    I64Attr:$quantization_max_val,
+    I64Attr:$quantization_min_val
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$reader_handle
+    TF_TensorOfDTypes<"0x2", "float">:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LRNOp : TF_Op<"LRN", [Pure]> {
-  let summary = "LRN";
+def TF_UniformQuantizeOp : TF_Op<"UniformQuantize", [Pure]> {
+  let summary = "UniformQuantize";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$alpha,
-    DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$bias,
-    DefaultValuedOptionalAttr<I64Attr, "5">:$depth_radius
+    TF_TensorOfDTypes<"0x2", "float">:$input,
+    TF_TensorOfDTypes<"0x2", "float">:$scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$quantization_axis,
+    I64Attr:$quantization_max_val,
+    I64Attr:$quantization_min_val
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
+    TF_TensorOfDTypes<"0x3800", "qint8, quint8, qint32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_UniformQuantizedAddOp : TF_Op<"UniformQuantizedAdd", [Pure]> {
+  let summary = "UniformQuantizedAdd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2000", "qint32">:$lhs,
+    TF_TensorOfDTypes<"0x2000", "qint32">:$rhs,
+    TF_TensorOfDTypes<"0x2", "float">:$lhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$lhs_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$rhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$rhs_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$output_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$output_zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$lhs_quantization_axis,
+    I64Attr:$lhs_quantization_max_val,
+    I64Attr:$lhs_quantization_min_val,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$output_quantization_axis,
+    I64Attr:$output_quantization_max_val,
+    I64Attr:$output_quantization_min_val,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$rhs_quantization_axis,
+    I64Attr:$rhs_quantization_max_val,
+    I64Attr:$rhs_quantization_min_val
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2000", "qint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_LRNGradOp : TF_Op<"LRNGrad", [Pure]> {
-  let summary = "LRNGrad";
+def TF_UniformQuantizedClipByValueOp : TF_Op<"UniformQuantizedClipByValue", [Pure]> {
+  let summary = "UniformQuantizedClipByValue";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input_grads,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input_image,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output_image,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$alpha,
-    DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta,
-    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$bias,
-    DefaultValuedOptionalAttr<I64Attr, "5">:$depth_radius
+    TF_TensorOfDTypes<"0x2000", "qint32">:$operand,
+    TF_TensorOfDTypes<"0x2000", "qint32">:$min,
+    TF_TensorOfDTypes<"0x2000", "qint32">:$max,
+    TF_TensorOfDTypes<"0x2", "float">:$scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$quantization_axis,
+    I64Attr:$quantization_max_val,
+    I64Attr:$quantization_min_val
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
+    TF_TensorOfDTypes<"0x2000", "qint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_LSTMBlockCellOp : TF_Op<"LSTMBlockCell", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LSTMBlockCell";
+def TF_UniformQuantizedConvolutionOp : TF_Op<"UniformQuantizedConvolution", [Pure]> {
+  let summary = "UniformQuantizedConvolution";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b
+    TF_TensorOfDTypes<"0x800", "qint8">:$lhs,
+    TF_TensorOfDTypes<"0x800", "qint8">:$rhs,
+    TF_TensorOfDTypes<"0x2", "float">:$lhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$lhs_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$rhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$rhs_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$output_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$output_zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$batch_group_count,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$dimension_numbers,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_padding,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$feature_group_count,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$lhs_dilation,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$lhs_quantization_axis,
+    I64Attr:$lhs_quantization_max_val,
+    I64Attr:$lhs_quantization_min_val,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$output_quantization_axis,
+    I64Attr:$output_quantization_max_val,
+    I64Attr:$output_quantization_min_val,
+    StrAttr:$padding,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$rhs_dilation,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$rhs_quantization_axis,
+    I64Attr:$rhs_quantization_max_val,
+    I64Attr:$rhs_quantization_min_val,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$window_strides
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80002", "half, float">:$i,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$f,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$o,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$ci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$co,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h
+    TF_TensorOfDTypes<"0x2000", "qint32">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "cell_clip", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "forget_bias", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_peephole", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LSTMBlockCellGradOp : TF_Op<"LSTMBlockCellGrad", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LSTMBlockCellGrad";
+def TF_UniformQuantizedConvolutionHybridOp : TF_Op<"UniformQuantizedConvolutionHybrid", [Pure]> {
+  let summary = "UniformQuantizedConvolutionHybrid";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80002", "half, float">:$x,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_prev,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$w,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$b,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$i,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$f,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$o,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$ci,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$co,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$h_grad
+    TF_TensorOfDTypes<"0x2", "float">:$lhs,
+    TF_TensorOfDTypes<"0x800", "qint8">:$rhs,
+    TF_TensorOfDTypes<"0x2", "float">:$rhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$rhs_zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$batch_group_count,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$dimension_numbers,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_padding,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$feature_group_count,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$lhs_dilation,
+    StrAttr:$padding,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$rhs_dilation,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$rhs_quantization_axis,
+    I64Attr:$rhs_quantization_max_val,
+    I64Attr:$rhs_quantization_min_val,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$window_strides
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x80002", "half, float">:$cs_prev_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$dicfo,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wci_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wcf_grad,
-    TF_TensorOfDTypes<"0x80002", "half, float">:$wco_grad
+    TF_TensorOfDTypes<"0x2", "float">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_peephole", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tlhs = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Trhs = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_LatencyStatsDatasetOp : TF_Op<"LatencyStatsDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LatencyStatsDataset";
+def TF_UniformQuantizedDotOp : TF_Op<"UniformQuantizedDot", [Pure]> {
+  let summary = "UniformQuantizedDot";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x80", "string">:$tag
+    TF_TensorOfDTypes<"0x800", "qint8">:$lhs,
+    TF_TensorOfDTypes<"0x800", "qint8">:$rhs,
+    TF_TensorOfDTypes<"0x2", "float">:$lhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$lhs_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$rhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$rhs_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$output_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$output_zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$lhs_quantization_axis,
+    I64Attr:$lhs_quantization_max_val,
+    I64Attr:$lhs_quantization_min_val,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$output_quantization_axis,
+    I64Attr:$output_quantization_max_val,
+    I64Attr:$output_quantization_min_val,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$rhs_quantization_axis,
+    I64Attr:$rhs_quantization_max_val,
+    I64Attr:$rhs_quantization_min_val
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
+    TF_TensorOfDTypes<"0x2000", "qint32">:$output
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LeakyReluOp : TF_Op<"LeakyRelu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "LeakyRelu";
+def TF_UniformQuantizedDotHybridOp : TF_Op<"UniformQuantizedDotHybrid", [Pure]> {
+  let summary = "UniformQuantizedDotHybrid";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features,
-    DefaultValuedOptionalAttr<F32Attr, "0.20000000298023224f">:$alpha
+    TF_TensorOfDTypes<"0x2", "float">:$lhs,
+    TF_TensorOfDTypes<"0x800", "qint8">:$rhs,
+    TF_TensorOfDTypes<"0x2", "float">:$rhs_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$rhs_zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$rhs_quantization_axis,
+    I64Attr:$rhs_quantization_max_val,
+    I64Attr:$rhs_quantization_min_val
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
+    TF_TensorOfDTypes<"0x2", "float">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tlhs = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Trhs = TF_DerivedOperandGroupTypeAttr<1>;
 }
 
-def TF_LeakyReluGradOp : TF_Op<"LeakyReluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "LeakyReluGrad";
+def TF_UniformRequantizeOp : TF_Op<"UniformRequantize", [Pure]> {
+  let summary = "UniformRequantize";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$gradients,
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$features,
-    DefaultValuedOptionalAttr<F32Attr, "0.20000000298023224f">:$alpha
+    TF_TensorOfDTypes<"0x2800", "qint8, qint32">:$input,
+    TF_TensorOfDTypes<"0x2", "float">:$input_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$input_zero_points,
+    TF_TensorOfDTypes<"0x2", "float">:$output_scales,
+    TF_TensorOfDTypes<"0x8", "int32">:$output_zero_points,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$input_quantization_axis,
+    I64Attr:$input_quantization_max_val,
+    I64Attr:$input_quantization_min_val,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$output_quantization_axis,
+    I64Attr:$output_quantization_max_val,
+    I64Attr:$output_quantization_min_val
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
+    TF_TensorOfDTypes<"0x2800", "qint8, qint32">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    if (properties)
-      if (auto attr = getInherentAttr(context, *properties.as<Properties *>(), name); attr && *attr) return *attr;
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LearnedUnigramCandidateSamplerOp : TF_Op<"LearnedUnigramCandidateSampler", [TF_UnregisteredInTF]> {
-  let summary = "LearnedUnigramCandidateSampler";
+def TF_UniqueOp : TF_Op<"Unique", [Pure]> {
+  let summary = "Unique";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$true_classes
+    AnyTensor:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sampled_candidates,
-    TF_TensorOfDTypes<"0x2", "float">:$true_expected_count,
-    TF_TensorOfDTypes<"0x2", "float">:$sampled_expected_count
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sampled", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_true", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "range_max", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "unique", "bool", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure]> {
-  let summary = "LeftShift";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LegacyParallelInterleaveDatasetV2Op : TF_Op<"LegacyParallelInterleaveDatasetV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LegacyParallelInterleaveDatasetV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    TF_TensorOfDTypes<"0x200", "int64">:$cycle_length,
-    TF_TensorOfDTypes<"0x200", "int64">:$block_length,
-    TF_TensorOfDTypes<"0x200", "int64">:$buffer_output_elements,
-    TF_TensorOfDTypes<"0x200", "int64">:$prefetch_input_elements
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "deterministic", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LessOp : TF_Op<"Less", [Pure]> {
-  let summary = "Less";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_LessEqualOp : TF_Op<"LessEqual", [Pure]> {
-  let summary = "LessEqual";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$x,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_LgammaOp : TF_Op<"Lgamma", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Lgamma";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_LinSpaceOp : TF_Op<"LinSpace", [Pure]> {
-  let summary = "LinSpace";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$start,
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$stop,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$num
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_ListDatasetOp : TF_Op<"ListDataset", [TF_UnregisteredInTF]> {
-  let summary = "ListDataset";
-  let arguments = (ins
-    Variadic<AnyTensor>:$tensors
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Tinput_types = TF_DerivedOperandGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "metadata", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_ListDiffOp : TF_Op<"ListDiff", [Pure]> {
-  let summary = "ListDiff";
-  let arguments = (ins
-    AnyTensor:$x,
-    AnyTensor:$y
-  );
-  let results = (outs
-    AnyTensor:$out,
+    AnyTensor:$y,
     TF_TensorOfDTypes<"0x208", "int32, int64">:$idx
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_ListInputOp : TF_Op<"ListInput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ListInput";
+def TF_UniqueV2Op : TF_Op<"UniqueV2", [Pure]> {
+  let summary = "UniqueV2";
   let arguments = (ins
-    Variadic<AnyTensor>:$a
+    AnyTensor:$x,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$axis
+  );
+  let results = (outs
+    AnyTensor:$y,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$idx
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Taxis = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_ListOutputOp : TF_Op<"ListOutput", [Pure, TF_UnregisteredInTF]> {
-  let summary = "ListOutput";
+def TF_UnpackOp : TF_Op<"Unpack", [Pure]> {
+  let summary = "Unpack";
   let arguments = (ins
+    AnyTensor:$value_arg,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$axis
   );
   let results = (outs
-    Variadic<AnyTensor>:$a
-  );
-  TF_DerivedResultGroupTypeListAttr T = TF_DerivedResultGroupTypeListAttr<0>;
-}
-
-def TF_ListSnapshotChunksDatasetOp : TF_Op<"ListSnapshotChunksDataset", [TF_UnregisteredInTF]> {
-  let summary = "ListSnapshotChunksDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$snapshot_path
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LoadAllTPUEmbeddingParametersOp : TF_Op<"LoadAllTPUEmbeddingParameters", [TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "LoadAllTPUEmbeddingParameters";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$parameters,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary1,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary2,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary3,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary4,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary5,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary6,
-    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$auxiliary7
-  );
-  TF_DerivedOperandGroupSizeAttr NumTables = TF_DerivedOperandGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_shards", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shard_id", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LoadAndRemapMatrixOp : TF_Op<"LoadAndRemapMatrix", [TF_UnregisteredInTF]> {
-  let summary = "LoadAndRemapMatrix";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$ckpt_path,
-    TF_TensorOfDTypes<"0x80", "string">:$old_tensor_name,
-    TF_TensorOfDTypes<"0x200", "int64">:$row_remapping,
-    TF_TensorOfDTypes<"0x200", "int64">:$col_remapping,
-    TF_TensorOfDTypes<"0x2", "float">:$initializing_values
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output_matrix
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_rows_in_memory", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_cols", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_rows", "int", true, 0, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LoadDatasetOp : TF_Op<"LoadDataset", [TF_UnregisteredInTF]> {
-  let summary = "LoadDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$path,
-    Variadic<AnyTensor>:$reader_func_other_args
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Treader_func_args = TF_DerivedOperandGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "compression", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reader_func", "func", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingADAMParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$momenta,
-    TF_TensorOfDTypes<"0x2", "float">:$velocities,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingAdadeltaParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
-    TF_TensorOfDTypes<"0x2", "float">:$updates,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingAdagradMomentumParametersOp : TF_Op<"LoadTPUEmbeddingAdagradMomentumParameters", [TF_UnregisteredInTF]> {
-  let summary = "LoadTPUEmbeddingAdagradMomentumParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
-    TF_TensorOfDTypes<"0x2", "float">:$momenta
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_shards", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shard_id", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_id", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingAdagradParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingCenteredRMSPropParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$ms,
-    TF_TensorOfDTypes<"0x2", "float">:$mom,
-    TF_TensorOfDTypes<"0x2", "float">:$mg,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingFTRLParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
-    TF_TensorOfDTypes<"0x2", "float">:$linears,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingFrequencyEstimatorParametersOp : TF_Op<"LoadTPUEmbeddingFrequencyEstimatorParameters", [TF_UnregisteredInTF]> {
-  let summary = "LoadTPUEmbeddingFrequencyEstimatorParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$last_hit_step
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_shards", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shard_id", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_id", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "table_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingMDLAdagradLightParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
-    TF_TensorOfDTypes<"0x2", "float">:$weights,
-    TF_TensorOfDTypes<"0x2", "float">:$benefits,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingMomentumParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$momenta,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingProximalAdagradParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$accumulators,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingProximalYogiParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$v,
-    TF_TensorOfDTypes<"0x2", "float">:$m,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingRMSPropParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    TF_TensorOfDTypes<"0x2", "float">:$ms,
-    TF_TensorOfDTypes<"0x2", "float">:$mom,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LoadTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
-  let summary = "LoadTPUEmbeddingStochasticGradientDescentParameters";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$parameters,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$config,
-    I64Attr:$num_shards,
-    I64Attr:$shard_id,
-    DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
-  );
-}
-
-def TF_LogOp : TF_Op<"Log", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Log";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+    Variadic<AnyTensor>:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_Log1pOp : TF_Op<"Log1p", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Log1p";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_LogMatrixDeterminantOp : TF_Op<"LogMatrixDeterminant", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LogMatrixDeterminant";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$sign,
-    TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$log_abs_determinant
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_LogSoftmaxOp : TF_Op<"LogSoftmax", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "LogSoftmax";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logits
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logsoftmax
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
-}
-
-def TF_LogUniformCandidateSamplerOp : TF_Op<"LogUniformCandidateSampler", [TF_UnregisteredInTF]> {
-  let summary = "LogUniformCandidateSampler";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$true_classes
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$sampled_candidates,
-    TF_TensorOfDTypes<"0x2", "float">:$true_expected_count,
-    TF_TensorOfDTypes<"0x2", "float">:$sampled_expected_count
-  );
+  TF_DerivedResultGroupSizeAttr num = TF_DerivedResultGroupSizeAttr<0>;
   let hasVerifier = 1;
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyUnpackOp(::mlir::Operation *op);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_sampled", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_true", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "range_max", "int", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "seed2", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "unique", "bool", true, std::nullopt, {}))) return ::mlir::failure();
+  if (::mlir::failed(verifyUnpackOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
   }];
 }
 
-def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative]> {
-  let summary = "LogicalAnd";
+def TF_UnsortedSegmentMaxOp : TF_Op<"UnsortedSegmentMax", [Pure]> {
+  let summary = "UnsortedSegmentMax";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x400", "bool">:$x,
-    TF_TensorOfDTypes<"0x400", "bool">:$y
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
   );
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldLogicalOp(*this, adaptor.getOperands());
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_LogicalNotOp : TF_Op<"LogicalNot", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "LogicalNot";
+def TF_UnsortedSegmentMinOp : TF_Op<"UnsortedSegmentMin", [Pure]> {
+  let summary = "UnsortedSegmentMin";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x400", "bool">:$x
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$y
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
   );
-  let hasFolder = 1;
-  let hasCanonicalizer = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-void populateLogicalNotPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldUnaryOp(*this, adaptor.getOperands());
-}
-void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
-  populateLogicalNotPatterns(results, context);
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative]> {
-  let summary = "LogicalOr";
+def TF_UnsortedSegmentProdOp : TF_Op<"UnsortedSegmentProd", [Pure]> {
+  let summary = "UnsortedSegmentProd";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x400", "bool">:$x,
-    TF_TensorOfDTypes<"0x400", "bool">:$y
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$z
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
   );
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldLogicalOp(*this, adaptor.getOperands());
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_LookupTableExportOp : TF_Op<"LookupTableExport", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LookupTableExport";
+def TF_UnsortedSegmentSumOp : TF_Op<"UnsortedSegmentSum", [Pure]> {
+  let summary = "UnsortedSegmentSum";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$data,
+    TF_TensorOfDTypes<"0x228", "int16, int32, int64">:$segment_ids,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_segments
   );
   let results = (outs
-    AnyTensor:$keys,
-    AnyTensor:$values
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
   );
-  TF_DerivedResultGroupTypeAttr Tkeys = TF_DerivedResultGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Tvalues = TF_DerivedResultGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_LookupTableExportV2Op : TF_Op<"LookupTableExportV2", []> {
-  let summary = "LookupTableExportV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle
-  );
-  let results = (outs
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedResultGroupTypeAttr Tkeys = TF_DerivedResultGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Tvalues = TF_DerivedResultGroupTypeAttr<1>;
-}
-
-def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
-  let summary = "LookupTableFind";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$default_value
-  );
-  let results = (outs
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_LookupTableFindV2Op : TF_Op<"LookupTableFindV2", []> {
-  let summary = "LookupTableFindV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$default_value
-  );
-  let results = (outs
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_LookupTableImportOp : TF_Op<"LookupTableImport", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LookupTableImport";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_LookupTableImportV2Op : TF_Op<"LookupTableImportV2", []> {
-  let summary = "LookupTableImportV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_LookupTableInsertOp : TF_Op<"LookupTableInsert", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LookupTableInsert";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_LookupTableInsertV2Op : TF_Op<"LookupTableInsertV2", []> {
-  let summary = "LookupTableInsertV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
-    AnyTensor:$keys,
-    AnyTensor:$values
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-  TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
-}
-
-def TF_LookupTableRemoveV2Op : TF_Op<"LookupTableRemoveV2", []> {
-  let summary = "LookupTableRemoveV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
-    AnyTensor:$keys
-  );
-  TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
-  let summary = "LookupTableSize";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$size
-  );
-}
-
-def TF_LookupTableSizeV2Op : TF_Op<"LookupTableSizeV2", []> {
-  let summary = "LookupTableSizeV2";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$table_handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$size
-  );
-}
-
-def TF_LoopCondOp : TF_Op<"LoopCond", [Pure, TF_UnregisteredInTF]> {
-  let summary = "LoopCond";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x400", "bool">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x400", "bool">:$output
-  );
-}
-
-def TF_LowerBoundOp : TF_Op<"LowerBound", [Pure]> {
-  let summary = "LowerBound";
+def TF_UpperBoundOp : TF_Op<"UpperBound", [Pure]> {
+  let summary = "UpperBound";
   let arguments = (ins
     AnyTensor:$sorted_inputs,
     AnyTensor:$values
@@ -1545,25 +874,785 @@ def TF_LowerBoundOp : TF_Op<"LowerBound", [Pure]> {
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_LuOp : TF_Op<"Lu", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Lu";
+def TF_VarIsInitializedOpOp : TF_Op<"VarIsInitializedOp", []> {
+  let summary = "VarIsInitializedOp";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$resource
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$lu,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$p
+    TF_TensorOfDTypes<"0x400", "bool">:$is_initialized
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr output_idx_type = TF_DerivedResultGroupTypeAttr<1>;
 }
 
-def TF_MakeIteratorOp : TF_Op<"MakeIterator", []> {
-  let summary = "MakeIterator";
+def TF_VariableOp : TF_Op<"Variable", []> {
+  let summary = "Variable";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    TF_ShapeAttr:$shape,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
   );
+  let results = (outs
+    AnyTensor:$ref
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_VariableV2Op : TF_Op<"VariableV2", []> {
+  let summary = "VariableV2";
+  let arguments = (ins
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
+    TF_ShapeAttr:$shape,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name
+  );
+  let results = (outs
+    AnyTensor:$ref
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_WhereOp : TF_Op<"Where", [Pure]> {
+  let summary = "Where";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$input
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200", "int64">:$index
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_WriteAudioSummaryOp : TF_Op<"WriteAudioSummary", []> {
+  let summary = "WriteAudioSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    TF_TensorOfDTypes<"0x80", "string">:$tag,
+    TF_TensorOfDTypes<"0x2", "float">:$tensor,
+    TF_TensorOfDTypes<"0x2", "float">:$sample_rate,
+    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "3">, [IntMinValue<1>]>:$max_outputs
+  );
+}
+
+def TF_WriteGraphSummaryOp : TF_Op<"WriteGraphSummary", []> {
+  let summary = "WriteGraphSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor
+  );
+}
+
+def TF_WriteHistogramSummaryOp : TF_Op<"WriteHistogramSummary", []> {
+  let summary = "WriteHistogramSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    TF_TensorOfDTypes<"0x80", "string">:$tag,
+    TF_TensorOfDTypes<"0xca467e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, bool">:$values
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_WriteImageSummaryOp : TF_Op<"WriteImageSummary", []> {
+  let summary = "WriteImageSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    TF_TensorOfDTypes<"0x80", "string">:$tag,
+    TF_TensorOfDTypes<"0x80016", "uint8, double, float, half">:$tensor,
+    TF_TensorOfDTypes<"0x10", "uint8">:$bad_color,
+    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "3">, [IntMinValue<1>]>:$max_images
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_WriteRawProtoSummaryOp : TF_Op<"WriteRawProtoSummary", []> {
+  let summary = "WriteRawProtoSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    TF_TensorOfDTypes<"0x80", "string">:$tensor
+  );
+}
+
+def TF_WriteScalarSummaryOp : TF_Op<"WriteScalarSummary", []> {
+  let summary = "WriteScalarSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    TF_TensorOfDTypes<"0x80", "string">:$tag,
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$value_arg
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+}
+
+def TF_WriteSummaryOp : TF_Op<"WriteSummary", []> {
+  let summary = "WriteSummary";
+  let arguments = (ins
+    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
+    TF_TensorOfDTypes<"0x200", "int64">:$step,
+    AnyTensor:$tensor,
+    TF_TensorOfDTypes<"0x80", "string">:$tag,
+    TF_TensorOfDTypes<"0x80", "string">:$summary_metadata
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_XdivyOp : TF_Op<"Xdivy", [Pure]> {
+  let summary = "Xdivy";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_XlaAllReduceOp : TF_Op<"XlaAllReduce", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA AllReduce operator";
+  let description = [{
+  documented at https://www.tensorflow.org/xla/operation_semantics#allreduce.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x48400a", "half, bfloat16, float, int32, uint32">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
+    StrAttr:$mode,
+    StrAttr:$reduce_op
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x48400a", "half, bfloat16, float, int32, uint32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaBroadcastHelperOp : TF_Op<"XlaBroadcastHelper", [Pure, TF_NoConstantFold]> {
+  let summary = "Helper operator for performing XLA-style broadcasts";
+  let description = [{
+Broadcasts `lhs` and `rhs` to the same rank, by adding size 1 dimensions to
+whichever of `lhs` and `rhs` has the lower rank, using XLA's broadcasting rules
+for binary operators.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lhs,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rhs,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$broadcast_dims
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lhs_output,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rhs_output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_XlaCallModuleOp : TF_Op<"XlaCallModule", [MemoryEffects<[MemWrite<TF_XlaCallModuleResource>]>]> {
+  let summary = "Invokes a StableHLO module.";
+  let description = [{
+This op is used with JAX native serialization in a TensorFlow context with
+stability guarantees.
+  }];
+  let arguments = (ins
+    Variadic<AnyTensor>:$args,
+    TF_ShapeAttrArray:$Sout,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$dim_args_spec,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$disabled_checks,
+    OptionalAttr<SymbolRefArrayAttr>:$function_list,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$has_token_input_output,
+    StrAttr:$module,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$platforms,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_shardy_partitioner,
+    I64Attr:$version
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$output
+  );
+  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_XlaClusterOutputOp : TF_Op<"XlaClusterOutput", [Pure, TF_NoConstantFold]> {
+  let summary = "Operator that connects the output of an XLA computation to other consumer graph nodes.";
+  let arguments = (ins
+    AnyTensor:$input
+  );
+  let results = (outs
+    AnyTensor:$outputs
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaConcatNDOp : TF_Op<"XlaConcatND", [Pure]> {
+  let summary = "XlaConcatND";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    I64ArrayAttr:$num_concats,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$paddings
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaConvOp : TF_Op<"XlaConv", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA ConvGeneralDilated operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#conv_convolution
+.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lhs,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rhs,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_strides,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$lhs_dilation,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$rhs_dilation,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$feature_group_count,
+    StrAttr:$dimension_numbers,
+    StrAttr:$precision_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_XlaConvV2Op : TF_Op<"XlaConvV2", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA ConvGeneralDilated operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#conv_convolution
+.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lhs,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rhs,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_strides,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$lhs_dilation,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$rhs_dilation,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$feature_group_count,
+    DefaultValuedOptionalAttr<I64Attr, "1">:$batch_group_count,
+    StrAttr:$dimension_numbers,
+    StrAttr:$precision_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr LhsT = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr RhsT = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedResultGroupTypeAttr preferred_element_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_XlaCustomCallV2Op : TF_Op<"XlaCustomCallV2", [Pure]> {
+  let summary = "Emits an HLO `CustomCall` operation with multiple outputs.";
+  let description = [{
+As opposed to `XlaCustomCall`, this operation supports multiple outputs.
+
+See `CustomCall` specification at
+  https://tensorflow.org/xla/operation_semantics#customcall,
+and `mhlo.custom_call` specification at
+  https://tensorflow.org/mlir/hlo_ops#mhlocustom_call_mlirmhlocustomcallop.
+  }];
+  let arguments = (ins
+    Variadic<AnyTensor>:$operands_arg,
+    StrAttr:$backend_config,
+    StrAttr:$call_target_name,
+    BoolAttr:$has_side_effect,
+    TF_ShapeAttrArray:$result_shapes
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$results_arg
+  );
+  TF_DerivedOperandGroupTypeListAttr operand_dtypes = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr result_dtypes = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_XlaDotOp : TF_Op<"XlaDot", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA DotGeneral operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#dotgeneral
+.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lhs,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rhs,
+    StrAttr:$dimension_numbers,
+    StrAttr:$precision_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaDotV2Op : TF_Op<"XlaDotV2", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA DotGeneral operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#dotgeneral
+.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$lhs,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$rhs,
+    StrAttr:$dimension_numbers,
+    StrAttr:$precision_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr LhsT = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr RhsT = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedResultGroupTypeAttr preferred_element_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_XlaDynamicSliceOp : TF_Op<"XlaDynamicSlice", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA DynamicSlice operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#dynamicslice
+.
+
+DynamicSlice extracts a sub-array from the input array at dynamic
+start_indices. The size of the slice in each dimension is passed in
+size_indices, which specify the end point of exclusive slice intervals in each
+dimension -- [start, start + size). The shape of start_indices must have rank 1,
+with dimension size equal to the rank of operand.
+  }];
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$start_indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$size_indices
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_XlaDynamicUpdateSliceOp : TF_Op<"XlaDynamicUpdateSlice", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA DynamicUpdateSlice operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#dynamicupdateslice
+.
+
+XlaDynamicUpdateSlice generates a result which is the value of the `input`
+operand, with a slice update overwritten at `indices`. The shape of `update`
+determines the shape of the sub-array of the result which is updated. The shape
+of indices must be rank == 1, with dimension size equal to the rank of `input`.
+
+Handling of out-of-bounds slice indices is implementation-defined.
+  }];
+  let arguments = (ins
+    AnyTensor:$input,
+    AnyTensor:$update,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$indices
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_XlaEinsumOp : TF_Op<"XlaEinsum", [Pure, TF_NoConstantFold]> {
+  let summary = "An op which supports basic einsum op with 2 inputs and 1 output.";
+  let description = [{
+This op has better TPU performance since it doesn't have explicitly reshape and
+transpose operations as tf.einsum does.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x4102", "complex64, bfloat16, float">:$a,
+    TF_TensorOfDTypes<"0x4102", "complex64, bfloat16, float">:$b,
+    StrAttr:$equation
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x4102", "complex64, bfloat16, float">:$product
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA Gather operator documented at";
+  let description = [{
+  https://www.tensorflow.org/xla/operation_semantics#gather
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$operand,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$start_indices,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$slice_sizes,
+    StrAttr:$dimension_numbers,
+    BoolAttr:$indices_are_sorted
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_RecvResource>, MemWrite<TF_SendResource>, MemWrite<TF_XlaHostComputeResource>]>]> {
+  let summary = "XlaHostCompute";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    StrArrayAttr:$ancestors,
+    DefaultValuedOptionalAttr<I64Attr, "1000000">:$cost_estimate_ns,
+    StrAttr:$key,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$recv_key,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$send_key,
+    SymbolRefAttr:$shape_inference_graph,
+    TF_ShapeAttrArray:$shapes,
+    DefaultValuedOptionalAttr<I64Attr, "0">:$tpu_core
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedOperandGroupTypeListAttr Tinputs = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_XlaKeyValueSortOp : TF_Op<"XlaKeyValueSort", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA Sort operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#sort
+.
+
+Sorts a tensor. Currently only sorts in ascending order are supported.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$keys,
+    AnyTensor:$values
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$sorted_keys,
+    AnyTensor:$sorted_values
+  );
+  TF_DerivedOperandGroupTypeAttr K = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr V = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_XlaLaunchOp : TF_Op<"XlaLaunch", [MemoryEffects<[MemWrite<TF_XlaLaunchResource>]>, AttrSizedOperandSegments]> {
+  let summary = "XLA Launch Op. For use by the XLA JIT only.";
+  let arguments = (ins
+    Variadic<AnyTensor>:$constants,
+    Variadic<AnyTensor>:$args,
+    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$resources,
+    SymbolRefAttr:$function
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$results_arg
+  );
+  TF_DerivedOperandGroupSizeAttr Nresources = TF_DerivedOperandGroupSizeAttr<2>;
+  TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<1>;
+  TF_DerivedOperandGroupTypeListAttr Tconstants = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_XlaLaunchV2Op : TF_Op<"XlaLaunchV2", [Pure]> {
+  let summary = "XLA Launch Op. For use by the XLA JIT only.";
+  let arguments = (ins
+    Variadic<AnyTensor>:$args,
+    I64ArrayAttr:$constants,
+    SymbolRefAttr:$function,
+    I64ArrayAttr:$resources
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$results_arg
+  );
+  TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF_XlaOptimizationBarrierOp : TF_Op<"XlaOptimizationBarrier", [Pure]> {
+  let summary = "Wraps the XLA OptimizationBarrier operator.";
+  let description = [{
+Documented at https://www.tensorflow.org/xla/operation_semantics#optimizationbarrier.
+  }];
+  let arguments = (ins
+    Variadic<AnyTensor>:$input
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$output
+  );
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_XlaPadOp : TF_Op<"XlaPad", [Pure, TF_NoConstantFold]> {
+  let summary = "Wraps the XLA Pad operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#pad
+.
+  }];
+  let arguments = (ins
+    AnyTensor:$input,
+    AnyTensor:$padding_value,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding_low,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding_high,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding_interior
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_XlaRecvOp : TF_Op<"XlaRecv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
+  let summary = "Receives the named tensor from another XLA computation. Wraps the XLA Recv";
+  let description = [{
+operator documented at
+ https://www.tensorflow.org/performance/xla/operation_semantics#recv .
+  }];
+  let arguments = (ins
+    TF_ShapeAttr:$shape,
+    StrAttr:$tensor_name
+  );
+  let results = (outs
+    AnyTensor:$tensor
+  );
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
+  let summary = "XlaRecvFromHost";
+  let arguments = (ins
+    StrAttr:$key,
+    TF_ShapeAttr:$shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedResultGroupTypeAttr Toutput = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF_XlaRecvTPUEmbeddingActivationsOp : TF_Op<"XlaRecvTPUEmbeddingActivations", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "XlaRecvTPUEmbeddingActivations";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x200000", "variant">:$deduplication_data,
+    StrAttr:$config
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$outputs
+  );
+  TF_DerivedResultGroupSizeAttr num_tables = TF_DerivedResultGroupSizeAttr<0>;
+}
+
+def TF_XlaRecvTPUEmbeddingDeduplicationDataOp : TF_Op<"XlaRecvTPUEmbeddingDeduplicationData", []> {
+  let summary = "XlaRecvTPUEmbeddingDeduplicationData";
+  let arguments = (ins
+    StrAttr:$config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x200000", "variant">:$output
+  );
+}
+
+def TF_XlaReduceOp : TF_Op<"XlaReduce", [Pure]> {
+  let summary = "Wraps the XLA Reduce operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#reduce .
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$input,
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$init_value,
+    I64ArrayAttr:$dimensions_to_reduce,
+    SymbolRefAttr:$reducer
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaReducePrecisionOp : TF_Op<"XlaReducePrecision", [Pure]> {
+  let summary = "Wraps the XLA ReducePrecision operator";
+  let description = [{
+  documented at https://www.tensorflow.org/xla/operation_semantics#reduceprecision.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$operand,
+    I64Attr:$exponent_bits,
+    I64Attr:$mantissa_bits
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaReduceScatterOp : TF_Op<"XlaReduceScatter", [Pure]> {
+  let summary = "Wraps the XLA ReduceScatter operator";
+  let description = [{
+  documented at https://www.tensorflow.org/xla/operation_semantics#reducescatter.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x48400a", "half, bfloat16, float, int32, uint32">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$group_assignment,
+    TF_TensorOfDTypes<"0x8", "int32">:$scatter_dimension,
+    StrAttr:$reduce_op
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x48400a", "half, bfloat16, float, int32, uint32">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaReduceWindowOp : TF_Op<"XlaReduceWindow", [Pure]> {
+  let summary = "Wraps the XLA ReduceWindow operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#reducewindow .
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$input,
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$init_value,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_dimensions,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_strides,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$base_dilations,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_dilations,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding,
+    SymbolRefAttr:$computation
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+}
+
+def TF_XlaRemoveDynamicDimensionSizeOp : TF_Op<"XlaRemoveDynamicDimensionSize", [Pure]> {
+  let summary = "Inverse of XlaSetDynamicDimensionSize.";
+  let description = [{
+Make an xla bounded dynamic dimension into a static dimension. The bound of the
+size of dimension `dim_index` becomes the static dimension size.
+  }];
+  let arguments = (ins
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$dim_index
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaReplicaIdOp : TF_Op<"XlaReplicaId", [Pure, TF_NoConstantFold]> {
+  let summary = "Replica ID.";
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x8", "int32">:$id
+  );
+}
+
+def TF_XlaRngBitGeneratorOp : TF_Op<"XlaRngBitGenerator", [Pure]> {
+  let summary = "Stateless PRNG bit generator.";
+  let description = [{
+Wraps the XLA RngBitGenerator operator, documented at
+ https://www.tensorflow.org/performance/xla/operation_semantics#rngbitgenerator.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$algorithm,
+    TF_TensorOfDTypes<"0x800000", "uint64">:$initial_state,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$shape
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x800000", "uint64">:$output_key,
+    TF_TensorOfDTypes<"0xc00258", "uint8, int8, int32, int64, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<2>;
+  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<1>;
+}
+
+def TF_XlaScatterOp : TF_Op<"XlaScatter", [Pure]> {
+  let summary = "Wraps the XLA Scatter operator documented at";
+  let description = [{
+  https://www.tensorflow.org/xla/operation_semantics#scatter.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$operand,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$scatter_indices,
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$updates,
+    StrAttr:$dimension_numbers,
+    BoolAttr:$indices_are_sorted,
+    SymbolRefAttr:$update_computation
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_XlaSelectAndScatterOp : TF_Op<"XlaSelectAndScatter", [Pure]> {
+  let summary = "Wraps the XLA SelectAndScatter operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#selectandscatter
+.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$operand,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_dimensions,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$window_strides,
+    TF_TensorOfDTypes<"0x208", "int32, int64">:$padding,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$source,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$init_value,
+    SymbolRefAttr:$scatter,
+    SymbolRefAttr:$select
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+}
+
+def TF_XlaSelfAdjointEigOp : TF_Op<"XlaSelfAdjointEig", [Pure]> {
+  let summary = "Computes the eigen decomposition of a batch of self-adjoint matrices";
+  let description = [{
+(Note: Only real inputs are supported).
+
+Computes the eigenvalues and eigenvectors of the innermost N-by-N matrices in
+tensor such that tensor[...,:,:] * v[..., :,i] = e[..., i] * v[...,:,i], for
+i=0...N-1.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$a,
+    F32Attr:$epsilon,
+    BoolAttr:$lower,
+    I64Attr:$max_iter
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$w,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaSendOp : TF_Op<"XlaSend", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+  let summary = "Sends the named tensor to another XLA computation. Wraps the XLA Send operator";
+  let description = [{
+documented at
+ https://www.tensorflow.org/performance/xla/operation_semantics#send .
+  }];
+  let arguments = (ins
+    AnyTensor:$tensor,
+    StrAttr:$tensor_name
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
 #endif // TFMLIR_TFGENOPS06_TD

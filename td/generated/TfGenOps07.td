@@ -5,304 +5,84 @@
 include "TfOpBase.td"
 include "generated/TfEffects.td"
 
-def TF_MakeUniqueOp : TF_Op<"MakeUnique", [Pure]> {
-  let summary = "MakeUnique";
+def TF_XlaSendTPUEmbeddingGradientsOp : TF_Op<"XlaSendTPUEmbeddingGradients", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>, AttrSizedOperandSegments]> {
+  let summary = "XlaSendTPUEmbeddingGradients";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$input
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gradients,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$learning_rates,
+    TF_TensorOfDTypes<"0x200000", "variant">:$deduplication_data,
+    StrAttr:$config
   );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output
-  );
+  TF_DerivedOperandGroupSizeAttr NumLearningRateTags = TF_DerivedOperandGroupSizeAttr<1>;
+  TF_DerivedOperandGroupSizeAttr NumTables = TF_DerivedOperandGroupSizeAttr<0>;
 }
 
-def TF_MakeWeakResourceHandleOp : TF_Op<"MakeWeakResourceHandle", [TF_UnregisteredInTF]> {
-  let summary = "MakeWeakResourceHandle";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$handle
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$dup
-  );
-}
-
-def TF_MapAndBatchDatasetOp : TF_Op<"MapAndBatchDataset", [Pure]> {
-  let summary = "MapAndBatchDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    TF_TensorOfDTypes<"0x200", "int64">:$batch_size,
-    TF_TensorOfDTypes<"0x200", "int64">:$num_parallel_calls,
-    TF_TensorOfDTypes<"0x400", "bool">:$drop_remainder,
-    SymbolRefAttr:$f,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$preserve_cardinality
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-}
-
-def TF_MapClearOp : TF_Op<"MapClear", [TF_UnregisteredInTF]> {
-  let summary = "MapClear";
-  let arguments = (ins
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtypes", "list(type)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapDatasetOp : TF_Op<"MapDataset", [Pure]> {
-  let summary = "MapDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    Variadic<AnyTensor>:$other_arguments,
-    SymbolRefAttr:$f,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$force_synchronous,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$metadata,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$preserve_cardinality,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_inter_op_parallelism
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
-}
-
-def TF_MapDefunOp : TF_Op<"MapDefun", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MapDefun";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$output
-  );
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Targuments", "list(type)", false, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "Tcaptured", "list(type)", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "f", "func", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_intra_op_parallelism", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", false, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapIncompleteSizeOp : TF_Op<"MapIncompleteSize", [TF_UnregisteredInTF]> {
-  let summary = "MapIncompleteSize";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$size
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtypes", "list(type)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapPeekOp : TF_Op<"MapPeek", [TF_UnregisteredInTF]> {
-  let summary = "MapPeek";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$key,
-    TF_TensorOfDTypes<"0x8", "int32">:$indices
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$values
-  );
-  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapSizeOp : TF_Op<"MapSize", [TF_UnregisteredInTF]> {
-  let summary = "MapSize";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$size
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtypes", "list(type)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapStageOp : TF_Op<"MapStage", [TF_UnregisteredInTF]> {
-  let summary = "MapStage";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$key,
-    TF_TensorOfDTypes<"0x8", "int32">:$indices,
-    Variadic<AnyTensor>:$values
-  );
-  TF_DerivedOperandGroupTypeListAttr fake_dtypes = TF_DerivedOperandGroupTypeListAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dtypes", "list(type)", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapUnstageOp : TF_Op<"MapUnstage", [TF_UnregisteredInTF]> {
-  let summary = "MapUnstage";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200", "int64">:$key,
-    TF_TensorOfDTypes<"0x8", "int32">:$indices
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$values
-  );
-  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MapUnstageNoKeyOp : TF_Op<"MapUnstageNoKey", [TF_UnregisteredInTF]> {
-  let summary = "MapUnstageNoKey";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8", "int32">:$indices
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$key,
-    Variadic<AnyTensor>:$values
-  );
-  TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "capacity", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "memory_limit", "int", false, 0, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
-  let summary = "MatMul";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$a,
-    TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$b,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_a,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$grad_b,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xce431e", "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$product
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MatchingFilesOp : TF_Op<"MatchingFiles", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatchingFiles";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$pattern
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$filenames
-  );
-}
-
-def TF_MatchingFilesDatasetOp : TF_Op<"MatchingFilesDataset", [TF_UnregisteredInTF]> {
-  let summary = "MatchingFilesDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$patterns
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-}
-
-def TF_MatrixBandPartOp : TF_Op<"MatrixBandPart", [Pure]> {
-  let summary = "MatrixBandPart";
+def TF_XlaSendToHostOp : TF_Op<"XlaSendToHost", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
+  let summary = "XlaSendToHost";
   let arguments = (ins
     AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_lower,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$num_upper
+    StrAttr:$key
   );
-  let results = (outs
-    AnyTensor:$band
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tindex = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupTypeAttr Tinput = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixDeterminantOp : TF_Op<"MatrixDeterminant", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixDeterminant";
+def TF_XlaSetBoundOp : TF_Op<"XlaSetBound", [Pure]> {
+  let summary = "Set a bound for the given input value as a hint to Xla compiler,";
+  let description = [{
+        returns the same value.
+  }];
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$input
+    TF_TensorOfDTypes<"0x8", "int32">:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$bound
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "half, float, double, complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x8", "int32">:$output
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixDiagOp : TF_Op<"MatrixDiag", [Pure]> {
-  let summary = "MatrixDiag";
+def TF_XlaSetDynamicDimensionSizeOp : TF_Op<"XlaSetDynamicDimensionSize", [Pure, TF_NoConstantFold, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Make a static dimension into a xla bounded dynamic dimension.";
+  let description = [{
+        The current static dimension size will become the bound and the second
+        operand becomes the dynamic size of the dimension.
+  }];
   let arguments = (ins
-    AnyTensor:$diagonal
+    AnyTensor:$input,
+    TF_TensorOfDTypes<"0x8", "int32">:$dim_index,
+    TF_TensorOfDTypes<"0x8", "int32">:$size
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_XlaShardingOp : TF_Op<"XlaSharding", [Pure, TF_NoConstantFold]> {
+  let summary = "An op which shards the input based on the given sharding attribute. It can";
+  let description = [{
+selectively annotate a subset of tensor dimensions by skipping unspecified_dims,
+and the sharding annotation should be replicated in those dims.
+  }];
+  let arguments = (ins
+    AnyTensor:$input,
+    OptionalAttr<StrAttr>:$_XlaSharding,
+    OptionalAttr<StrAttr>:$_XlaShardingV2,
+    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$sharding
   );
   let results = (outs
     AnyTensor:$output
@@ -310,678 +90,884 @@ def TF_MatrixDiagOp : TF_Op<"MatrixDiag", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixDiagPartOp : TF_Op<"MatrixDiagPart", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixDiagPart";
+def TF_XlaSortOp : TF_Op<"XlaSort", [Pure]> {
+  let summary = "Wraps the XLA Sort operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#sort
+.
+
+Sorts a tensor. Currently only sorts in ascending order are supported.
+  }];
   let arguments = (ins
     AnyTensor:$input
   );
   let results = (outs
-    AnyTensor:$diagonal
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixDiagPartV2Op : TF_Op<"MatrixDiagPartV2", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixDiagPartV2";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$k,
-    AnyTensor:$padding_value
-  );
-  let results = (outs
-    AnyTensor:$diagonal
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixDiagPartV3Op : TF_Op<"MatrixDiagPartV3", [Pure]> {
-  let summary = "MatrixDiagPartV3";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$k,
-    AnyTensor:$padding_value,
-    DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align
-  );
-  let results = (outs
-    AnyTensor:$diagonal
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixDiagV2Op : TF_Op<"MatrixDiagV2", [Pure]> {
-  let summary = "MatrixDiagV2";
-  let arguments = (ins
-    AnyTensor:$diagonal,
-    TF_TensorOfDTypes<"0x8", "int32">:$k,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_rows,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_cols,
-    AnyTensor:$padding_value
-  );
-  let results = (outs
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixDiagV3Op : TF_Op<"MatrixDiagV3", [Pure]> {
-  let summary = "MatrixDiagV3";
+def TF_XlaSparseActivationsUnstackOp : TF_Op<"XlaSparseActivationsUnstack", [Pure]> {
+  let summary = "XlaSparseActivationsUnstack";
   let arguments = (ins
-    AnyTensor:$diagonal,
-    TF_TensorOfDTypes<"0x8", "int32">:$k,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_rows,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_cols,
-    AnyTensor:$padding_value,
-    DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align
+    AnyTensor:$stacked_activations,
+    I64ArrayAttr:$features,
+    BoolAttr:$interleaved,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_tables,
+    I64ArrayAttr:$sample_counts
   );
   let results = (outs
-    AnyTensor:$output
+    Variadic<AnyTensor>:$unstacked_embedding_activations
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixExponentialOp : TF_Op<"MatrixExponential", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixExponential";
+def TF_XlaSparseCoreAdagradOp : TF_Op<"XlaSparseCoreAdagrad", []> {
+  let summary = "XlaSparseCoreAdagrad";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x2", "float">:$gradient,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    I64Attr:$feature_width
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixInverseOp : TF_Op<"MatrixInverse", [Pure]> {
-  let summary = "MatrixInverse";
+def TF_XlaSparseCoreAdagradMomentumOp : TF_Op<"XlaSparseCoreAdagradMomentum", []> {
+  let summary = "XlaSparseCoreAdagradMomentum";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x2", "float">:$gradient,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$beta_1,
+    TF_TensorOfDTypes<"0x2", "float">:$epsilon,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$momentum,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    F32Attr:$beta_2,
+    F32Attr:$exponent,
+    I64Attr:$feature_width,
+    BoolAttr:$use_nesterov
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momentum
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixLogarithmOp : TF_Op<"MatrixLogarithm", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixLogarithm";
+def TF_XlaSparseCoreAdamOp : TF_Op<"XlaSparseCoreAdam", []> {
+  let summary = "XlaSparseCoreAdam";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$input
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x2", "float">:$gradient,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$momentum,
+    TF_TensorOfDTypes<"0x2", "float">:$velocity,
+    TF_TensorOfDTypes<"0x2", "float">:$beta_1,
+    TF_TensorOfDTypes<"0x2", "float">:$beta_2,
+    TF_TensorOfDTypes<"0x2", "float">:$epsilon,
+    I64Attr:$feature_width,
+    BoolAttr:$use_sum_inside_sqrt
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_velocity,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momentum
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_MatrixSetDiagOp : TF_Op<"MatrixSetDiag", [Pure]> {
-  let summary = "MatrixSetDiag";
+def TF_XlaSparseCoreFtrlOp : TF_Op<"XlaSparseCoreFtrl", []> {
+  let summary = "XlaSparseCoreFtrl";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$linear,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x2", "float">:$gradient,
+    TF_TensorOfDTypes<"0x2", "float">:$beta,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate_power,
+    TF_TensorOfDTypes<"0x2", "float">:$l2_regularization_strength,
+    I64Attr:$feature_width,
+    F32Attr:$l1_regularization_strength,
+    BoolAttr:$multiply_linear_by_learning_rate
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_linear
+  );
+}
+
+def TF_XlaSparseCoreSgdOp : TF_Op<"XlaSparseCoreSgd", []> {
+  let summary = "XlaSparseCoreSgd";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$indices,
+    TF_TensorOfDTypes<"0x2", "float">:$gradient,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    I64Attr:$feature_width
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table
+  );
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_weights,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$combiner_weights_learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    SymbolRefAttr:$combiner_table_vjp_computation,
+    SymbolRefAttr:$combiner_weights_vjp_computation,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_weights
+  );
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradMomentumAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradMomentumAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdagradMomentumAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_weights,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$combiner_weights_learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    F32Attr:$beta1,
+    F32Attr:$beta2,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    SymbolRefAttr:$combiner_table_vjp_computation,
+    SymbolRefAttr:$combiner_weights_vjp_computation,
+    F32Attr:$epsilon,
+    F32Attr:$exponent,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    StrAttr:$table_name,
+    BoolAttr:$use_nesterov
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_weights
+  );
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdamAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdamAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcGradWithAdamAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_weights,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$combiner_weights_learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$velocity,
+    F32Attr:$beta1,
+    F32Attr:$beta2,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    SymbolRefAttr:$combiner_table_vjp_computation,
+    SymbolRefAttr:$combiner_weights_vjp_computation,
+    F32Attr:$epsilon,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    StrAttr:$table_name,
+    BoolAttr:$use_sum_inside_sqrt
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_velocity,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_weights
+  );
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithCsrInput", [Pure, AttrSizedOperandSegments]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcGradWithCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_weights,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$tables,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$hyperparameters,
+    TF_TensorOfDTypes<"0x2", "float">:$combiner_weights_learning_rate,
+    SymbolRefAttr:$combiner_table_vjp_computation,
+    SymbolRefAttr:$combiner_weights_vjp_computation,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    SymbolRefAttr:$optimizer_custom_computation,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$updated_tables,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_weights
+  );
+  TF_DerivedOperandGroupSizeAttr M = TF_DerivedOperandGroupSizeAttr<11>;
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<10>;
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithFtrlAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithFtrlAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcGradWithFtrlAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_weights,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$combiner_weights_learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$linear,
+    F32Attr:$beta,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    SymbolRefAttr:$combiner_table_vjp_computation,
+    SymbolRefAttr:$combiner_weights_vjp_computation,
+    F32Attr:$l1_regularization_strength,
+    F32Attr:$l2_regularization_strength,
+    F32Attr:$learning_rate_power,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    BoolAttr:$multiply_linear_by_learning_rate,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_linear,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_weights
+  );
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcGradWithSgdAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcGradWithSgdAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcGradWithSgdAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_weights,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$combiner_weights_learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    SymbolRefAttr:$combiner_table_vjp_computation,
+    SymbolRefAttr:$combiner_weights_vjp_computation,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_weights
+  );
+}
+
+def TF_XlaSparseDenseMatmulCustomCombinerOnTcWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulCustomCombinerOnTcWithCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulCustomCombinerOnTcWithCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_pos_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$weights,
+    SymbolRefAttr:$combiner_computation,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$input_size,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$max_valency,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_weights,
+    F32Attr:$quantization_config_high,
+    F32Attr:$quantization_config_low,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$quantization_config_num_buckets,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$activations,
+    TF_TensorOfDTypes<"0x8", "int32">:$preserved_valencies,
+    TF_TensorOfDTypes<"0x2", "float">:$preserved_vectors
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithAdagradAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithAdagradAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithAdagradAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradAndStaticBufferSize", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithAdagradAndStaticBufferSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithAdagradMomentumAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradMomentumAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithAdagradMomentumAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    F32Attr:$beta1,
+    F32Attr:$beta2,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    F32Attr:$epsilon,
+    F32Attr:$exponent,
+    StrAttr:$table_name,
+    BoolAttr:$use_nesterov
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momenta
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithAdagradMomentumAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithAdagradMomentumAndStaticBufferSize", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithAdagradMomentumAndStaticBufferSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    F32Attr:$beta1,
+    F32Attr:$beta2,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    F32Attr:$epsilon,
+    F32Attr:$exponent,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
+    StrAttr:$table_name,
+    BoolAttr:$use_nesterov
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momenta
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithAdamAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithAdamAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithAdamAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$velocity,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    F32Attr:$beta1,
+    F32Attr:$beta2,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    F32Attr:$epsilon,
+    StrAttr:$table_name,
+    BoolAttr:$use_sum_inside_sqrt
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_velocity
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithAdamAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithAdamAndStaticBufferSize", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithAdamAndStaticBufferSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$velocity,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    F32Attr:$beta1,
+    F32Attr:$beta2,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    F32Attr:$epsilon,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
+    StrAttr:$table_name,
+    BoolAttr:$use_sum_inside_sqrt
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_momenta,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_velocity
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithCsrInput", [Pure, AttrSizedOperandSegments]> {
+  let summary = "XlaSparseDenseMatmulGradWithCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    Variadic<TF_TensorOfDTypes<"0xa", "int32, float">>:$tables,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$hyperparameters,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    SymbolRefAttr:$custom_computation,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0xa", "int32, float">>:$updated_tables
+  );
+  TF_DerivedOperandGroupSizeAttr M = TF_DerivedOperandGroupSizeAttr<6>;
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<5>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<5>;
+}
+
+def TF_XlaSparseDenseMatmulGradWithFtrlAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithFtrlAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithFtrlAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$linear,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    F32Attr:$beta,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    F32Attr:$l1_regularization_strength,
+    F32Attr:$l2_regularization_strength,
+    F32Attr:$learning_rate_power,
+    BoolAttr:$multiply_linear_by_learning_rate,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_linear
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithFtrlAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithFtrlAndStaticBufferSize", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithFtrlAndStaticBufferSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$linear,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    F32Attr:$beta,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    F32Attr:$l1_regularization_strength,
+    F32Attr:$l2_regularization_strength,
+    F32Attr:$learning_rate_power,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
+    BoolAttr:$multiply_linear_by_learning_rate,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_accumulator,
+    TF_TensorOfDTypes<"0x2", "float">:$updated_linear
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithSgdAndCsrInputOp : TF_Op<"XlaSparseDenseMatmulGradWithSgdAndCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithSgdAndCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table
+  );
+}
+
+def TF_XlaSparseDenseMatmulGradWithSgdAndStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulGradWithSgdAndStaticBufferSize", [Pure]> {
+  let summary = "XlaSparseDenseMatmulGradWithSgdAndStaticBufferSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$activation_gradients,
+    TF_TensorOfDTypes<"0x2", "float">:$learning_rate,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    OptionalAttr<F32Attr>:$clip_weight_max,
+    OptionalAttr<F32Attr>:$clip_weight_min,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$updated_embedding_table
+  );
+}
+
+def TF_XlaSparseDenseMatmulWithCsrInputOp : TF_Op<"XlaSparseDenseMatmulWithCsrInput", [Pure]> {
+  let summary = "XlaSparseDenseMatmulWithCsrInput";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0xa", "int32, float">:$embedding_table,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$input_size,
+    F32Attr:$quantization_config_high,
+    F32Attr:$quantization_config_low,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$quantization_config_num_buckets,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xa", "int32, float">:$activations
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
+}
+
+def TF_XlaSparseDenseMatmulWithStaticBufferSizeOp : TF_Op<"XlaSparseDenseMatmulWithStaticBufferSize", [Pure]> {
+  let summary = "XlaSparseDenseMatmulWithStaticBufferSize";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x8", "int32">:$row_pointers,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_sample_ids,
+    TF_TensorOfDTypes<"0x8", "int32">:$sorted_token_ids,
+    TF_TensorOfDTypes<"0x2", "float">:$sorted_gains,
+    TF_TensorOfDTypes<"0x2", "float">:$embedding_table,
+    TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$input_size,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_ids_per_sparse_core,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max_unique_ids_per_sparse_core,
+    F32Attr:$quantization_config_high,
+    F32Attr:$quantization_config_low,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$quantization_config_num_buckets,
+    StrAttr:$table_name
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x2", "float">:$activations
+  );
+}
+
+def TF_XlaSparseGradientsStackOp : TF_Op<"XlaSparseGradientsStack", [Pure]> {
+  let summary = "XlaSparseGradientsStack";
+  let arguments = (ins
+    Variadic<AnyTensor>:$unstacked_gradients,
+    BoolAttr:$interleaved,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_tables
+  );
+  let results = (outs
+    AnyTensor:$stacked_gradients
+  );
+}
+
+def TF_XlaSplitNDOp : TF_Op<"XlaSplitND", [Pure]> {
+  let summary = "XlaSplitND";
   let arguments = (ins
     AnyTensor:$input,
-    AnyTensor:$diagonal
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixSetDiagV2Op : TF_Op<"MatrixSetDiagV2", [Pure]> {
-  let summary = "MatrixSetDiagV2";
-  let arguments = (ins
-    AnyTensor:$input,
-    AnyTensor:$diagonal,
-    TF_TensorOfDTypes<"0x8", "int32">:$k
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixSetDiagV3Op : TF_Op<"MatrixSetDiagV3", [Pure]> {
-  let summary = "MatrixSetDiagV3";
-  let arguments = (ins
-    AnyTensor:$input,
-    AnyTensor:$diagonal,
-    TF_TensorOfDTypes<"0x8", "int32">:$k,
-    DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixSolveOp : TF_Op<"MatrixSolve", [Pure]> {
-  let summary = "MatrixSolve";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$matrix,
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$rhs,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixSolveLsOp : TF_Op<"MatrixSolveLs", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixSolveLs";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$matrix,
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$rhs,
-    TF_TensorOfDTypes<"0x4", "double">:$l2_regularizer
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "fast", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MatrixSquareRootOp : TF_Op<"MatrixSquareRoot", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MatrixSquareRoot";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MatrixTriangularSolveOp : TF_Op<"MatrixTriangularSolve", [Pure]> {
-  let summary = "MatrixTriangularSolve";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$matrix,
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$rhs,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$lower
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxOp : TF_Op<"Max", [Pure]> {
-  let summary = "Max";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_MaxIntraOpParallelismDatasetOp : TF_Op<"MaxIntraOpParallelismDataset", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MaxIntraOpParallelismDataset";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_intra_op_parallelism
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_shapes", "list(shape)", true, 1, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "output_types", "list(type)", true, 1, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
-  let summary = "MaxPool";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$input,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    I64ArrayAttr:$ksize,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPool3DOp : TF_Op<"MaxPool3D", [Pure]> {
-  let summary = "MaxPool3D";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$input,
-    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
-    I64ArrayAttr:$ksize,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPool3DGradOp : TF_Op<"MaxPool3DGrad", [Pure]> {
-  let summary = "MaxPool3DGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$orig_input,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$orig_output,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$grad,
-    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
-    I64ArrayAttr:$ksize,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
-  TF_DerivedOperandGroupTypeAttr TInput = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPool3DGradGradOp : TF_Op<"MaxPool3DGradGrad", [Pure]> {
-  let summary = "MaxPool3DGradGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
-    I64ArrayAttr:$ksize,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPoolGradOp : TF_Op<"MaxPoolGrad", [Pure]> {
-  let summary = "MaxPoolGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
-    I64ArrayAttr:$ksize,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPoolGradGradOp : TF_Op<"MaxPoolGradGrad", [Pure]> {
-  let summary = "MaxPoolGradGrad";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    I64ArrayAttr:$ksize,
-    StrAttr:$padding,
-    I64ArrayAttr:$strides
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPoolGradGradV2Op : TF_Op<"MaxPoolGradGradV2", [Pure]> {
-  let summary = "MaxPoolGradGradV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0x8", "int32">:$ksize,
-    TF_TensorOfDTypes<"0x8", "int32">:$strides,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    StrAttr:$padding
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPoolGradGradWithArgmaxOp : TF_Op<"MaxPoolGradGradWithArgmax", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MaxPoolGradGradWithArgmax";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$argmax
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Targmax = TF_DerivedOperandGroupTypeAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "include_batch_in_index", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ksize", "list(int)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 4, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MaxPoolGradV2Op : TF_Op<"MaxPoolGradV2", [Pure]> {
-  let summary = "MaxPoolGradV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$orig_output,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0x8", "int32">:$ksize,
-    TF_TensorOfDTypes<"0x8", "int32">:$strides,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    StrAttr:$padding
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPoolGradWithArgmaxOp : TF_Op<"MaxPoolGradWithArgmax", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MaxPoolGradWithArgmax";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$grad,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$argmax
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Targmax = TF_DerivedOperandGroupTypeAttr<2>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "include_batch_in_index", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ksize", "list(int)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 4, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MaxPoolV2Op : TF_Op<"MaxPoolV2", [Pure]> {
-  let summary = "MaxPoolV2";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$input,
-    TF_TensorOfDTypes<"0x8", "int32">:$ksize,
-    TF_TensorOfDTypes<"0x8", "int32">:$strides,
-    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
-    StrAttr:$padding
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MaxPoolWithArgmaxOp : TF_Op<"MaxPoolWithArgmax", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MaxPoolWithArgmax";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$input
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$output,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$argmax
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr Targmax = TF_DerivedResultGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "include_batch_in_index", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "ksize", "list(int)", true, 4, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "padding", "string", true, std::nullopt, {"SAME", "VALID"}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "strides", "list(int)", true, 4, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MaximumOp : TF_Op<"Maximum", [Pure]> {
-  let summary = "Maximum";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
-    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldMaximumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldMaximumOp(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_MeanOp : TF_Op<"Mean", [Pure]> {
-  let summary = "Mean";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_MergeOp : TF_Op<"Merge", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Merge";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs
-  );
-  let results = (outs
-    AnyTensor:$output,
-    TF_TensorOfDTypes<"0x8", "int32">:$value_index
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_MergeDedupDataOp : TF_Op<"MergeDedupData", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MergeDedupData";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xc00208", "int32, int64, uint32, uint64">:$integer_tensor,
-    TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$float_tensor
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr integer_type = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr float_type = TF_DerivedOperandGroupTypeAttr<1>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "config", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "tuple_mask", "string", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MergeSummaryOp : TF_Op<"MergeSummary", [Pure]> {
-  let summary = "MergeSummary";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$inputs
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$summary
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_MergeV2CheckpointsOp : TF_Op<"MergeV2Checkpoints", []> {
-  let summary = "MergeV2Checkpoints";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$checkpoint_prefixes,
-    TF_TensorOfDTypes<"0x80", "string">:$destination_prefix,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$allow_missing_files,
-    DefaultValuedOptionalAttr<BoolAttr, "true">:$delete_old_dirs
-  );
-}
-
-def TF_MfccOp : TF_Op<"Mfcc", [Pure, TF_UnregisteredInTF]> {
-  let summary = "Mfcc";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$spectrogram,
-    TF_TensorOfDTypes<"0x8", "int32">:$sample_rate
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x2", "float">:$output
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "dct_coefficient_count", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "filterbank_channel_count", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "lower_frequency_limit", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "upper_frequency_limit", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MinOp : TF_Op<"Min", [Pure]> {
-  let summary = "Min";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$reduction_indices,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xcbfa7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, qint16, quint16">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_MinimumOp : TF_Op<"Minimum", [Pure]> {
-  let summary = "Minimum";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$x,
-    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xca427e", "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64">:$z
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let hasFolder = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldMinimumOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldMinimumOp(*this, adaptor.getOperands());
-}
-  }];
-}
-
-def TF_MirrorPadOp : TF_Op<"MirrorPad", [Pure]> {
-  let summary = "MirrorPad";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings,
-    StrAttr:$mode
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_MirrorPadGradOp : TF_Op<"MirrorPadGrad", [Pure]> {
-  let summary = "MirrorPadGrad";
-  let arguments = (ins
-    AnyTensor:$input,
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$paddings,
-    StrAttr:$mode
-  );
-  let results = (outs
-    AnyTensor:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_MixedStructOp : TF_Op<"MixedStruct", [Pure, TF_UnregisteredInTF]> {
-  let summary = "MixedStruct";
-  let arguments = (ins
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a,
-    TF_TensorOfDTypes<"0x2", "float">:$b
-  );
-  TF_DerivedResultGroupSizeAttr n_a = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_MlirPassthroughOpOp : TF_Op<"MlirPassthroughOp", [Pure]> {
-  let summary = "MlirPassthroughOp";
-  let arguments = (ins
-    Variadic<AnyTensor>:$inputs,
-    StrAttr:$mlir_module
+    I64ArrayAttr:$num_splits,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$paddings
   );
   let results = (outs
     Variadic<AnyTensor>:$outputs
   );
-  TF_DerivedOperandGroupTypeListAttr Tinputs = TF_DerivedOperandGroupTypeListAttr<0>;
-  TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
+  TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_ModOp : TF_Op<"Mod", [Pure]> {
-  let summary = "Mod";
+def TF_XlaSpmdFullToShardShapeOp : TF_Op<"XlaSpmdFullToShardShape", [Pure]> {
+  let summary = "An op used by XLA SPMD partitioner to switch from automatic partitioning to";
+  let description = [{
+manual partitioning. It annotates the input (full-shape, to be automatically
+partitioned) with the same sharding used by manual partitioning, and outputs a
+shard-shaped tensor to be consumed by later manually-partitioned ops. If the
+shape is not evenly partitionable, the padding region will be masked with 0s.
+The conversion can happen partially in subgroups, by specifying the dim
+attribute, where only that dim will be converted.
+  }];
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$x,
-    TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$y
+    AnyTensor:$input,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$dim,
+    StrAttr:$manual_sharding,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$unspecified_dims
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8420e", "int32, int64, half, half, bfloat16, float, double">:$z
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaSpmdShardToFullShapeOp : TF_Op<"XlaSpmdShardToFullShape", [Pure]> {
+  let summary = "An op used by XLA SPMD partitioner to switch from manual partitioning to";
+  let description = [{
+automatic partitioning. It converts the shard-shaped, manually partitioned input
+into full-shaped tensor to be partitioned automatically with the same sharding
+used by manual partitioning. The conversion can happen partially in subgroups,
+by specifying the dim attribute, where only that dim will be converted.
+  }];
+  let arguments = (ins
+    AnyTensor:$input,
+    DefaultValuedOptionalAttr<I64Attr, "-1">:$dim,
+    TF_ShapeAttr:$full_shape,
+    StrAttr:$manual_sharding,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$unspecified_dims
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaSvdOp : TF_Op<"XlaSvd", [Pure]> {
+  let summary = "Computes the eigen decomposition of a batch of self-adjoint matrices";
+  let description = [{
+(Note: Only real inputs are supported).
+
+Computes the eigenvalues and eigenvectors of the innermost M-by-N matrices in
+tensor such that tensor[...,:,:] = u[..., :, :] * Diag(s[..., :]) * Transpose(v[...,:,:]).
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$a,
+    F32Attr:$epsilon,
+    I64Attr:$max_iter,
+    StrAttr:$precision_config
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$s,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$u,
+    TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaVariadicReduceOp : TF_Op<"XlaVariadicReduce", [Pure, SameVariadicOperandSize]> {
+  let summary = "Wraps the variadic XLA Reduce operator.";
+  let description = [{
+Semantics are documented at
+ https://www.tensorflow.org/performance/xla/operation_semantics#variadic_reduce.
+
+This version is limited to operands of the same dtype.
+XlaVariadicReduceV2 is a version that supports heterogeneous operands.
+  }];
+  let arguments = (ins
+    Variadic<TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">>:$input,
+    Variadic<TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">>:$init_value,
+    I64ArrayAttr:$dimensions_to_reduce,
+    SymbolRefAttr:$reducer
+  );
+  let results = (outs
+    Variadic<TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">>:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF_XlaVariadicReduceV2Op : TF_Op<"XlaVariadicReduceV2", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Wraps the variadic XLA Reduce operator.";
+  let description = [{
+Semantics are documented at
+ https://www.tensorflow.org/performance/xla/operation_semantics#variadic_reduce.
+
+This is an expanded version of XlaVariadicReduce, with support for
+operands of different dtypes, and improved shape inference.
+  }];
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    Variadic<AnyTensor>:$init_values,
+    I64ArrayAttr:$dimensions_to_reduce,
+    SymbolRefAttr:$reducer
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_XlaVariadicSortOp : TF_Op<"XlaVariadicSort", [Pure]> {
+  let summary = "Wraps the XLA Sort operator, documented at";
+  let description = [{
+ https://www.tensorflow.org/performance/xla/operation_semantics#sort
+.
+
+Sorts one or more tensors, with support for custom comparator, dimension, and
+is_stable attributes.
+  }];
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    TF_TensorOfDTypes<"0x8", "int32">:$dimension,
+    SymbolRefAttr:$comparator,
+    BoolAttr:$is_stable
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_Xlog1pyOp : TF_Op<"Xlog1py", [Pure]> {
+  let summary = "Xlog1py";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+  }];
+}
+
+def TF_XlogyOp : TF_Op<"Xlogy", [Pure]> {
+  let summary = "Xlogy";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$x,
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$y
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0xc4106", "half, bfloat16, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
@@ -996,404 +982,257 @@ def TF_ModOp : TF_Op<"Mod", [Pure]> {
   }];
 }
 
-def TF_ModelDatasetOp : TF_Op<"ModelDataset", [Pure]> {
-  let summary = "ModelDataset";
+def TF_ZerosLikeOp : TF_Op<"ZerosLike", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "ZerosLike";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$input_dataset,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$algorithm,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$cpu_budget,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$ram_budget
+    AnyTensor:$x
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$handle
-  );
-}
-
-def TF_MulOp : TF_Op<"Mul", [Pure, Commutative]> {
-  let summary = "Mul";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$y
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128">:$z
+    AnyTensor:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
+  let extraClassDefinition = [{
+::mlir::OpFoldResult foldZerosOnesLikeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldZerosOnesLikeOp(*this, adaptor.getOperands());
+}
+::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
+    return attributes ? attributes.get(name) : ::mlir::Attribute();
+  };
+  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
+}
+bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
+  return areCompatibleReturnTypes(inferred, actual);
+}
+  }];
+}
+
+def TF_ZetaOp : TF_Op<"Zeta", [Pure]> {
+  let summary = "Zeta";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x6", "float, double">:$x,
+    TF_TensorOfDTypes<"0x6", "float, double">:$q
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x6", "float, double">:$z
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF__ArrayToListOp : TF_Op<"_ArrayToList", [Pure]> {
+  let summary = "Converts an array of tensors to a list of tensors.";
+  let arguments = (ins
+    Variadic<AnyTensor>:$input
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$output
+  );
+  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedResultGroupTypeListAttr out_types = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF__EagerConstOp : TF_Op<"_EagerConst", [Pure]> {
+  let summary = "_EagerConst";
+  let arguments = (ins
+    AnyTensor:$input
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+}
+
+def TF__FusedBatchNormExOp : TF_Op<"_FusedBatchNormEx", [Pure]> {
+  let summary = "Internal FusedBatchNorm operation: reserved for internal use.";
+  let description = [{
+Do not invoke this operator directly in Python. A fusion optimization is
+expected to create these operators.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "half, float, bfloat16">:$x,
+    TF_TensorOfDTypes<"0x2", "float">:$scale,
+    TF_TensorOfDTypes<"0x2", "float">:$offset,
+    TF_TensorOfDTypes<"0x2", "float">:$mean,
+    TF_TensorOfDTypes<"0x2", "float">:$variance,
+    Variadic<TF_TensorOfDTypes<"0x84002", "half, float, bfloat16">>:$side_input,
+    DefaultValuedOptionalAttr<StrAttr, "\"Identity\"">:$activation_mode,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "half, float, bfloat16">:$y,
+    TF_TensorOfDTypes<"0x2", "float">:$batch_mean,
+    TF_TensorOfDTypes<"0x2", "float">:$batch_variance,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_1,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2,
+    TF_TensorOfDTypes<"0x2", "float">:$reserve_space_3
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
+  TF_DerivedOperandGroupSizeAttr num_side_inputs = TF_DerivedOperandGroupSizeAttr<5>;
+}
+
+def TF__FusedConv2DOp : TF_Op<"_FusedConv2D", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Performs a convolution followed by a specified series of operations.";
+  let description = [{
+The inputs to the convolution are `input` and `filter`. The series of operations
+that follows is specified by the `fused_ops` attribute, which is a list of TF op
+names specified as strings (e.g. "Relu"). They are performed in order, where the
+(first) input to each op is the output of the preceding op. The first input and
+the output of each fused_op must be of type T.
+
+Currently supported fused_op combinations are: [X] and [X,A], where X is one of
+{"BiasAdd","FusedBatchNorm"} and A is one of {"Elu","Relu","Relu6"}.
+
+* The first input to op X is the Conv2D result, and the additional input(s) to X
+are specified by `args`.
+* If there is an op A specified, the output of op X is the input to op A, and op
+A produces the _FusedConv2D output. Otherwise, op X produces the _FusedConv2D
+output.
+
+*NOTE*: Do not invoke this operator directly in Python. Grappler is expected to
+create these operators.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80846", "half, float, double, int8, qint8">:$input,
+    TF_TensorOfDTypes<"0x80846", "half, float, double, int8, qint8">:$filter,
+    Variadic<AnyTensor>:$args,
+    Variadic<TF_TensorOfDTypes<"0x2", "float">>:$host_args,
+    DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+    DefaultValuedOptionalAttr<StrAttr, "\"HWIO\"">:$filter_format,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$fused_ops,
+    DefaultValuedOptionalAttr<F32Attr, "0.20000000298023224f">:$leakyrelu_alpha,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$num_args,
+    StrAttr:$padding,
+    I64ArrayAttr:$strides,
+    DefaultValuedOptionalAttr<BoolAttr, "true">:$use_cudnn_on_gpu
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80846", "half, float, double, int8, qint8">:$output
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr TArgs = TF_DerivedOperandGroupTypeListAttr<2>;
+  TF_DerivedOperandGroupSizeAttr num_host_args = TF_DerivedOperandGroupSizeAttr<3>;
+}
+
+def TF__FusedMatMulOp : TF_Op<"_FusedMatMul", [Pure]> {
+  let summary = "Performs a MatMul followed by a specified series of operations.";
+  let description = [{
+The inputs to the MatMul are specified by `a` and `b`. The series of operations
+that follows is specified by the `fused_ops` attribute, which is a list of TF op
+names specified as strings (e.g. "Relu"). They are performed in order, where the
+(first) input to each op is the output of the preceding op. The first input and
+the output of each fused_op must be of type T.
+
+Currently supported fused_op combinations are: ["BiasAdd"] and ["BiasAdd",A],
+where A is one of {"Elu","Relu","Relu6"}.
+
+* The first input to BiasAdd is the MatMul result, and the additional BiasAdd
+input is specified by `args`.
+* If there is an op A specified, the output of the BiasAdd is the input to op A,
+and op A produces the _FusedConv2D output. Otherwise, the BiasAdd produces the
+_FusedConv2D output.
+
+*NOTE*: Do not invoke this operator directly in Python. Grappler is
+expected to create these operators.
+  }];
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x84002", "bfloat16, half, float">:$a,
+    TF_TensorOfDTypes<"0x84002", "bfloat16, half, float">:$b,
+    Variadic<TF_TensorOfDTypes<"0x84002", "bfloat16, half, float">>:$args,
+    DefaultValuedOptionalAttr<F32Attr, "9.999999747378752e-05f">:$epsilon,
+    DefaultValuedOptionalAttr<StrArrayAttr, "{}">:$fused_ops,
+    DefaultValuedOptionalAttr<F32Attr, "0.20000000298023224f">:$leakyrelu_alpha,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x84002", "bfloat16, half, float">:$product
+  );
+  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  TF_DerivedOperandGroupSizeAttr num_args = TF_DerivedOperandGroupSizeAttr<2>;
+  let hasVerifier = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldMulOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
   return ::mlir::success();
-}
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldMulOp(*this, adaptor.getOperands());
 }
   }];
 }
 
-def TF_MulNoNanOp : TF_Op<"MulNoNan", [Pure]> {
-  let summary = "MulNoNan";
+def TF__HostRecvOp : TF_Op<"_HostRecv", [MemoryEffects<[MemWrite<TF_Recv2Resource>]>]> {
+  let summary = "Receives the named tensor from send_device on recv_device.";
+  let description = [{
+_HostRecv produces its output on host memory whereas _Recv produces its
+output on device memory.
+  }];
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$x,
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$client_terminated,
+    StrAttr:$recv_device,
+    StrAttr:$send_device,
+    I64Attr:$send_device_incarnation,
+    StrAttr:$tensor_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
+    AnyTensor:$tensor
+  );
+  TF_DerivedResultGroupTypeAttr tensor_type = TF_DerivedResultGroupTypeAttr<0>;
+}
+
+def TF__HostSendOp : TF_Op<"_HostSend", [MemoryEffects<[MemWrite<TF_Send2Resource>]>]> {
+  let summary = "Sends the named tensor from send_device to recv_device.";
+  let description = [{
+_HostSend requires its input on host memory whereas _Send requires its
+input on device memory.
+  }];
+  let arguments = (ins
+    AnyTensor:$tensor,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$client_terminated,
+    StrAttr:$recv_device,
+    StrAttr:$send_device,
+    I64Attr:$send_device_incarnation,
+    StrAttr:$tensor_name
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
 }
 
-def TF_MultiDeviceIteratorOp : TF_Op<"MultiDeviceIterator", []> {
-  let summary = "MultiDeviceIterator";
+def TF__ListToArrayOp : TF_Op<"_ListToArray", [Pure]> {
+  let summary = "Converts a list of tensors to an array of tensors.";
   let arguments = (ins
-    StrAttr:$container,
-    StrArrayAttr:$devices,
-    TF_ShapeAttrArray:$output_shapes,
-    TypeArrayAttr:$output_types,
-    StrAttr:$shared_name
+    Variadic<AnyTensor>:$input
   );
   let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
-  );
-}
-
-def TF_MultiDeviceIteratorFromStringHandleOp : TF_Op<"MultiDeviceIteratorFromStringHandle", []> {
-  let summary = "MultiDeviceIteratorFromStringHandle";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x80", "string">:$string_handle,
-    OptionalAttr<TF_ShapeAttrArray>:$output_shapes,
-    DefaultValuedOptionalAttr<TypeArrayAttr, "{}">:$output_types
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$multi_device_iterator
-  );
-}
-
-def TF_MultiDeviceIteratorGetNextFromShardOp : TF_Op<"MultiDeviceIteratorGetNextFromShard", []> {
-  let summary = "MultiDeviceIteratorGetNextFromShard";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
-    TF_TensorOfDTypes<"0x8", "int32">:$shard_num,
-    TF_TensorOfDTypes<"0x200", "int64">:$incarnation_id
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$components
-  );
-  DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
-  TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
-}
-
-def TF_MultiDeviceIteratorInitOp : TF_Op<"MultiDeviceIteratorInit", []> {
-  let summary = "MultiDeviceIteratorInit";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$multi_device_iterator,
-    TF_TensorOfDTypes<"0x200", "int64">:$max_buffer_size
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$incarnation_id
-  );
-}
-
-def TF_MultiDeviceIteratorToStringHandleOp : TF_Op<"MultiDeviceIteratorToStringHandle", []> {
-  let summary = "MultiDeviceIteratorToStringHandle";
-  let arguments = (ins
-    Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemRead<TF_ResourceResource>]>:$multi_device_iterator
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$string_handle
-  );
-}
-
-def TF_MultinomialOp : TF_Op<"Multinomial", [TF_CannotDuplicate]> {
-  let summary = "Multinomial";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$logits,
-    TF_TensorOfDTypes<"0x8", "int32">:$num_samples,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$seed,
-    DefaultValuedOptionalAttr<I64Attr, "0">:$seed2
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x208", "int32, int64">:$output
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
-}
-
-def TF_MutableDenseHashTableOp : TF_Op<"MutableDenseHashTable", [TF_UnregisteredInTF]> {
-  let summary = "MutableDenseHashTable";
-  let arguments = (ins
-    AnyTensor:$empty_key
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle
-  );
-  TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "initial_num_buckets", "int", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "max_load_factor", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_node_name_sharing", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_shape", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MutableDenseHashTableV2Op : TF_Op<"MutableDenseHashTableV2", []> {
-  let summary = "MutableDenseHashTableV2";
-  let arguments = (ins
-    AnyTensor:$empty_key,
-    AnyTensor:$deleted_key,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
-    DefaultValuedOptionalAttr<I64Attr, "131072">:$initial_num_buckets,
-    DefaultValuedOptionalAttr<F32Attr, "0.800000011920929f">:$max_load_factor,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
-    TypeAttr:$value_dtype,
-    OptionalAttr<TF_ShapeAttr>:$value_shape
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
-  );
-  TF_DerivedOperandGroupTypeAttr key_dtype = TF_DerivedOperandGroupTypeAttr<0>;
-}
-
-def TF_MutableHashTableOp : TF_Op<"MutableHashTable", [TF_UnregisteredInTF]> {
-  let summary = "MutableHashTable";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_node_name_sharing", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MutableHashTableOfTensorsOp : TF_Op<"MutableHashTableOfTensors", [TF_UnregisteredInTF]> {
-  let summary = "MutableHashTableOfTensors";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x80", "string">:$table_handle
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "key_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "use_node_name_sharing", "bool", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_dtype", "type", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "value_shape", "shape", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_MutableHashTableOfTensorsV2Op : TF_Op<"MutableHashTableOfTensorsV2", []> {
-  let summary = "MutableHashTableOfTensorsV2";
-  let arguments = (ins
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
-    TypeAttr:$key_dtype,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
-    TypeAttr:$value_dtype,
-    OptionalAttr<TF_ShapeAttr>:$value_shape
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
-  );
-}
-
-def TF_MutableHashTableV2Op : TF_Op<"MutableHashTableV2", []> {
-  let summary = "MutableHashTableV2";
-  let arguments = (ins
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
-    TypeAttr:$key_dtype,
-    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name,
-    DefaultValuedOptionalAttr<BoolAttr, "false">:$use_node_name_sharing,
-    TypeAttr:$value_dtype
-  );
-  let results = (outs
-    Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
-  );
-}
-
-def TF_MutexLockOp : TF_Op<"MutexLock", [TF_UnregisteredInTF]> {
-  let summary = "MutexLock";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x100000", "resource">:$mutex
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x200000", "variant">:$mutex_lock
-  );
-}
-
-def TF_MutexV2Op : TF_Op<"MutexV2", [TF_UnregisteredInTF]> {
-  let summary = "MutexV2";
-  let arguments = (ins
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x100000", "resource">:$resource
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "container", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shared_name", "string", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_NInPolymorphicTwiceOp : TF_Op<"NInPolymorphicTwice", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "NInPolymorphicTwice";
-  let arguments = (ins
-    Variadic<AnyTensor>:$a,
-    Variadic<AnyTensor>:$b
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_NInTwiceOp : TF_Op<"NInTwice", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "NInTwice";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a,
-    Variadic<TF_TensorOfDTypes<"0x80", "string">>:$b
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_NInTwoTypeVariablesOp : TF_Op<"NInTwoTypeVariables", [Pure, TF_UnregisteredInTF, SameVariadicOperandSize]> {
-  let summary = "NInTwoTypeVariables";
-  let arguments = (ins
-    Variadic<AnyTensor>:$a,
-    Variadic<AnyTensor>:$b
-  );
-  TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
-}
-
-def TF_NIntsInOp : TF_Op<"NIntsIn", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NIntsIn";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a
-  );
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_NIntsOutOp : TF_Op<"NIntsOut", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NIntsOut";
-  let arguments = (ins
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a
+    Variadic<AnyTensor>:$output
   );
   TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_NIntsOutDefaultOp : TF_Op<"NIntsOutDefault", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NIntsOutDefault";
-  let arguments = (ins
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x8", "int32">>:$a
-  );
-  TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_NPolymorphicInOp : TF_Op<"NPolymorphicIn", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NPolymorphicIn";
-  let arguments = (ins
-    Variadic<AnyTensor>:$a
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_NPolymorphicOutOp : TF_Op<"NPolymorphicOut", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NPolymorphicOut";
-  let arguments = (ins
-  );
-  let results = (outs
-    Variadic<AnyTensor>:$a
-  );
   TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-  TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
+  TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
 }
 
-def TF_NPolymorphicOutDefaultOp : TF_Op<"NPolymorphicOutDefault", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NPolymorphicOutDefault";
+def TF__UnaryOpsCompositionOp : TF_Op<"_UnaryOpsComposition", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "*NOTE*: Do not invoke this operator directly in Python. Graph rewrite pass is";
+  let description = [{
+expected to create these operators.
+  }];
   let arguments = (ins
+    TF_TensorOfDTypes<"0x80006", "float, half, double">:$x,
+    StrArrayAttr:$op_names
   );
   let results = (outs
-    Variadic<AnyTensor>:$a
-  );
-  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-  TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_NPolymorphicRestrictInOp : TF_Op<"NPolymorphicRestrictIn", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NPolymorphicRestrictIn";
-  let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x480", "string, bool">>:$a
-  );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
-}
-
-def TF_NPolymorphicRestrictOutOp : TF_Op<"NPolymorphicRestrictOut", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NPolymorphicRestrictOut";
-  let arguments = (ins
-  );
-  let results = (outs
-    Variadic<TF_TensorOfDTypes<"0x480", "string, bool">>:$a
-  );
-  TF_DerivedResultGroupTypeAttr T = TF_DerivedResultGroupTypeAttr<0>;
-  TF_DerivedResultGroupSizeAttr N = TF_DerivedResultGroupSizeAttr<0>;
-}
-
-def TF_NcclAllReduceOp : TF_Op<"NcclAllReduce", [MemoryEffects<[MemWrite<TF_NcclAllReduceResource>]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "NcclAllReduce";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$input,
-    I64Attr:$num_devices,
-    StrAttr:$reduction,
-    StrAttr:$shared_name
-  );
-  let results = (outs
-    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$data
+    TF_TensorOfDTypes<"0x80006", "float, half, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let extraClassDeclaration = [{
@@ -1415,138 +1254,482 @@ bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::Type
   }];
 }
 
-def TF_NcclBroadcastOp : TF_Op<"NcclBroadcast", [TF_UnregisteredInTF]> {
-  let summary = "NcclBroadcast";
+def TF__XlaCompileOp : TF_Op<"_XlaCompile", [AttrSizedOperandSegments]> {
+  let summary = "XLA Compile Op. For use by the XLA JIT only.";
+  let description = [{
+Compiles a TensorFlow function into an XLA LocalExecutable and returns a key
+that _XlaRun can use to look up the LocalExecutable and execute it.
+  }];
   let arguments = (ins
-    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$input
+    Variadic<AnyTensor>:$constants,
+    Variadic<AnyTensor>:$args,
+    Variadic<TF_TensorOfDTypes<"0x100000", "resource">>:$resources,
+    SymbolRefAttr:$function,
+    BoolAttr:$must_compile
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$output
+    TF_TensorOfDTypes<"0x80", "string">:$key,
+    TF_TensorOfDTypes<"0x400", "bool">:$compilation_successful
+  );
+  TF_DerivedOperandGroupSizeAttr Nresources = TF_DerivedOperandGroupSizeAttr<2>;
+  TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<1>;
+  TF_DerivedOperandGroupTypeListAttr Tconstants = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF__XlaCompileMlirPlaceholderProgramKeyOp : TF_Op<"_XlaCompileMlirPlaceholderProgramKey", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "Placeholder program key (compilation cache key) of a XLA `program`.";
+  let description = [{
+This op can be used when certain rewrite passes materialize ops that require a
+program key but the _TPUCompileMlir or _XlaCompile op has not been added yet.
+Subsequent rewrite passes must replace this op with `program` output.
+  }];
+  let arguments = (ins
+  );
+  let results = (outs
+    TF_TensorOfDTypes<"0x80", "string">:$program
+  );
+}
+
+def TF__XlaRecvAtHostV2Op : TF_Op<"_XlaRecvAtHostV2", [MemoryEffects<[MemWrite<TF_Recv3Resource>]>]> {
+  let summary = "A placeholder op to receive values from a running XLA computation with support for a runtime device ordinal.";
+  let arguments = (ins
+    TF_TensorOfDTypes<"0x80", "string">:$dynamic_key,
+    TF_TensorOfDTypes<"0x200", "int64">:$device_ordinal,
+    DefaultValuedOptionalAttr<StrAttr, "\"TPU\"">:$device_type,
+    StrAttr:$key
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$outputs
+  );
+  TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF__XlaRunOp : TF_Op<"_XlaRun", [MemoryEffects<[MemWrite<TF__XlaRunResource>]>]> {
+  let summary = "XLA Run Op. For use by the XLA JIT only.";
+  let description = [{
+Executes a TensorFlow function previously compiled into a LocalExecutable by an
+_XlaCompile op.
+  }];
+  let arguments = (ins
+    Variadic<AnyTensor>:$args,
+    TF_TensorOfDTypes<"0x80", "string">:$key
+  );
+  let results = (outs
+    Variadic<AnyTensor>:$results_arg
+  );
+  TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<0>;
+}
+
+def TF__XlaSendFromHostV2Op : TF_Op<"_XlaSendFromHostV2", [MemoryEffects<[MemWrite<TF_Send3Resource>]>]> {
+  let summary = "A placeholder op to send values to a running XLA computation with support for a runtime device ordinal.";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    TF_TensorOfDTypes<"0x80", "string">:$dynamic_key,
+    TF_TensorOfDTypes<"0x200", "int64">:$device_ordinal,
+    DefaultValuedOptionalAttr<StrAttr, "\"TPU\"">:$device_type,
+    StrAttr:$key
+  );
+  TF_DerivedOperandGroupTypeListAttr Tinputs = TF_DerivedOperandGroupTypeListAttr<0>;
+}
+
+def TF_ConvertToSparseCoreCsrWrappedCooTensorOpOp : TF_Op<"ConvertToSparseCoreCsrWrappedCooTensorOp", [Pure]> {
+  let summary = "tf.ConvertToSparseCoreCsrWrappedCooTensorOp (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    Variadic<AnyTensor>:$inputs,
+    OptionalAttr<BoolAttr>:$allow_id_dropping,
+    OptionalAttr<I64Attr>:$feature_width,
+    OptionalAttr<I64Attr>:$max_ids_per_chip_per_sample,
+    OptionalAttr<I64Attr>:$max_minibatches_per_sc,
+    OptionalAttr<I64Attr>:$num_replica,
+    OptionalAttr<I64Attr>:$sample_count_per_sc,
+    OptionalAttr<StrAttr>:$table_name,
+    OptionalAttr<I64Attr>:$table_vocab_size
+  );
+  let results = (outs
+    AnyTensor:$row_pointers,
+    AnyTensor:$sorted_sample_ids,
+    AnyTensor:$sorted_token_ids,
+    AnyTensor:$sorted_gains,
+    AnyTensor:$row_pointers_unpadded_size,
+    AnyTensor:$ids_unpadded_size,
+    AnyTensor:$num_minibatches_per_sc
+  );
+  DerivedTypeAttr num_sc_per_chip = TF_DerivedSubtypeElementTypeAttr;
+}
+
+def TF_FusedConv2DBiasActivationOp : TF_Op<"FusedConv2DBiasActivation", [Pure]> {
+  let summary = "tf.FusedConv2DBiasActivation (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$conv_input,
+    AnyTensor:$filter,
+    AnyTensor:$bias,
+    AnyTensor:$side_input,
+    AnyTensor:$conv_input_scale,
+    AnyTensor:$side_input_scale,
+    OptionalAttr<StrAttr>:$activation_mode,
+    OptionalAttr<StrAttr>:$data_format,
+    OptionalAttr<ArrayAttr>:$dilations,
+    OptionalAttr<StrAttr>:$filter_format,
+    OptionalAttr<StrAttr>:$padding,
+    OptionalAttr<ArrayAttr>:$strides
+  );
+  let results = (outs
+    AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "shape", "shape", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  TF_DerivedOperandGroupTypeAttr Tbias = TF_DerivedOperandGroupTypeAttr<2>;
 }
 
-def TF_NcclReduceOp : TF_Op<"NcclReduce", [TF_UnregisteredInTF]> {
-  let summary = "NcclReduce";
+def TF_GeneratorDatasetRegionOp : TF_Op<"GeneratorDatasetRegion", [NoMemoryEffect, AttrSizedOperandSegments]> {
+  let summary = "tf.GeneratorDatasetRegion (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    Variadic<TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">>:$input
+    Variadic<AnyTensor>:$init_func_other_args,
+    Variadic<AnyTensor>:$next_func_other_args,
+    Variadic<AnyTensor>:$finalize_func_other_args,
+    OptionalAttr<StrAttr>:$metadata,
+    OptionalAttr<ArrayAttr>:$output_shapes,
+    OptionalAttr<ArrayAttr>:$output_types
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8020e", "half, float, double, int32, int64">:$data
+    AnyTensor:$handle
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedOperandGroupSizeAttr num_devices = TF_DerivedOperandGroupSizeAttr<0>;
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "reduction", "string", true, std::nullopt, {"min", "max", "prod", "sum"}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
+  DerivedTypeAttr Tfinalize_func_args = TF_DerivedSubtypeElementTypeAttr;
+  DerivedTypeAttr Tinit_func_args = TF_DerivedSubtypeElementTypeAttr;
+  DerivedTypeAttr Tnext_func_args = TF_DerivedSubtypeElementTypeAttr;
 }
 
-def TF_NdtriOp : TF_Op<"Ndtri", [Pure]> {
-  let summary = "Ndtri";
+def TF_LoadTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingADAMParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingADAMParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$x
+    AnyTensor:$parameters,
+    AnyTensor:$momenta,
+    AnyTensor:$velocities,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingAdadeltaParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingAdadeltaParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$updates,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingFTRLParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingFTRLParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$linears,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingMomentumParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingMomentumParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$momenta,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingProximalAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingProximalYogiParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingProximalYogiParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$v,
+    AnyTensor:$m,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingRMSPropParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingRMSPropParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$ms,
+    AnyTensor:$mom,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebugOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.LoadTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$parameters,
+    AnyTensor:$gradient_accumulators,
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+}
+
+def TF_MlirLocalVarOpOp : TF_Op<"MlirLocalVarOp", []> {
+  let summary = "tf.MlirLocalVarOp (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
+    Res<AnyTensor, "", [MemAlloc<TF_MlirLocalVarOpResource>]>:$resource
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NearestNeighborsOp : TF_Op<"NearestNeighbors", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NearestNeighbors";
+def TF_PostProcessPredictionOp : TF_Op<"PostProcessPrediction", []> {
+  let summary = "tf.PostProcessPrediction (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$points,
-    TF_TensorOfDTypes<"0x2", "float">:$centers,
-    TF_TensorOfDTypes<"0x200", "int64">:$k
+    AnyTensor:$steps,
+    AnyTensor:$gaia_id,
+    AnyTensor:$video_id,
+    OptionalAttr<StrAttr>:$op_config
+  );
+}
+
+def TF_RetrieveTPUEmbeddingADAMParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingADAMParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingADAMParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x200", "int64">:$nearest_center_indices,
-    TF_TensorOfDTypes<"0x2", "float">:$nearest_center_distances
+    AnyTensor:$parameters,
+    AnyTensor:$momenta,
+    AnyTensor:$velocities,
+    AnyTensor:$gradient_accumulators
   );
 }
 
-def TF_NegOp : TF_Op<"Neg", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "Neg";
+def TF_RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingAdadeltaParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$x
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$updates,
+    AnyTensor:$gradient_accumulators
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
-  let hasFolder = 1;
-  let hasCanonicalizer = 1;
-  let extraClassDeclaration = [{
-    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
-  }];
-  let extraClassDefinition = [{
-::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-void populateNegPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
-::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
-::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldUnaryOp(*this, adaptor.getOperands());
-}
-void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
-  populateNegPatterns(results, context);
-}
-::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-  auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
-    return attributes ? attributes.get(name) : ::mlir::Attribute();
-  };
-  return inferSameTypeAsFirstOperand(context, location, operands, getAttr, inferred);
-}
-bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual) {
-  return areCompatibleReturnTypes(inferred, actual);
-}
-  }];
 }
 
-def TF_NegTrainOp : TF_Op<"NegTrain", [TF_UnregisteredInTF]> {
-  let summary = "NegTrain";
+def TF_RetrieveTPUEmbeddingAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$w_in,
-    TF_TensorOfDTypes<"0x2", "float">:$w_out,
-    TF_TensorOfDTypes<"0x8", "int32">:$examples,
-    TF_TensorOfDTypes<"0x8", "int32">:$labels,
-    TF_TensorOfDTypes<"0x2", "float">:$lr
-  );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "num_negative_samples", "int", true, std::nullopt, {}))) return ::mlir::failure();
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "vocab_count", "list(int)", true, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
-}
-  }];
-}
-
-def TF_NextAfterOp : TF_Op<"NextAfter", [Pure]> {
-  let summary = "NextAfter";
-  let arguments = (ins
-    TF_TensorOfDTypes<"0x6", "double, float">:$x1,
-    TF_TensorOfDTypes<"0x6", "double, float">:$x2
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x6", "double, float">:$output
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$gradient_accumulators
   );
-  TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NextIterationOp : TF_Op<"NextIteration", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NextIteration";
+def TF_RetrieveTPUEmbeddingFTRLParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingFTRLParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingFTRLParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    AnyTensor:$data
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+  let results = (outs
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$linears,
+    AnyTensor:$gradient_accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingMomentumParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingMomentumParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingMomentumParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+  let results = (outs
+    AnyTensor:$parameters,
+    AnyTensor:$momenta,
+    AnyTensor:$gradient_accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingProximalAdagradParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+  let results = (outs
+    AnyTensor:$parameters,
+    AnyTensor:$accumulators,
+    AnyTensor:$gradient_accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingProximalYogiParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+  let results = (outs
+    AnyTensor:$parameters,
+    AnyTensor:$v,
+    AnyTensor:$m,
+    AnyTensor:$gradient_accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingRMSPropParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingRMSPropParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+  let results = (outs
+    AnyTensor:$parameters,
+    AnyTensor:$ms,
+    AnyTensor:$mom,
+    AnyTensor:$gradient_accumulators
+  );
+}
+
+def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebugOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf.RetrieveTPUEmbeddingStochasticGradientDescentParametersGradAccumDebug (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<StrAttr>:$config,
+    OptionalAttr<I64Attr>:$num_shards,
+    OptionalAttr<I64Attr>:$shard_id,
+    OptionalAttr<I64Attr>:$table_id,
+    OptionalAttr<StrAttr>:$table_name
+  );
+  let results = (outs
+    AnyTensor:$parameters,
+    AnyTensor:$gradient_accumulators
+  );
+}
+
+def TF_SetStaticDimensionBoundsOp : TF_Op<"SetStaticDimensionBounds", []> {
+  let summary = "tf.SetStaticDimensionBounds (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$input,
+    AnyTensor:$static_shape
+  );
+  let results = (outs
+    AnyTensor:$output
+  );
+}
+
+def TF_TPUCompileMlirAndExecuteOp : TF_Op<"TPUCompileMlirAndExecute", [AttrSizedOperandSegments]> {
+  let summary = "tf.TPUCompileMlirAndExecute (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    Variadic<AnyTensor>:$args,
+    Variadic<AnyTensor>:$static_shapes,
+    OptionalAttr<StrAttr>:$metadata,
+    OptionalAttr<StrAttr>:$mlir_module,
+    OptionalAttr<ArrayAttr>:$operands_with_static_shape,
+    OptionalAttr<StrAttr>:$producer_name
+  );
+  let results = (outs
+    AnyTensor:$rendezvous_key_base,
+    Variadic<AnyTensor>:$results_arg
+  );
+  TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<0>;
+  TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<1>;
+}
+
+def TF_TPUCopyWithLayoutOp : TF_Op<"TPUCopyWithLayout", [Pure]> {
+  let summary = "tf.TPUCopyWithLayout (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$input,
+    AnyTensor:$layout
   );
   let results = (outs
     AnyTensor:$output
@@ -1554,35 +1737,68 @@ def TF_NextIterationOp : TF_Op<"NextIteration", [Pure, TF_UnregisteredInTF]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
 }
 
-def TF_NonDeterministicIntsOp : TF_Op<"NonDeterministicInts", [TF_UnregisteredInTF]> {
-  let summary = "NonDeterministicInts";
+def TF_TPUGetLayoutOpOp : TF_Op<"TPUGetLayoutOp", [Pure]> {
+  let summary = "tf.TPUGetLayoutOp (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    AnyTensor:$shape
+    AnyTensor:$cache_key,
+    OptionalAttr<I64Attr>:$index,
+    OptionalAttr<BoolAttr>:$is_output
   );
   let results = (outs
-    AnyTensor:$output
+    AnyTensor:$layout
   );
-  TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<0>;
-  TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
 }
 
-def TF_NonMaxSuppressionOp : TF_Op<"NonMaxSuppression", [Pure, TF_UnregisteredInTF]> {
-  let summary = "NonMaxSuppression";
+def TF_WriteTrainingPredictionsOp : TF_Op<"WriteTrainingPredictions", [MemoryEffects<[MemWrite<TF_WriteTrainingPredictionsResource>]>]> {
+  let summary = "tf.WriteTrainingPredictions (defined by TensorFlow's MLIR dialect only; no OpDef).";
   let arguments = (ins
-    TF_TensorOfDTypes<"0x2", "float">:$boxes,
-    TF_TensorOfDTypes<"0x2", "float">:$scores,
-    TF_TensorOfDTypes<"0x8", "int32">:$max_output_size
+    AnyTensor:$keys,
+    Variadic<AnyTensor>:$predictions_list,
+    AnyTensor:$step,
+    AnyTensor:$timestamp_usec,
+    OptionalAttr<StrAttr>:$file_path,
+    OptionalAttr<ArrayAttr>:$prediction_names,
+    OptionalAttr<BoolAttr>:$training,
+    OptionalAttr<BoolAttr>:$write_vector_predictions
+  );
+  DerivedTypeAttr num_predictions = TF_DerivedSubtypeElementTypeAttr;
+}
+
+def TF_XlaLocalSparseDenseMatmulOp : TF_Op<"XlaLocalSparseDenseMatmul", [Pure]> {
+  let summary = "tf.XlaLocalSparseDenseMatmul (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$embedding_ids,
+    AnyTensor:$sample_ids,
+    AnyTensor:$embedding_table,
+    OptionalAttr<TypeAttr>:$T,
+    OptionalAttr<I64Attr>:$batch_size
   );
   let results = (outs
-    TF_TensorOfDTypes<"0x8", "int32">:$selected_indices
+    AnyTensor:$result_arg
   );
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(::tfmlir::TF::verifyOpDefAttr(*this, "iou_threshold", "float", false, std::nullopt, {}))) return ::mlir::failure();
-  return ::mlir::success();
 }
-  }];
+
+def TF__InternalTestMustExecuteTrait_Op : TF_Op<"_InternalTestMustExecuteTrait_", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
+  let summary = "tf._InternalTestMustExecuteTrait_ (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+  );
+}
+
+def TF__InternalTestNonResourceValueSideEffects_Op : TF_Op<"_InternalTestNonResourceValueSideEffects_", [MemoryEffects<[MemWrite<TF__InternalTestNonResourceValueSideEffects_Resource>]>]> {
+  let summary = "tf._InternalTestNonResourceValueSideEffects_ (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    AnyTensor:$key
+  );
+}
+
+def TF__TPUDeviceOrdinalPlaceholderOp : TF_Op<"_TPUDeviceOrdinalPlaceholder", [Pure]> {
+  let summary = "tf._TPUDeviceOrdinalPlaceholder (defined by TensorFlow's MLIR dialect only; no OpDef).";
+  let arguments = (ins
+    OptionalAttr<I64Attr>:$logical_core
+  );
+  let results = (outs
+    AnyTensor:$device_ordinal
+  );
 }
 
 #endif // TFMLIR_TFGENOPS07_TD

@@ -8,28 +8,13 @@ set(TFMLIR_GEN_OP_SHARDS
   TfGenOps05
   TfGenOps06
   TfGenOps07
-  TfGenOps08
-  TfGenOps09
-  TfGenOps10
-  TfGenOps11
-  TfGenOps12
-  TfGenOps13
-  TfGenOps14
-  TfGenOps15
-  TfGenOps16
-  TfGenOps17
-  TfGenOps18
-  TfGenOps19
 )
 # Shards holding the ops that canonicalization patterns (td/TfCanonicalize.td) use.
 set(TFMLIR_PATTERN_OP_SHARDS
   TfGenOps00
+  TfGenOps02
+  TfGenOps03
+  TfGenOps04
+  TfGenOps05
   TfGenOps06
-  TfGenOps07
-  TfGenOps09
-  TfGenOps10
-  TfGenOps11
-  TfGenOps13
-  TfGenOps14
-  TfGenOps15
 )

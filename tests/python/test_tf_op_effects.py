@@ -230,7 +230,7 @@ def test_analysis_orders_and_prunes_like_tensorflow(instances, effects):
 
 def test_generated_files_are_up_to_date(tmp_path):
     """scripts/gen_tf_ops.py run on the committed snapshots reproduces the
-    committed ODS, resource kinds and Python table."""
+    committed ODS, resource kinds, unknown-op effect list and Python table."""
     import shutil
     copy = tmp_path / "repo"
     for sub in ("scripts", "third_party", "td", "python/tfmlir/passes/analysis", "cpp/include/tfmlir"):
@@ -239,7 +239,8 @@ def test_generated_files_are_up_to_date(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     for rel in ("td/generated", "python/tfmlir/passes/analysis/_tf_op_effects.py",
-                "cpp/include/tfmlir/TfResourceKinds.h.inc"):
+                "cpp/include/tfmlir/TfResourceKinds.h.inc",
+                "cpp/include/tfmlir/TfRegistryStateless.h.inc"):
         a, b = REPO_ROOT / rel, copy / rel
         files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file()) if a.is_dir() else [None]
         for f in files:

@@ -3,10 +3,12 @@
 - Every op TensorFlow 2.21 defines in ODS is registered in tfmlir with the same
   stored (property) and derived attribute names, so TF's printed IR parses and
   prints back identically.
-- Every op of TF's registry is registered.
+- The other ops of TF's registry are unknown ops of the tf dialect, as in TF:
+  any operands, results and attributes verify; they keep Python op classes
+  (typed builders) and TF's registry fallback for effects.
 - The snapshot under third_party/tensorflow matches the installed TensorFlow.
-- Real models traced with TF parse with no unregistered tf.* op left, verify
-  and print back byte-identical.
+- Real models traced with TF parse with every op TF registers registered,
+  verify and print back byte-identical.
 """
 import json
 import os
@@ -129,19 +131,95 @@ def test_functional_form_with_multi_result_ops_roundtrips():
         module.operation.walk(lambda op: (unregistered.append(op.name) if op.name.startswith("tf.")
                                           and not c.is_registered_operation(op.name) else None,
                                           ir.WalkResult.ADVANCE)[1])
-        assert not unregistered
+        assert not [n for n in unregistered if n in _tf_ods_names()]
         assert str(module) == text
 
 
-def test_every_registry_op_is_registered(ctx, registry):
-    missing = [op["name"] for op in registry["ops"]
-               if op["name"].isidentifier() and not ctx.is_registered_operation("tf." + op["name"])]
-    assert not missing, f"{len(missing)} registry ops are not registered: {missing[:20]}"
+def _tf_ods_names():
+    with open(THIRD_PARTY / "tf_ods_ops.json") as f:
+        return set(json.load(f)["ops"])
 
 
-def test_xla_cpu_ops_are_registered(ctx, registry):
-    missing = [n for n in registry["xla_cpu_jit_ops"] if not ctx.is_registered_operation("tf." + n)]
-    assert not missing
+def _hand_written():
+    import re
+    text = (REPO_ROOT / "td" / "TfOps.td").read_text()
+    return {"tf." + n for n in re.findall(r'TF_(?:Op|CallOp)<"([^"]+)"', text)}
+
+
+def test_registered_tf_ops_are_exactly_tfs_ods_ops(ctx, registry, ods_facts):
+    # TF's dialect defines 826 ops in ODS; those (and tfmlir's hand-written
+    # ones) are op classes here, every other registry op is an unknown op.
+    missing = [n for n in ods_facts if not ctx.is_registered_operation(n)]
+    assert not missing, f"{len(missing)} ops of TF's ODS are not registered: {missing[:20]}"
+    extra = [op["name"] for op in registry["ops"]
+             if op["name"].isidentifier() and "tf." + op["name"] not in ods_facts
+             and "tf." + op["name"] not in _hand_written()
+             and ctx.is_registered_operation("tf." + op["name"])]
+    assert not extra, f"{len(extra)} registry ops outside TF's ODS are registered: {extra[:20]}"
+
+
+def test_unknown_registry_ops_keep_python_op_classes(ctx, registry, ods_facts):
+    # Parsed unknown ops come back as their generated OpView classes.
+    names = [op["name"] for op in registry["ops"]
+             if op["name"].isidentifier() and "tf." + op["name"] not in ods_facts]
+    assert len(names) > 1000
+    src = "func.func @f() {\n" + "".join(f'  "tf.{n}"() : () -> ()\n' for n in names) + "  return\n}"
+    with ctx:
+        module = ir.Module.parse(src)
+        ops = list(module.body.operations[0].regions[0].blocks[0].operations)[:-1]
+        missing = [n for n, op in zip(names, ops)
+                   if getattr(type(op), "OPERATION_NAME", None) != "tf." + n]
+    assert not missing, missing[:20]
+
+
+def test_xla_cpu_ops_are_registered_where_tf_defines_them(ctx, registry, ods_facts):
+    # The ops with XLA CPU kernels that TF's dialect defines are registered;
+    # the rest are unknown ops in TF's dialect too.
+    known = [n for n in registry["xla_cpu_jit_ops"] if "tf." + n in ods_facts]
+    assert len(known) > 300
+    assert not [n for n in known if not ctx.is_registered_operation("tf." + n)]
+
+
+def test_unknown_tf_ops_verify_with_anything_as_in_tf(ctx):
+    # TF's test ops A and B (and every registry op TF's ODS does not define)
+    # take any operands, results and attributes.
+    src = """
+func.func @f(%arg0: tensor<?xi32>, %arg1: tensor<*x!tf_type.string>) -> tensor<?xi32> {
+  %0 = "tf.A"(%arg0) : (tensor<?xi32>) -> tensor<?xi32>
+  %1:2 = "tf.B"(%arg0, %arg1, %0) {T = f32, anything = [1, "x"]} : (tensor<?xi32>, tensor<*x!tf_type.string>, tensor<?xi32>) -> (tensor<f32>, i64)
+  %2 = "tf.StaticRegexReplace"(%arg1) {pattern = 3 : i64} : (tensor<*x!tf_type.string>) -> tensor<*x!tf_type.string>
+  "tf.NotInAnyRegistry"() : () -> ()
+  return %0 : tensor<?xi32>
+}"""
+    with ctx:
+        module = ir.Module.parse(src)
+        module.operation.verify()
+        assert str(module).count('"tf.A"') == 1
+
+
+def test_unknown_ops_get_tfs_registry_effects(ctx):
+    # TF's fallback: an unknown op of the registry that is not stateful has no
+    # memory effects (CSE merges two of them); a stateful one (or one outside
+    # the registry) has unknown effects (kept apart).
+    from mlir import passmanager
+    src = """
+func.func @f(%arg0: tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) {
+  %0 = "tf.A"(%arg0) : (tensor<?xi32>) -> tensor<?xi32>
+  %1 = "tf.A"(%arg0) : (tensor<?xi32>) -> tensor<?xi32>
+  %2 = "tf.AllCandidateSampler"(%arg0, %arg0, %arg0) : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  %3 = "tf.AllCandidateSampler"(%arg0, %arg0, %arg0) : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  %4 = "tf.NotInAnyRegistry"(%arg0) : (tensor<?xi32>) -> tensor<?xi32>
+  %5 = "tf.NotInAnyRegistry"(%arg0) : (tensor<?xi32>) -> tensor<?xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>
+}"""
+    with ctx:
+        assert not ctx.is_registered_operation("tf.AllCandidateSampler")
+        module = ir.Module.parse(src)
+        passmanager.PassManager.parse("builtin.module(cse)").run(module.operation)
+        text = str(module)
+    assert text.count('"tf.A"') == 1
+    assert text.count('"tf.AllCandidateSampler"') == 2
+    assert text.count('"tf.NotInAnyRegistry"') == 2
 
 
 @pytest.mark.skipif(not have_tensorflow(), reason="tensorflow is not installed")
@@ -163,18 +241,18 @@ def test_snapshot_matches_installed_tensorflow(tmp_path):
     assert live["ops"] == snapshot["ops"]
 
 
-def test_generated_attribute_verifier(ctx):
-    # tf.StaticRegexReplace is not in TF's ODS (TF prints it as an unregistered
-    # op, attributes in the discardable dictionary): its attributes are
-    # checked against the OpDef.
+def test_attributes_of_unknown_ops_are_not_checked(ctx):
+    # tf.StaticRegexReplace is not in TF's ODS: TF prints it as an unknown op,
+    # attributes in the discardable dictionary, and accepts them in any form.
     good = ('%0 = "tf.StaticRegexReplace"(%arg0) {pattern = "a", rewrite = "b"} '
             ': (tensor<!tf_type.string>) -> tensor<!tf_type.string>')
     src = "func.func @f(%arg0: tensor<!tf_type.string>) {\n  " + good + "\n  return\n}"
     with ctx:
-        ir.Module.parse(src).operation.verify()
-        bad = src.replace('rewrite = "b"', "rewrite = 3 : i64")
-        with pytest.raises(ir.MLIRError, match="attribute 'rewrite' must be a TF 'string' attribute"):
-            ir.Module.parse(bad)
+        for text in (src, src.replace('rewrite = "b"', "rewrite = 3 : i64"),
+                     src.replace(', rewrite = "b"', "")):
+            module = ir.Module.parse(text)
+            module.operation.verify()
+            assert str(module).count('"tf.StaticRegexReplace"') == 1
 
 
 def test_attributes_outside_tfs_ods_are_not_checked(ctx):
@@ -204,7 +282,7 @@ MODELS = ("resnet50", "mobilenetv2", "efficientnetb0", "inceptionv3", "transform
 
 @pytest.mark.skipif(not have_tensorflow(), reason="tensorflow is not installed")
 @pytest.mark.parametrize("model", MODELS)
-def test_real_model_roundtrip_with_every_op_registered(model):
+def test_real_model_roundtrip_with_tfs_ops_registered(model):
     from tfmlir.testing import corpus
 
     text = corpus.get(model)
@@ -220,5 +298,6 @@ def test_real_model_roundtrip_with_every_op_registered(model):
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(visit)
-        assert not unregistered, f"{model}: unregistered {sorted(unregistered)}"
+        wrong = sorted(unregistered & _tf_ods_names())
+        assert not wrong, f"{model}: ops of TF's ODS unregistered: {wrong}"
         assert str(module) == text

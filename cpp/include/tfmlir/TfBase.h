@@ -44,10 +44,6 @@ class CannotDuplicate : public mlir::OpTrait::TraitBase<ConcreteType, CannotDupl
 /// TF's NoConstantFold: the dialect's constant-folding hook skips the op.
 template <typename ConcreteType>
 class NoConstantFold : public mlir::OpTrait::TraitBase<ConcreteType, NoConstantFold> {};
-/// An op of TF's registry that TF's own dialect leaves unregistered; where
-/// TF's interfaces ask `Operation::isRegistered()`, tfmlir asks for this.
-template <typename ConcreteType>
-class UnregisteredInTF : public mlir::OpTrait::TraitBase<ConcreteType, UnregisteredInTF> {};
 } // namespace trait
 
 /// [TypeAttr] of the element types of `types`.
