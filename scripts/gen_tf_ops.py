@@ -49,25 +49,15 @@ OUT_DIR = os.path.join(ROOT, "td", "generated")
 HAND_WRITTEN_TD = os.path.join(ROOT, "td", "TfOps.td")
 SHARD_SIZE = 100
 
-# Hand-written semantics of generated ops. The generated code declares and
-# calls these functions (namespace ::tfmlir::TF), so adding one recompiles only
-# the shards concerned and the hand-written file.
-#
-# VERIFIERS: LogicalResult fn(Operation *), extra shape/type checks
-#            (cpp/lib/TfVerifiers.cpp).
-# FOLDERS:   OpFoldResult fn(Operation *, ArrayRef<Attribute> operands)
-#            (cpp/lib/TfFolders.cpp).
-# PATTERNS:  void fn(RewritePatternSet &, MLIRContext *), canonicalization
-#            patterns (DRR in td/TfCanonicalize.td, cpp/lib/TfCanonicalize.cpp).
+# Hand-written semantics of generated ops live in C++, keyed by op name:
+# every op TF defines in ODS gets a verify(), fold() (single result) and
+# getCanonicalizationPatterns() that call tfmlir::TF::verifyTfOp / foldTfOp /
+# populateTfOpPatterns (tables in cpp/lib/TfVerifiers.cpp, TfFolders.cpp,
+# TfCanonicalize.cpp), so adding one recompiles only the hand-written file.
+# Generated here:
 # INFERENCE: LogicalResult fn(MLIRContext *, std::optional<Location>,
 #            ValueRange operands, AttrGetter, SmallVectorImpl<Type> &), result
 #            types (InferTypeOpInterface; cpp/lib/TfInference.cpp).
-BINARY_ARITHMETIC = ("Add", "AddV2", "Atan2", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Div",
-                     "DivNoNan", "FloorDiv", "FloorMod", "LeftShift", "Maximum", "Minimum", "Mod",
-                     "Mul", "MulNoNan", "Pow", "RealDiv", "RightShift", "SquaredDifference", "Sub",
-                     "TruncateDiv", "TruncateMod", "Xdivy", "Xlog1py", "Xlogy")
-BINARY_PREDICATES = ("Equal", "Greater", "GreaterEqual", "Less", "LessEqual", "LogicalAnd",
-                     "LogicalOr", "NotEqual")
 # Ops whose result type is their first operand's (TF's ODS infers these too).
 SAME_TYPE_AS_FIRST_OPERAND = (
     "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BesselI0e", "BesselI1e",
@@ -82,32 +72,9 @@ SAME_TYPE_AS_FIRST_OPERAND = (
     "Square", "StringStrip", "Tan", "Tanh", "TanhGrad", "XlaSetDynamicDimensionSize",
     "ZerosLike", "_UnaryOpsComposition")
 
-# Only ops whose verifier or traits in TF 2.21 check something: tfmlir must
-# accept every module TF accepts, so ops TF does not verify (MatMul, Gather,
-# Range, ExpandDims, Xlog1py, ...) get no verifier here either.
-VERIFIERS = {n: f"verify{n}Op" for n in (
-    "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Cast", "ConcatV2", "Conv2D", "Fill",
-    "GatherV2", "Pack", "Reshape", "Select", "SelectV2", "Slice", "Split",
-    "SplitV", "Squeeze", "StridedSlice", "Transpose", "Unpack")}
-# ResultsBroadcastableShape in TF (Equal/NotEqual: only with incompatible_shape_error).
-VERIFIERS.update({n: "verifyBroadcastBinaryOp" for n in BINARY_ARITHMETIC + BINARY_PREDICATES
-                  if n != "Xlog1py"})
-
-FOLDERS = {"Add": "foldAddOp", "AddV2": "foldAddOp", "Sub": "foldSubOp", "Mul": "foldMulOp",
-           "Div": "foldDivOp", "RealDiv": "foldDivOp", "Maximum": "foldMaximumOp",
-           "Minimum": "foldMinimumOp", "Equal": "foldComparisonOp", "NotEqual": "foldComparisonOp",
-           "Less": "foldComparisonOp", "LessEqual": "foldComparisonOp", "Greater": "foldComparisonOp",
-           "GreaterEqual": "foldComparisonOp", "LogicalAnd": "foldLogicalOp",
-           "LogicalOr": "foldLogicalOp", "LogicalNot": "foldUnaryOp", "Neg": "foldUnaryOp",
-           "Abs": "foldUnaryOp", "Square": "foldUnaryOp", "Cast": "foldCastOp",
-           "Reshape": "foldReshapeOp", "ExpandDims": "foldReshapeOp", "Squeeze": "foldReshapeOp",
-           "Transpose": "foldTransposeOp", "Rank": "foldRankOp", "Size": "foldSizeOp",
-           "Select": "foldSelectOp", "SelectV2": "foldSelectOp", "Fill": "foldFillOp",
-           "ZerosLike": "foldZerosOnesLikeOp", "OnesLike": "foldZerosOnesLikeOp",
-           "Pack": "foldPackOp", "ConcatV2": "foldConcatV2Op"}
-
-PATTERNS = {n: f"populate{n}Patterns" for n in (
-    "AddV2", "LogicalNot", "Neg", "RealDiv", "Reshape", "Sub", "Transpose")}
+# Root ops of the DRR canonicalization patterns (td/TfCanonicalize.td): their
+# shards' class declarations are included by cpp/lib/TfCanonicalize.cpp.
+PATTERNS = ("AddV2", "LogicalNot", "Neg", "RealDiv", "Reshape", "Sub", "Transpose")
 # Ops the patterns create without being the root of one: their classes are
 # needed too (td/CMakeLists.txt's TfPatternOps.h).
 PATTERN_RESULT_OPS = ("Mul", "Reciprocal", "Rsqrt", "Sqrt")
@@ -494,27 +461,28 @@ class OpGen:
             fn = "verifySameOperandsAndResultElementTypeResolveRef"
             declarations.append(f"::mlir::LogicalResult {fn}(::mlir::Operation *op);")
             checks.append(f"  if (::mlir::failed({fn}(*this))) return ::mlir::failure();")
-        if name in VERIFIERS:
-            fn = VERIFIERS[name]
-            declarations.append(f"::mlir::LogicalResult {fn}(::mlir::Operation *op);")
-            checks.append(f"  if (::mlir::failed({fn}(*this))) return ::mlir::failure();")
+        if self.facts is not None:
+            # Hand-written semantics are looked up by op name at run time
+            # (verifyTfOp, foldTfOp, populateTfOpPatterns in cpp/lib): adding
+            # or changing one recompiles only the hand-written file.
+            declarations.append("::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);")
+            checks.append("  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();")
         if checks:
             lines.append("  let hasVerifier = 1;")
             definitions.append("::llvm::LogicalResult $cppClass::verify() {\n" + "\n".join(checks)
                                + "\n  return ::mlir::success();\n}")
-        if name in FOLDERS and len(results) == 1:
-            fn = FOLDERS[name]
+        if self.facts is not None and len(results) == 1 and not results[0][2]:
             lines.append("  let hasFolder = 1;")
-            declarations.append(f"::mlir::OpFoldResult {fn}(::mlir::Operation *op, "
+            declarations.append("::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, "
                                 "::llvm::ArrayRef<::mlir::Attribute> operands);")
             definitions.append("::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {\n"
-                               f"  return {fn}(*this, adaptor.getOperands());\n}}")
-        if name in PATTERNS:
-            fn = PATTERNS[name]
+                               "  return foldTfOp(*this, adaptor.getOperands());\n}")
+        if self.facts is not None:
             lines.append("  let hasCanonicalizer = 1;")
-            declarations.append(f"void {fn}(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);")
+            declarations.append("void populateTfOpPatterns(::llvm::StringRef opName, "
+                                "::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);")
             definitions.append("void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, "
-                               f"::mlir::MLIRContext *context) {{\n  {fn}(results, context);\n}}")
+                               f"::mlir::MLIRContext *context) {{\n  populateTfOpPatterns(\"tf.{name}\", results, context);\n}}")
         if name in INFERENCE and len(results) == 1 and \
                 (self.facts or {}).get("traits", {}).get("infers_types"):
             fn = INFERENCE[name]

@@ -7,6 +7,7 @@
 #include "tfmlir/TfDevice.h"
 #include "tfmlir/TfInterfaces.h"
 #include "tfmlir/TfSavedModel.h"
+#include "tfmlir/TfOpSemantics.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Diagnostics.h"
@@ -142,6 +143,16 @@ MlirAttribute tfmlirTensorProtoAttrGet(MlirType type, MlirStringRef value) {
 }
 MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute attr) {
   return wrap(llvm::cast<tf_type::TensorProtoAttr>(unwrap(attr)).getValue());
+}
+
+void tfmlirForEachTfOpWithSemantics(int kind, TfmlirNameCallback callback, void *userData) {
+  auto each = [&](StringRef name) { callback(wrap(name), userData); };
+  if (kind == 0)
+    tfmlir::TF::forEachVerifiedOp(each);
+  else if (kind == 1)
+    tfmlir::TF::forEachFoldedOp(each);
+  else if (kind == 2)
+    tfmlir::TF::forEachCanonicalizedOp(each);
 }
 
 bool tfmlirRegisteredOpAttributes(MlirContext ctx, MlirStringRef opName,

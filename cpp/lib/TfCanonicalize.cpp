@@ -87,6 +87,42 @@ void tfmlir::TF::populateRealDivPatterns(RewritePatternSet &results, MLIRContext
 }
 
 //===----------------------------------------------------------------------===//
+// Dispatch: the canonicalization patterns of each generated op, by name.
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Populate = void (*)(RewritePatternSet &, MLIRContext *);
+
+const llvm::StringMap<Populate> &patternTable() {
+  static const llvm::StringMap<Populate> table = [] {
+    llvm::StringMap<Populate> t;
+    using namespace tfmlir::TF;
+    for (auto [name, fn] : std::initializer_list<std::pair<const char *, Populate>>{
+             {"AddV2", populateAddV2Patterns}, {"LogicalNot", populateLogicalNotPatterns},
+             {"Neg", populateNegPatterns}, {"RealDiv", populateRealDivPatterns},
+             {"Reshape", populateReshapePatterns}, {"Sub", populateSubPatterns},
+             {"Transpose", populateTransposePatterns}})
+      t[std::string("tf.") + name] = fn;
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
+void tfmlir::TF::populateTfOpPatterns(StringRef opName, RewritePatternSet &results,
+                                      MLIRContext *context) {
+  const auto &table = patternTable();
+  auto it = table.find(opName);
+  if (it != table.end())
+    it->second(results, context);
+}
+
+void tfmlir::TF::forEachCanonicalizedOp(llvm::function_ref<void(llvm::StringRef)> fn) {
+  for (const auto &entry : patternTable())
+    fn(entry.getKey());
+}
+
+//===----------------------------------------------------------------------===//
 // tf.WhileRegion (TF's patterns of the same names)
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- TfFolders.cpp - folders of generated tf ops -------------------------===//
 //
-// Called from the `fold` methods of generated ops (scripts/gen_tf_ops.py,
-// FOLDERS) through the generic Operation API. Two kinds of folds:
+// Called from the `fold` methods of generated ops through foldTfOp (the
+// table at the end of this file) and the generic Operation API. Two kinds of folds:
 //  - identities returning an operand (x + 0, x * 1, Cast to the same type,
 //    Reshape to the same static type, ...), only when that operand has exactly
 //    the op's result type;
@@ -626,4 +626,48 @@ OpFoldResult tfmlir::TF::foldConcatV2Op(Operation *op, ArrayRef<Attribute> opera
       return {};
   }
   return joinConstants(type, operands.drop_back(), axis);
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch: the hand-written folder of each generated op, by name.
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Folder = OpFoldResult (*)(Operation *, ArrayRef<Attribute>);
+
+const llvm::StringMap<Folder> &folderTable() {
+  static const llvm::StringMap<Folder> table = [] {
+    llvm::StringMap<Folder> t;
+    using namespace tfmlir::TF;
+    for (auto [name, fn] : std::initializer_list<std::pair<const char *, Folder>>{
+             {"Add", foldAddOp}, {"AddV2", foldAddOp}, {"Sub", foldSubOp}, {"Mul", foldMulOp},
+             {"Div", foldDivOp}, {"RealDiv", foldDivOp}, {"Maximum", foldMaximumOp},
+             {"Minimum", foldMinimumOp}, {"Equal", foldComparisonOp},
+             {"NotEqual", foldComparisonOp}, {"Less", foldComparisonOp},
+             {"LessEqual", foldComparisonOp}, {"Greater", foldComparisonOp},
+             {"GreaterEqual", foldComparisonOp}, {"LogicalAnd", foldLogicalOp},
+             {"LogicalOr", foldLogicalOp}, {"LogicalNot", foldUnaryOp}, {"Neg", foldUnaryOp},
+             {"Abs", foldUnaryOp}, {"Square", foldUnaryOp}, {"Cast", foldCastOp},
+             {"Reshape", foldReshapeOp}, {"ExpandDims", foldReshapeOp},
+             {"Squeeze", foldReshapeOp}, {"Transpose", foldTransposeOp}, {"Rank", foldRankOp},
+             {"Size", foldSizeOp}, {"Select", foldSelectOp}, {"SelectV2", foldSelectOp},
+             {"Fill", foldFillOp}, {"ZerosLike", foldZerosOnesLikeOp},
+             {"OnesLike", foldZerosOnesLikeOp}, {"Pack", foldPackOp},
+             {"ConcatV2", foldConcatV2Op}})
+      t[std::string("tf.") + name] = fn;
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
+OpFoldResult tfmlir::TF::foldTfOp(Operation *op, ArrayRef<Attribute> operands) {
+  const auto &table = folderTable();
+  auto it = table.find(op->getName().getStringRef());
+  return it == table.end() ? OpFoldResult() : it->second(op, operands);
+}
+
+void tfmlir::TF::forEachFoldedOp(llvm::function_ref<void(llvm::StringRef)> fn) {
+  for (const auto &entry : folderTable())
+    fn(entry.getKey());
 }

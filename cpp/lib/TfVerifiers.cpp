@@ -1,7 +1,7 @@
 //===- TfVerifiers.cpp - shape/type rules of generated tf ops -------------===//
 //
-// Called from the generated verifiers (scripts/gen_tf_ops.py,
-// VERIFIERS) through the generic Operation API, so this file
+// Called from the generated verifiers through verifyTfOp (the table at the
+// end of this file) and the generic Operation API, so this file
 // needs none of the generated op classes. Each function checks exactly what
 // TensorFlow 2.21's verifier of the op (and its ODS traits) checks, no more:
 // tfmlir must accept every module TF accepts (issue 9). Messages follow TF's
@@ -706,4 +706,50 @@ LogicalResult tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(Opera
     if (elementOf(t) != element)
       return op->emitOpError("requires compatible element types for all operands and results");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch: the hand-written verifier of each generated op, by name.
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Verifier = LogicalResult (*)(Operation *);
+
+const llvm::StringMap<Verifier> &verifierTable() {
+  static const llvm::StringMap<Verifier> table = [] {
+    llvm::StringMap<Verifier> t;
+    using namespace tfmlir::TF;
+    for (auto [name, fn] : std::initializer_list<std::pair<const char *, Verifier>>{
+             {"BatchMatMul", verifyBatchMatMulOp}, {"BatchMatMulV2", verifyBatchMatMulV2Op},
+             {"BiasAdd", verifyBiasAddOp}, {"Cast", verifyCastOp}, {"ConcatV2", verifyConcatV2Op},
+             {"Conv2D", verifyConv2DOp}, {"Fill", verifyFillOp}, {"GatherV2", verifyGatherV2Op},
+             {"Pack", verifyPackOp}, {"Reshape", verifyReshapeOp}, {"Select", verifySelectOp},
+             {"SelectV2", verifySelectV2Op}, {"Slice", verifySliceOp}, {"Split", verifySplitOp},
+             {"SplitV", verifySplitVOp}, {"Squeeze", verifySqueezeOp},
+             {"StridedSlice", verifyStridedSliceOp}, {"Transpose", verifyTransposeOp},
+             {"Unpack", verifyUnpackOp}})
+      t[std::string("tf.") + name] = fn;
+    // TF's ResultsBroadcastableShape (Equal/NotEqual: with incompatible_shape_error).
+    for (const char *name :
+         {"Add", "AddV2", "Atan2", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Div", "DivNoNan",
+          "FloorDiv", "FloorMod", "LeftShift", "Maximum", "Minimum", "Mod", "Mul", "MulNoNan",
+          "Pow", "RealDiv", "RightShift", "SquaredDifference", "Sub", "TruncateDiv",
+          "TruncateMod", "Xdivy", "Xlogy", "Equal", "Greater", "GreaterEqual", "Less",
+          "LessEqual", "LogicalAnd", "LogicalOr", "NotEqual"})
+      t[std::string("tf.") + name] = verifyBroadcastBinaryOp;
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
+LogicalResult tfmlir::TF::verifyTfOp(Operation *op) {
+  const auto &table = verifierTable();
+  auto it = table.find(op->getName().getStringRef());
+  return it == table.end() ? success() : it->second(op);
+}
+
+void tfmlir::TF::forEachVerifiedOp(llvm::function_ref<void(llvm::StringRef)> fn) {
+  for (const auto &entry : verifierTable())
+    fn(entry.getKey());
 }

@@ -20,6 +20,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -539,6 +540,27 @@ NB_MODULE(_tfmlir, m) {
       "emitRemark: `severity` is an ir.DiagnosticSeverity (ERROR, WARNING, "
       "REMARK), its int value, or 'error' / 'warning' / 'remark'. It reaches "
       "the context's diagnostic handlers like any diagnostic MLIR emits.");
+  m.def(
+      "hand_written_semantics",
+      []() {
+        nb::dict out;
+        const char *kinds[] = {"verifiers", "folders", "patterns"};
+        for (int kind = 0; kind < 3; ++kind) {
+          std::vector<std::string> names;
+          tfmlirForEachTfOpWithSemantics(
+              kind,
+              [](MlirStringRef name, void *userData) {
+                static_cast<std::vector<std::string> *>(userData)->emplace_back(name.data,
+                                                                                name.length);
+              },
+              &names);
+          std::sort(names.begin(), names.end());
+          out[kinds[kind]] = names;
+        }
+        return out;
+      },
+      "{'verifiers' | 'folders' | 'patterns': sorted tf op names} of the generated "
+      "ops with hand-written C++ semantics of each kind.");
   m.def(
       "is_dense_elements", [](MlirAttribute attr) { return mlirAttributeIsADenseElements(attr); },
       nb::arg("attribute"), "Whether `attribute` is a DenseElementsAttr (of any element type).");

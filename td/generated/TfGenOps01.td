@@ -19,6 +19,24 @@ def TF_Conv3DBackpropFilterOp : TF_Op<"Conv3DBackpropFilter", [Pure]> {
     TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Conv3DBackpropFilter", results, context);
+}
+  }];
 }
 
 def TF_Conv3DBackpropFilterV2Op : TF_Op<"Conv3DBackpropFilterV2", [Pure]> {
@@ -36,6 +54,24 @@ def TF_Conv3DBackpropFilterV2Op : TF_Op<"Conv3DBackpropFilterV2", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Conv3DBackpropFilterV2", results, context);
+}
+  }];
 }
 
 def TF_Conv3DBackpropInputOp : TF_Op<"Conv3DBackpropInput", [Pure]> {
@@ -52,6 +88,24 @@ def TF_Conv3DBackpropInputOp : TF_Op<"Conv3DBackpropInput", [Pure]> {
     TF_TensorOfDTypes<"0x80006", "half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Conv3DBackpropInput", results, context);
+}
+  }];
 }
 
 def TF_Conv3DBackpropInputV2Op : TF_Op<"Conv3DBackpropInputV2", [Pure]> {
@@ -70,6 +124,24 @@ def TF_Conv3DBackpropInputV2Op : TF_Op<"Conv3DBackpropInputV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Conv3DBackpropInputV2", results, context);
+}
+  }];
 }
 
 def TF_ConvertToCooTensorOp : TF_Op<"ConvertToCooTensor", [Pure]> {
@@ -86,6 +158,19 @@ def TF_ConvertToCooTensorOp : TF_Op<"ConvertToCooTensor", [Pure]> {
     TF_TensorOfDTypes<"0x8", "int32">:$col_ids,
     TF_TensorOfDTypes<"0x2", "float">:$gains
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ConvertToCooTensor", results, context);
+}
+  }];
 }
 
 def TF_ConvertToListOfSparseCoreCooTensorsOp : TF_Op<"ConvertToListOfSparseCoreCooTensors", [Pure, SameVariadicResultSize]> {
@@ -108,6 +193,19 @@ def TF_ConvertToListOfSparseCoreCooTensorsOp : TF_Op<"ConvertToListOfSparseCoreC
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$gains_list
   );
   TF_DerivedResultGroupSizeAttr num_sc_per_chip = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ConvertToListOfSparseCoreCooTensors", results, context);
+}
+  }];
 }
 
 def TF_CosOp : TF_Op<"Cos", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -119,11 +217,27 @@ def TF_CosOp : TF_Op<"Cos", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Cos", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -145,11 +259,27 @@ def TF_CoshOp : TF_Op<"Cosh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Cosh", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -171,6 +301,19 @@ def TF_CreateSummaryDbWriterOp : TF_Op<"CreateSummaryDbWriter", []> {
     TF_TensorOfDTypes<"0x80", "string">:$run_name,
     TF_TensorOfDTypes<"0x80", "string">:$user_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.CreateSummaryDbWriter", results, context);
+}
+  }];
 }
 
 def TF_CreateSummaryFileWriterOp : TF_Op<"CreateSummaryFileWriter", []> {
@@ -182,6 +325,19 @@ def TF_CreateSummaryFileWriterOp : TF_Op<"CreateSummaryFileWriter", []> {
     TF_TensorOfDTypes<"0x8", "int32">:$flush_millis,
     TF_TensorOfDTypes<"0x80", "string">:$filename_suffix
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.CreateSummaryFileWriter", results, context);
+}
+  }];
 }
 
 def TF_CrossOp : TF_Op<"Cross", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -194,11 +350,27 @@ def TF_CrossOp : TF_Op<"Cross", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Cross", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -221,6 +393,24 @@ def TF_CrossReplicaSumOp : TF_Op<"CrossReplicaSum", [Pure, TF_NoConstantFold]> {
     TF_TensorOfDTypes<"0x48400e", "half, bfloat16, float, double, int32, uint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.CrossReplicaSum", results, context);
+}
+  }];
 }
 
 def TF_CumprodOp : TF_Op<"Cumprod", [Pure]> {
@@ -236,6 +426,24 @@ def TF_CumprodOp : TF_Op<"Cumprod", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Cumprod", results, context);
+}
+  }];
 }
 
 def TF_CumsumOp : TF_Op<"Cumsum", [Pure]> {
@@ -251,6 +459,24 @@ def TF_CumsumOp : TF_Op<"Cumsum", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Cumsum", results, context);
+}
+  }];
 }
 
 def TF_CumulativeLogsumexpOp : TF_Op<"CumulativeLogsumexp", [Pure]> {
@@ -266,6 +492,24 @@ def TF_CumulativeLogsumexpOp : TF_Op<"CumulativeLogsumexp", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.CumulativeLogsumexp", results, context);
+}
+  }];
 }
 
 def TF_DataFormatDimMapOp : TF_Op<"DataFormatDimMap", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -279,11 +523,27 @@ def TF_DataFormatDimMapOp : TF_Op<"DataFormatDimMap", [Pure, DeclareOpInterfaceM
     TF_TensorOfDTypes<"0x208", "int32, int64">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DataFormatDimMap", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -309,11 +569,27 @@ def TF_DataFormatVecPermuteOp : TF_Op<"DataFormatVecPermute", [Pure, DeclareOpIn
     TF_TensorOfDTypes<"0x208", "int32, int64">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DataFormatVecPermute", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -341,11 +617,27 @@ def TF_DebugIdentityOp : TF_Op<"DebugIdentity", [DeclareOpInterfaceMethods<Infer
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DebugIdentity", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -376,6 +668,24 @@ def TF_DebugIdentityV2Op : TF_Op<"DebugIdentityV2", []> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DebugIdentityV2", results, context);
+}
+  }];
 }
 
 def TF_DecodeAndCropJpegOp : TF_Op<"DecodeAndCropJpeg", [Pure]> {
@@ -393,6 +703,24 @@ def TF_DecodeAndCropJpegOp : TF_Op<"DecodeAndCropJpeg", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x10", "uint8">:$image
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DecodeAndCropJpeg", results, context);
+}
+  }];
 }
 
 def TF_DecodeGifOp : TF_Op<"DecodeGif", [Pure]> {
@@ -403,6 +731,24 @@ def TF_DecodeGifOp : TF_Op<"DecodeGif", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x10", "uint8">:$image
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DecodeGif", results, context);
+}
+  }];
 }
 
 def TF_DecodeJpegOp : TF_Op<"DecodeJpeg", [Pure]> {
@@ -419,6 +765,24 @@ def TF_DecodeJpegOp : TF_Op<"DecodeJpeg", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x10", "uint8">:$image
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DecodeJpeg", results, context);
+}
+  }];
 }
 
 def TF_DecodePaddedRawOp : TF_Op<"DecodePaddedRaw", [Pure]> {
@@ -432,6 +796,24 @@ def TF_DecodePaddedRawOp : TF_Op<"DecodePaddedRaw", [Pure]> {
     TF_TensorOfDTypes<"0xa427e", "half, float, double, int32, uint16, uint8, int16, int8, int64, bfloat16">:$output
   );
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DecodePaddedRaw", results, context);
+}
+  }];
 }
 
 def TF_DecodePngOp : TF_Op<"DecodePng", [Pure]> {
@@ -444,6 +826,24 @@ def TF_DecodePngOp : TF_Op<"DecodePng", [Pure]> {
     TF_TensorOfDTypes<"0x20010", "uint8, uint16">:$image
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DecodePng", results, context);
+}
+  }];
 }
 
 def TF_DeleteIteratorOp : TF_Op<"DeleteIterator", []> {
@@ -452,6 +852,19 @@ def TF_DeleteIteratorOp : TF_Op<"DeleteIterator", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeleteIterator", results, context);
+}
+  }];
 }
 
 def TF_DeleteMemoryCacheOp : TF_Op<"DeleteMemoryCache", []> {
@@ -460,6 +873,19 @@ def TF_DeleteMemoryCacheOp : TF_Op<"DeleteMemoryCache", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeleteMemoryCache", results, context);
+}
+  }];
 }
 
 def TF_DeleteMultiDeviceIteratorOp : TF_Op<"DeleteMultiDeviceIterator", []> {
@@ -470,6 +896,19 @@ def TF_DeleteMultiDeviceIteratorOp : TF_Op<"DeleteMultiDeviceIterator", []> {
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeleteMultiDeviceIterator", results, context);
+}
+  }];
 }
 
 def TF_DeleteRandomSeedGeneratorOp : TF_Op<"DeleteRandomSeedGenerator", []> {
@@ -478,6 +917,19 @@ def TF_DeleteRandomSeedGeneratorOp : TF_Op<"DeleteRandomSeedGenerator", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeleteRandomSeedGenerator", results, context);
+}
+  }];
 }
 
 def TF_DeleteSeedGeneratorOp : TF_Op<"DeleteSeedGenerator", []> {
@@ -486,6 +938,19 @@ def TF_DeleteSeedGeneratorOp : TF_Op<"DeleteSeedGenerator", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$deleter
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeleteSeedGenerator", results, context);
+}
+  }];
 }
 
 def TF_DepthToSpaceOp : TF_Op<"DepthToSpace", [Pure]> {
@@ -499,6 +964,24 @@ def TF_DepthToSpaceOp : TF_Op<"DepthToSpace", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DepthToSpace", results, context);
+}
+  }];
 }
 
 def TF_DepthwiseConv2dNativeOp : TF_Op<"DepthwiseConv2dNative", [Pure]> {
@@ -516,6 +999,24 @@ def TF_DepthwiseConv2dNativeOp : TF_Op<"DepthwiseConv2dNative", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DepthwiseConv2dNative", results, context);
+}
+  }];
 }
 
 def TF_DepthwiseConv2dNativeBackpropFilterOp : TF_Op<"DepthwiseConv2dNativeBackpropFilter", [Pure]> {
@@ -534,6 +1035,24 @@ def TF_DepthwiseConv2dNativeBackpropFilterOp : TF_Op<"DepthwiseConv2dNativeBackp
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DepthwiseConv2dNativeBackpropFilter", results, context);
+}
+  }];
 }
 
 def TF_DepthwiseConv2dNativeBackpropInputOp : TF_Op<"DepthwiseConv2dNativeBackpropInput", [Pure]> {
@@ -552,6 +1071,24 @@ def TF_DepthwiseConv2dNativeBackpropInputOp : TF_Op<"DepthwiseConv2dNativeBackpr
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DepthwiseConv2dNativeBackpropInput", results, context);
+}
+  }];
 }
 
 def TF_DequantizeOp : TF_Op<"Dequantize", [Pure]> {
@@ -569,6 +1106,24 @@ def TF_DequantizeOp : TF_Op<"Dequantize", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Dequantize", results, context);
+}
+  }];
 }
 
 def TF_DeserializeIteratorOp : TF_Op<"DeserializeIterator", []> {
@@ -577,6 +1132,19 @@ def TF_DeserializeIteratorOp : TF_Op<"DeserializeIterator", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$resource_handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$serialized
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeserializeIterator", results, context);
+}
+  }];
 }
 
 def TF_DeserializeSparseOp : TF_Op<"DeserializeSparse", [Pure]> {
@@ -591,6 +1159,19 @@ def TF_DeserializeSparseOp : TF_Op<"DeserializeSparse", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tserialized = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeserializeSparse", results, context);
+}
+  }];
 }
 
 def TF_DestroyResourceOpOp : TF_Op<"DestroyResourceOp", []> {
@@ -599,6 +1180,19 @@ def TF_DestroyResourceOpOp : TF_Op<"DestroyResourceOp", []> {
     TF_TensorOfDTypes<"0x100000", "resource">:$resource,
     DefaultValuedOptionalAttr<BoolAttr, "true">:$ignore_lookup_error
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DestroyResourceOp", results, context);
+}
+  }];
 }
 
 def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure, TF_NoConstantFold]> {
@@ -609,6 +1203,24 @@ def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [Pure, TF_NoConstantFold]> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$index
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DeviceIndex", results, context);
+}
+  }];
 }
 
 def TF_DiagOp : TF_Op<"Diag", [Pure]> {
@@ -621,11 +1233,23 @@ def TF_DiagOp : TF_Op<"Diag", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Diag", results, context);
 }
   }];
 }
@@ -639,6 +1263,24 @@ def TF_DiagPartOp : TF_Op<"DiagPart", [Pure]> {
     TF_TensorOfDTypes<"0xc430e", "bfloat16, half, float, double, int32, int64, complex64, complex128">:$diagonal
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DiagPart", results, context);
+}
+  }];
 }
 
 def TF_DigammaOp : TF_Op<"Digamma", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -650,11 +1292,27 @@ def TF_DigammaOp : TF_Op<"Digamma", [Pure, DeclareOpInterfaceMethods<InferTypeOp
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Digamma", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -672,6 +1330,19 @@ def TF_DisableCopyOnReadOp : TF_Op<"DisableCopyOnRead", []> {
   let arguments = (ins
     TF_TensorOfDTypes<"0x100000", "resource">:$resource
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DisableCopyOnRead", results, context);
+}
+  }];
 }
 
 def TF_DivOp : TF_Op<"Div", [Pure]> {
@@ -686,17 +1357,22 @@ def TF_DivOp : TF_Op<"Div", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldDivOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldDivOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Div", results, context);
 }
   }];
 }
@@ -712,13 +1388,23 @@ def TF_DivNoNanOp : TF_Op<"DivNoNan", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DivNoNan", results, context);
 }
   }];
 }
@@ -730,6 +1416,24 @@ def TF_DummyMemoryCacheOp : TF_Op<"DummyMemoryCache", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_DummyMemoryCacheResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DummyMemoryCache", results, context);
+}
+  }];
 }
 
 def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
@@ -739,6 +1443,24 @@ def TF_DummySeedGeneratorOp : TF_Op<"DummySeedGenerator", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_GeneratorResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DummySeedGenerator", results, context);
+}
+  }];
 }
 
 def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbeddingResource>]>, SameVariadicOperandSize]> {
@@ -755,6 +1477,19 @@ def TF_DynamicEnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"DynamicEnqueueT
   TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DynamicEnqueueTPUEmbeddingArbitraryTensorBatch", results, context);
+}
+  }];
 }
 
 def TF_DynamicPartitionOp : TF_Op<"DynamicPartition", [Pure]> {
@@ -768,6 +1503,19 @@ def TF_DynamicPartitionOp : TF_Op<"DynamicPartition", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupSizeAttr num_partitions = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DynamicPartition", results, context);
+}
+  }];
 }
 
 def TF_DynamicStitchOp : TF_Op<"DynamicStitch", [Pure, SameVariadicOperandSize]> {
@@ -781,6 +1529,24 @@ def TF_DynamicStitchOp : TF_Op<"DynamicStitch", [Pure, SameVariadicOperandSize]>
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.DynamicStitch", results, context);
+}
+  }];
 }
 
 def TF_EinsumOp : TF_Op<"Einsum", [Pure]> {
@@ -794,6 +1560,24 @@ def TF_EinsumOp : TF_Op<"Einsum", [Pure]> {
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Einsum", results, context);
+}
+  }];
 }
 
 def TF_EluOp : TF_Op<"Elu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -805,11 +1589,27 @@ def TF_EluOp : TF_Op<"Elu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Elu", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -832,11 +1632,27 @@ def TF_EluGradOp : TF_Op<"EluGrad", [Pure, DeclareOpInterfaceMethods<InferTypeOp
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EluGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -859,6 +1675,24 @@ def TF_EmptyOp : TF_Op<"Empty", []> {
     AnyTensor:$output
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Empty", results, context);
+}
+  }];
 }
 
 def TF_EmptyTensorListOp : TF_Op<"EmptyTensorList", [Pure]> {
@@ -872,6 +1706,24 @@ def TF_EmptyTensorListOp : TF_Op<"EmptyTensorList", [Pure]> {
   );
   DerivedTypeAttr element_dtype = TF_DerivedSubtypeElementTypeAttr;
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EmptyTensorList", results, context);
+}
+  }];
 }
 
 def TF_EncodePngOp : TF_Op<"EncodePng", [Pure]> {
@@ -884,6 +1736,24 @@ def TF_EncodePngOp : TF_Op<"EncodePng", [Pure]> {
     TF_TensorOfDTypes<"0x80", "string">:$contents
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EncodePng", results, context);
+}
+  }];
 }
 
 def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArbitraryTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
@@ -900,6 +1770,19 @@ def TF_EnqueueTPUEmbeddingArbitraryTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingArb
   TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnqueueTPUEmbeddingArbitraryTensorBatch", results, context);
+}
+  }];
 }
 
 def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
@@ -911,6 +1794,19 @@ def TF_EnqueueTPUEmbeddingBatchOp : TF_Op<"EnqueueTPUEmbeddingBatch", [MemoryEff
     DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnqueueTPUEmbeddingBatch", results, context);
+}
+  }];
 }
 
 def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>]> {
@@ -921,6 +1817,19 @@ def TF_EnqueueTPUEmbeddingIntegerBatchOp : TF_Op<"EnqueueTPUEmbeddingIntegerBatc
     DefaultValuedOptionalAttr<I64Attr, "-1">:$device_ordinal
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnqueueTPUEmbeddingIntegerBatch", results, context);
+}
+  }];
 }
 
 def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRaggedTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
@@ -940,6 +1849,19 @@ def TF_EnqueueTPUEmbeddingRaggedTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingRagged
   TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnqueueTPUEmbeddingRaggedTensorBatch", results, context);
+}
+  }];
 }
 
 def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
@@ -956,6 +1878,19 @@ def TF_EnqueueTPUEmbeddingSparseBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseBatch"
   TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnqueueTPUEmbeddingSparseBatch", results, context);
+}
+  }];
 }
 
 def TF_EnqueueTPUEmbeddingSparseTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingSparseTensorBatch", [MemoryEffects<[MemWrite<TF_TPUEmbedding2Resource>]>, SameVariadicOperandSize]> {
@@ -975,6 +1910,19 @@ def TF_EnqueueTPUEmbeddingSparseTensorBatchOp : TF_Op<"EnqueueTPUEmbeddingSparse
   TF_DerivedOperandGroupTypeAttr T1 = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T2 = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T3 = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnqueueTPUEmbeddingSparseTensorBatch", results, context);
+}
+  }];
 }
 
 def TF_EnsureShapeOp : TF_Op<"EnsureShape", [Pure]> {
@@ -987,6 +1935,24 @@ def TF_EnsureShapeOp : TF_Op<"EnsureShape", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.EnsureShape", results, context);
+}
+  }];
 }
 
 def TF_EqualOp : TF_Op<"Equal", [Pure, Commutative]> {
@@ -1002,15 +1968,20 @@ def TF_EqualOp : TF_Op<"Equal", [Pure, Commutative]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Equal", results, context);
 }
   }];
 }
@@ -1024,11 +1995,27 @@ def TF_ErfOp : TF_Op<"Erf", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Erf", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1050,11 +2037,27 @@ def TF_ErfcOp : TF_Op<"Erfc", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Erfc", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1076,6 +2079,24 @@ def TF_ErfinvOp : TF_Op<"Erfinv", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Erfinv", results, context);
+}
+  }];
 }
 
 def TF_ExecuteTPUEmbeddingPartitionerOp : TF_Op<"ExecuteTPUEmbeddingPartitioner", []> {
@@ -1086,6 +2107,24 @@ def TF_ExecuteTPUEmbeddingPartitionerOp : TF_Op<"ExecuteTPUEmbeddingPartitioner"
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$common_config
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ExecuteTPUEmbeddingPartitioner", results, context);
+}
+  }];
 }
 
 def TF_ExpOp : TF_Op<"Exp", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1097,11 +2136,27 @@ def TF_ExpOp : TF_Op<"Exp", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Exp", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1125,11 +2180,22 @@ def TF_ExpandDimsOp : TF_Op<"ExpandDims", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tdim = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldReshapeOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ExpandDims", results, context);
 }
   }];
 }
@@ -1143,11 +2209,27 @@ def TF_Expm1Op : TF_Op<"Expm1", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Expm1", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1173,6 +2255,24 @@ def TF_ExtractImagePatchesOp : TF_Op<"ExtractImagePatches", [Pure]> {
     TF_TensorOfDTypes<"0xce477e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128, bool">:$patches
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ExtractImagePatches", results, context);
+}
+  }];
 }
 
 def TF_FFTOp : TF_Op<"FFT", [Pure]> {
@@ -1184,6 +2284,24 @@ def TF_FFTOp : TF_Op<"FFT", [Pure]> {
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FFT", results, context);
+}
+  }];
 }
 
 def TF_FFT2DOp : TF_Op<"FFT2D", [Pure]> {
@@ -1195,6 +2313,24 @@ def TF_FFT2DOp : TF_Op<"FFT2D", [Pure]> {
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FFT2D", results, context);
+}
+  }];
 }
 
 def TF_FFT3DOp : TF_Op<"FFT3D", [Pure]> {
@@ -1206,6 +2342,24 @@ def TF_FFT3DOp : TF_Op<"FFT3D", [Pure]> {
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FFT3D", results, context);
+}
+  }];
 }
 
 def TF_FakeParamOp : TF_Op<"FakeParam", [Pure, TF_NoConstantFold]> {
@@ -1217,6 +2371,24 @@ def TF_FakeParamOp : TF_Op<"FakeParam", [Pure, TF_NoConstantFold]> {
     AnyTensor:$output
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeParam", results, context);
+}
+  }];
 }
 
 def TF_FakeQuantWithMinMaxArgsOp : TF_Op<"FakeQuantWithMinMaxArgs", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1231,11 +2403,27 @@ def TF_FakeQuantWithMinMaxArgsOp : TF_Op<"FakeQuantWithMinMaxArgs", [Pure, Decla
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$outputs
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeQuantWithMinMaxArgs", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -1263,11 +2451,27 @@ def TF_FakeQuantWithMinMaxArgsGradientOp : TF_Op<"FakeQuantWithMinMaxArgsGradien
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$backprops
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeQuantWithMinMaxArgsGradient", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -1294,6 +2498,24 @@ def TF_FakeQuantWithMinMaxVarsOp : TF_Op<"FakeQuantWithMinMaxVars", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$outputs
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeQuantWithMinMaxVars", results, context);
+}
+  }];
 }
 
 def TF_FakeQuantWithMinMaxVarsGradientOp : TF_Op<"FakeQuantWithMinMaxVarsGradient", [Pure]> {
@@ -1311,6 +2533,19 @@ def TF_FakeQuantWithMinMaxVarsGradientOp : TF_Op<"FakeQuantWithMinMaxVarsGradien
     TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_min,
     TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_max
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeQuantWithMinMaxVarsGradient", results, context);
+}
+  }];
 }
 
 def TF_FakeQuantWithMinMaxVarsPerChannelOp : TF_Op<"FakeQuantWithMinMaxVarsPerChannel", [Pure]> {
@@ -1325,6 +2560,24 @@ def TF_FakeQuantWithMinMaxVarsPerChannelOp : TF_Op<"FakeQuantWithMinMaxVarsPerCh
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$outputs
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeQuantWithMinMaxVarsPerChannel", results, context);
+}
+  }];
 }
 
 def TF_FakeQuantWithMinMaxVarsPerChannelGradientOp : TF_Op<"FakeQuantWithMinMaxVarsPerChannelGradient", [Pure]> {
@@ -1342,6 +2595,19 @@ def TF_FakeQuantWithMinMaxVarsPerChannelGradientOp : TF_Op<"FakeQuantWithMinMaxV
     TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_min,
     TF_TensorOfDTypes<"0x2", "float">:$backprop_wrt_max
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FakeQuantWithMinMaxVarsPerChannelGradient", results, context);
+}
+  }];
 }
 
 def TF_FillOp : TF_Op<"Fill", [Pure]> {
@@ -1357,15 +2623,20 @@ def TF_FillOp : TF_Op<"Fill", [Pure]> {
   TF_DerivedOperandGroupTypeAttr index_type = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyFillOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldFillOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyFillOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldFillOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Fill", results, context);
 }
   }];
 }
@@ -1381,6 +2652,24 @@ def TF_FinalizeDatasetOp : TF_Op<"FinalizeDataset", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FinalizeDataset", results, context);
+}
+  }];
 }
 
 def TF_FinalizeTPUEmbeddingOp : TF_Op<"FinalizeTPUEmbedding", []> {
@@ -1389,6 +2678,19 @@ def TF_FinalizeTPUEmbeddingOp : TF_Op<"FinalizeTPUEmbedding", []> {
     TF_TensorOfDTypes<"0x80", "string">:$common_config,
     TF_TensorOfDTypes<"0x80", "string">:$memory_config
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FinalizeTPUEmbedding", results, context);
+}
+  }];
 }
 
 def TF_FlatMapDatasetOp : TF_Op<"FlatMapDataset", [Pure]> {
@@ -1405,6 +2707,24 @@ def TF_FlatMapDatasetOp : TF_Op<"FlatMapDataset", [Pure]> {
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FlatMapDataset", results, context);
+}
+  }];
 }
 
 def TF_FloorOp : TF_Op<"Floor", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1416,11 +2736,27 @@ def TF_FloorOp : TF_Op<"Floor", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Floor", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1444,11 +2780,21 @@ def TF_FloorDivOp : TF_Op<"FloorDiv", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FloorDiv", results, context);
 }
   }];
 }
@@ -1464,13 +2810,23 @@ def TF_FloorModOp : TF_Op<"FloorMod", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FloorMod", results, context);
 }
   }];
 }
@@ -1480,6 +2836,19 @@ def TF_FlushSummaryWriterOp : TF_Op<"FlushSummaryWriter", []> {
   let arguments = (ins
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FlushSummaryWriter", results, context);
+}
+  }];
 }
 
 def TF_FusedBatchNormOp : TF_Op<"FusedBatchNorm", [Pure]> {
@@ -1503,6 +2872,19 @@ def TF_FusedBatchNormOp : TF_Op<"FusedBatchNorm", [Pure]> {
     TF_TensorOfDTypes<"0x2", "float">:$reserve_space_2
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FusedBatchNorm", results, context);
+}
+  }];
 }
 
 def TF_FusedBatchNormGradOp : TF_Op<"FusedBatchNormGrad", [Pure]> {
@@ -1525,6 +2907,19 @@ def TF_FusedBatchNormGradOp : TF_Op<"FusedBatchNormGrad", [Pure]> {
     TF_TensorOfDTypes<"0x2", "float">:$reserve_space_4
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FusedBatchNormGrad", results, context);
+}
+  }];
 }
 
 def TF_FusedBatchNormGradV2Op : TF_Op<"FusedBatchNormGradV2", [Pure]> {
@@ -1548,6 +2943,19 @@ def TF_FusedBatchNormGradV2Op : TF_Op<"FusedBatchNormGradV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FusedBatchNormGradV2", results, context);
+}
+  }];
 }
 
 def TF_FusedBatchNormGradV3Op : TF_Op<"FusedBatchNormGradV3", [Pure]> {
@@ -1572,6 +2980,19 @@ def TF_FusedBatchNormGradV3Op : TF_Op<"FusedBatchNormGradV3", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FusedBatchNormGradV3", results, context);
+}
+  }];
 }
 
 def TF_FusedBatchNormV2Op : TF_Op<"FusedBatchNormV2", [Pure]> {
@@ -1596,6 +3017,19 @@ def TF_FusedBatchNormV2Op : TF_Op<"FusedBatchNormV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FusedBatchNormV2", results, context);
+}
+  }];
 }
 
 def TF_FusedBatchNormV3Op : TF_Op<"FusedBatchNormV3", [Pure]> {
@@ -1621,6 +3055,19 @@ def TF_FusedBatchNormV3Op : TF_Op<"FusedBatchNormV3", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr U = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.FusedBatchNormV3", results, context);
+}
+  }];
 }
 
 def TF_GatherOp : TF_Op<"Gather", [Pure]> {
@@ -1635,6 +3082,24 @@ def TF_GatherOp : TF_Op<"Gather", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Gather", results, context);
+}
+  }];
 }
 
 def TF_GatherNdOp : TF_Op<"GatherNd", [Pure]> {
@@ -1649,6 +3114,24 @@ def TF_GatherNdOp : TF_Op<"GatherNd", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GatherNd", results, context);
+}
+  }];
 }
 
 def TF_GatherV2Op : TF_Op<"GatherV2", [Pure]> {
@@ -1666,11 +3149,21 @@ def TF_GatherV2Op : TF_Op<"GatherV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tparams = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyGatherV2Op(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyGatherV2Op(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GatherV2", results, context);
 }
   }];
 }
@@ -1694,6 +3187,24 @@ def TF_GeneratorDatasetOp : TF_Op<"GeneratorDataset", [MemoryEffects<[MemWrite<T
   TF_DerivedOperandGroupTypeListAttr Tfinalize_func_args = TF_DerivedOperandGroupTypeListAttr<2>;
   TF_DerivedOperandGroupTypeListAttr Tinit_func_args = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedOperandGroupTypeListAttr Tnext_func_args = TF_DerivedOperandGroupTypeListAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GeneratorDataset", results, context);
+}
+  }];
 }
 
 def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPhysicalReplica", [Pure]> {
@@ -1720,6 +3231,19 @@ def TF_GetMinibatchSplitsWithPhysicalReplicaOp : TF_Op<"GetMinibatchSplitsWithPh
     TF_TensorOfDTypes<"0x8", "int32">:$max_ids,
     TF_TensorOfDTypes<"0x8", "int32">:$max_uniques
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GetMinibatchSplitsWithPhysicalReplica", results, context);
+}
+  }];
 }
 
 #endif // TFMLIR_TFGENOPS01_TD

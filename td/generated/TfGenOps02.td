@@ -33,6 +33,19 @@ def TF_GetMinibatchesInCsrWithPhysicalReplicaOp : TF_Op<"GetMinibatchesInCsrWith
     TF_TensorOfDTypes<"0x8", "int32">:$ids_unpadded_size,
     TF_TensorOfDTypes<"0x8", "int32">:$num_minibatches_per_physical_sparse_core
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GetMinibatchesInCsrWithPhysicalReplica", results, context);
+}
+  }];
 }
 
 def TF_GetStatsFromListOfSparseCoreCooTensorsOp : TF_Op<"GetStatsFromListOfSparseCoreCooTensors", [Pure, SameVariadicOperandSize]> {
@@ -54,6 +67,19 @@ def TF_GetStatsFromListOfSparseCoreCooTensorsOp : TF_Op<"GetStatsFromListOfSpars
     TF_TensorOfDTypes<"0x8", "int32">:$max_unique_ids_per_sparse_core
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GetStatsFromListOfSparseCoreCooTensors", results, context);
+}
+  }];
 }
 
 def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", [NoMemoryEffect]> {
@@ -63,6 +89,24 @@ def TF_GlobalIterIdOp : TF_Op<"GlobalIterId", [NoMemoryEffect]> {
   let results = (outs
     TF_TensorOfDTypes<"0x200", "int64">:$iter_id
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GlobalIterId", results, context);
+}
+  }];
 }
 
 def TF_GreaterOp : TF_Op<"Greater", [Pure]> {
@@ -77,15 +121,20 @@ def TF_GreaterOp : TF_Op<"Greater", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Greater", results, context);
 }
   }];
 }
@@ -102,15 +151,20 @@ def TF_GreaterEqualOp : TF_Op<"GreaterEqual", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.GreaterEqual", results, context);
 }
   }];
 }
@@ -124,6 +178,24 @@ def TF_HSVToRGBOp : TF_Op<"HSVToRGB", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.HSVToRGB", results, context);
+}
+  }];
 }
 
 def TF_HashTableOp : TF_Op<"HashTable", [NoMemoryEffect]> {
@@ -138,6 +210,24 @@ def TF_HashTableOp : TF_Op<"HashTable", [NoMemoryEffect]> {
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$table_handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.HashTable", results, context);
+}
+  }];
 }
 
 def TF_HashTableV2Op : TF_Op<"HashTableV2", []> {
@@ -152,6 +242,24 @@ def TF_HashTableV2Op : TF_Op<"HashTableV2", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_HashTableV2Resource>]>:$table_handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.HashTableV2", results, context);
+}
+  }];
 }
 
 def TF_IFFTOp : TF_Op<"IFFT", [Pure]> {
@@ -163,6 +271,24 @@ def TF_IFFTOp : TF_Op<"IFFT", [Pure]> {
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IFFT", results, context);
+}
+  }];
 }
 
 def TF_IFFT2DOp : TF_Op<"IFFT2D", [Pure]> {
@@ -174,6 +300,24 @@ def TF_IFFT2DOp : TF_Op<"IFFT2D", [Pure]> {
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IFFT2D", results, context);
+}
+  }];
 }
 
 def TF_IFFT3DOp : TF_Op<"IFFT3D", [Pure]> {
@@ -185,6 +329,24 @@ def TF_IFFT3DOp : TF_Op<"IFFT3D", [Pure]> {
     TF_TensorOfDTypes<"0x40100", "complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IFFT3D", results, context);
+}
+  }];
 }
 
 def TF_IRFFTOp : TF_Op<"IRFFT", [Pure]> {
@@ -198,6 +360,24 @@ def TF_IRFFTOp : TF_Op<"IRFFT", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IRFFT", results, context);
+}
+  }];
 }
 
 def TF_IRFFT2DOp : TF_Op<"IRFFT2D", [Pure]> {
@@ -211,6 +391,24 @@ def TF_IRFFT2DOp : TF_Op<"IRFFT2D", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IRFFT2D", results, context);
+}
+  }];
 }
 
 def TF_IRFFT3DOp : TF_Op<"IRFFT3D", [Pure]> {
@@ -224,6 +422,24 @@ def TF_IRFFT3DOp : TF_Op<"IRFFT3D", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tcomplex = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Treal = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IRFFT3D", results, context);
+}
+  }];
 }
 
 def TF_IgammaOp : TF_Op<"Igamma", [Pure]> {
@@ -237,11 +453,23 @@ def TF_IgammaOp : TF_Op<"Igamma", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Igamma", results, context);
 }
   }];
 }
@@ -257,11 +485,23 @@ def TF_IgammaGradAOp : TF_Op<"IgammaGradA", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IgammaGradA", results, context);
 }
   }];
 }
@@ -277,11 +517,23 @@ def TF_IgammacOp : TF_Op<"Igammac", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Igammac", results, context);
 }
   }];
 }
@@ -296,6 +548,24 @@ def TF_ImagOp : TF_Op<"Imag", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Imag", results, context);
+}
+  }];
 }
 
 def TF_ImportEventOp : TF_Op<"ImportEvent", []> {
@@ -304,6 +574,19 @@ def TF_ImportEventOp : TF_Op<"ImportEvent", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$writer,
     TF_TensorOfDTypes<"0x80", "string">:$event
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ImportEvent", results, context);
+}
+  }];
 }
 
 def TF_InTopKV2Op : TF_Op<"InTopKV2", [Pure]> {
@@ -317,6 +600,24 @@ def TF_InTopKV2Op : TF_Op<"InTopKV2", [Pure]> {
     TF_TensorOfDTypes<"0x400", "bool">:$precision
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InTopKV2", results, context);
+}
+  }];
 }
 
 def TF_InfeedDequeueOp : TF_Op<"InfeedDequeue", []> {
@@ -328,6 +629,24 @@ def TF_InfeedDequeueOp : TF_Op<"InfeedDequeue", []> {
     AnyTensor:$output
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InfeedDequeue", results, context);
+}
+  }];
 }
 
 def TF_InfeedDequeueTupleOp : TF_Op<"InfeedDequeueTuple", []> {
@@ -341,6 +660,19 @@ def TF_InfeedDequeueTupleOp : TF_Op<"InfeedDequeueTuple", []> {
   );
   TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
   DerivedAttr shapes = TF_DerivedResultShapeListAttr;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InfeedDequeueTuple", results, context);
+}
+  }];
 }
 
 def TF_InfeedEnqueueTupleOp : TF_Op<"InfeedEnqueueTuple", []> {
@@ -352,6 +684,19 @@ def TF_InfeedEnqueueTupleOp : TF_Op<"InfeedEnqueueTuple", []> {
     DefaultValuedOptionalAttr<I64ArrayAttr, "{}">:$layouts,
     TF_ShapeAttrArray:$shapes
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InfeedEnqueueTuple", results, context);
+}
+  }];
 }
 
 def TF_InitializeTableOp : TF_Op<"InitializeTable", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
@@ -363,6 +708,19 @@ def TF_InitializeTableOp : TF_Op<"InitializeTable", [MemoryEffects<[MemWrite<TF_
   );
   TF_DerivedOperandGroupTypeAttr Tkey = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tval = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InitializeTable", results, context);
+}
+  }];
 }
 
 def TF_InitializeTableFromDatasetOp : TF_Op<"InitializeTableFromDataset", []> {
@@ -371,6 +729,19 @@ def TF_InitializeTableFromDatasetOp : TF_Op<"InitializeTableFromDataset", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$table_handle,
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InitializeTableFromDataset", results, context);
+}
+  }];
 }
 
 def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [MemoryEffects<[MemWrite<TF_LookupTableResource>]>]> {
@@ -384,6 +755,19 @@ def TF_InitializeTableFromTextFileOp : TF_Op<"InitializeTableFromTextFile", [Mem
     ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$value_index,
     ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "-1">, [IntMinValue<-1>]>:$vocab_size
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InitializeTableFromTextFile", results, context);
+}
+  }];
 }
 
 def TF_InitializeTableFromTextFileV2Op : TF_Op<"InitializeTableFromTextFileV2", []> {
@@ -397,6 +781,19 @@ def TF_InitializeTableFromTextFileV2Op : TF_Op<"InitializeTableFromTextFileV2", 
     ConfinedAttr<I64Attr, [IntMinValue<-2>]>:$value_index,
     ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "-1">, [IntMinValue<-1>]>:$vocab_size
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InitializeTableFromTextFileV2", results, context);
+}
+  }];
 }
 
 def TF_InitializeTableV2Op : TF_Op<"InitializeTableV2", []> {
@@ -408,6 +805,19 @@ def TF_InitializeTableV2Op : TF_Op<"InitializeTableV2", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tkey = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tval = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InitializeTableV2", results, context);
+}
+  }];
 }
 
 def TF_InplaceAddOp : TF_Op<"InplaceAdd", [Pure]> {
@@ -421,6 +831,24 @@ def TF_InplaceAddOp : TF_Op<"InplaceAdd", [Pure]> {
     AnyTensor:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InplaceAdd", results, context);
+}
+  }];
 }
 
 def TF_InplaceUpdateOp : TF_Op<"InplaceUpdate", [Pure]> {
@@ -434,6 +862,24 @@ def TF_InplaceUpdateOp : TF_Op<"InplaceUpdate", [Pure]> {
     AnyTensor:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InplaceUpdate", results, context);
+}
+  }];
 }
 
 def TF_InvOp : TF_Op<"Inv", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -445,11 +891,27 @@ def TF_InvOp : TF_Op<"Inv", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Inv", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -471,11 +933,27 @@ def TF_InvertOp : TF_Op<"Invert", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     TF_TensorOfDTypes<"0xc20278", "int8, int16, int32, int64, uint8, uint16, uint32, uint64">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Invert", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -497,6 +975,24 @@ def TF_InvertPermutationOp : TF_Op<"InvertPermutation", [Pure]> {
     TF_TensorOfDTypes<"0x208", "int32, int64">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.InvertPermutation", results, context);
+}
+  }];
 }
 
 def TF_IsFiniteOp : TF_Op<"IsFinite", [Pure]> {
@@ -508,6 +1004,24 @@ def TF_IsFiniteOp : TF_Op<"IsFinite", [Pure]> {
     TF_TensorOfDTypes<"0x400", "bool">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IsFinite", results, context);
+}
+  }];
 }
 
 def TF_IsInfOp : TF_Op<"IsInf", [Pure]> {
@@ -519,6 +1033,24 @@ def TF_IsInfOp : TF_Op<"IsInf", [Pure]> {
     TF_TensorOfDTypes<"0x400", "bool">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IsInf", results, context);
+}
+  }];
 }
 
 def TF_IsNanOp : TF_Op<"IsNan", [Pure]> {
@@ -530,6 +1062,24 @@ def TF_IsNanOp : TF_Op<"IsNan", [Pure]> {
     TF_TensorOfDTypes<"0x400", "bool">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IsNan", results, context);
+}
+  }];
 }
 
 def TF_IteratorOp : TF_Op<"Iterator", []> {
@@ -543,6 +1093,24 @@ def TF_IteratorOp : TF_Op<"Iterator", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Iterator", results, context);
+}
+  }];
 }
 
 def TF_IteratorFromStringHandleOp : TF_Op<"IteratorFromStringHandle", []> {
@@ -555,6 +1123,24 @@ def TF_IteratorFromStringHandleOp : TF_Op<"IteratorFromStringHandle", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorFromStringHandle", results, context);
+}
+  }];
 }
 
 def TF_IteratorFromStringHandleV2Op : TF_Op<"IteratorFromStringHandleV2", []> {
@@ -567,6 +1153,24 @@ def TF_IteratorFromStringHandleV2Op : TF_Op<"IteratorFromStringHandleV2", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$resource_handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorFromStringHandleV2", results, context);
+}
+  }];
 }
 
 def TF_IteratorGetNextOp : TF_Op<"IteratorGetNext", []> {
@@ -579,6 +1183,19 @@ def TF_IteratorGetNextOp : TF_Op<"IteratorGetNext", []> {
   );
   DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
   TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorGetNext", results, context);
+}
+  }];
 }
 
 def TF_IteratorGetNextAsOptionalOp : TF_Op<"IteratorGetNextAsOptional", []> {
@@ -591,6 +1208,24 @@ def TF_IteratorGetNextAsOptionalOp : TF_Op<"IteratorGetNextAsOptional", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$optional
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorGetNextAsOptional", results, context);
+}
+  }];
 }
 
 def TF_IteratorGetNextSyncOp : TF_Op<"IteratorGetNextSync", []> {
@@ -603,6 +1238,19 @@ def TF_IteratorGetNextSyncOp : TF_Op<"IteratorGetNextSync", []> {
   );
   DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
   TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorGetNextSync", results, context);
+}
+  }];
 }
 
 def TF_IteratorToStringHandleOp : TF_Op<"IteratorToStringHandle", []> {
@@ -613,6 +1261,24 @@ def TF_IteratorToStringHandleOp : TF_Op<"IteratorToStringHandle", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$string_handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorToStringHandle", results, context);
+}
+  }];
 }
 
 def TF_IteratorV2Op : TF_Op<"IteratorV2", []> {
@@ -626,6 +1292,24 @@ def TF_IteratorV2Op : TF_Op<"IteratorV2", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_IteratorResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.IteratorV2", results, context);
+}
+  }];
 }
 
 def TF_KthOrderStatisticOp : TF_Op<"KthOrderStatistic", [Pure]> {
@@ -637,6 +1321,24 @@ def TF_KthOrderStatisticOp : TF_Op<"KthOrderStatistic", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.KthOrderStatistic", results, context);
+}
+  }];
 }
 
 def TF_L2LossOp : TF_Op<"L2Loss", [Pure]> {
@@ -648,6 +1350,24 @@ def TF_L2LossOp : TF_Op<"L2Loss", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.L2Loss", results, context);
+}
+  }];
 }
 
 def TF_LRNOp : TF_Op<"LRN", [Pure]> {
@@ -663,6 +1383,24 @@ def TF_LRNOp : TF_Op<"LRN", [Pure]> {
     TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LRN", results, context);
+}
+  }];
 }
 
 def TF_LRNGradOp : TF_Op<"LRNGrad", [Pure]> {
@@ -680,6 +1418,24 @@ def TF_LRNGradOp : TF_Op<"LRNGrad", [Pure]> {
     TF_TensorOfDTypes<"0x84002", "half, bfloat16, float">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LRNGrad", results, context);
+}
+  }];
 }
 
 def TF_LeakyReluOp : TF_Op<"LeakyRelu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -692,11 +1448,27 @@ def TF_LeakyReluOp : TF_Op<"LeakyRelu", [Pure, DeclareOpInterfaceMethods<InferTy
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LeakyRelu", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -722,11 +1494,27 @@ def TF_LeakyReluGradOp : TF_Op<"LeakyReluGrad", [Pure, DeclareOpInterfaceMethods
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LeakyReluGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     if (properties)
@@ -752,11 +1540,21 @@ def TF_LeftShiftOp : TF_Op<"LeftShift", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LeftShift", results, context);
 }
   }];
 }
@@ -773,15 +1571,20 @@ def TF_LessOp : TF_Op<"Less", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Less", results, context);
 }
   }];
 }
@@ -798,15 +1601,20 @@ def TF_LessEqualOp : TF_Op<"LessEqual", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldComparisonOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldComparisonOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LessEqual", results, context);
 }
   }];
 }
@@ -820,11 +1628,27 @@ def TF_LgammaOp : TF_Op<"Lgamma", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Lgamma", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -849,6 +1673,24 @@ def TF_LinSpaceOp : TF_Op<"LinSpace", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LinSpace", results, context);
+}
+  }];
 }
 
 def TF_ListDiffOp : TF_Op<"ListDiff", [Pure]> {
@@ -863,6 +1705,19 @@ def TF_ListDiffOp : TF_Op<"ListDiff", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ListDiff", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -877,6 +1732,19 @@ def TF_LoadTPUEmbeddingADAMParametersOp : TF_Op<"LoadTPUEmbeddingADAMParameters"
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingADAMParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -891,6 +1759,19 @@ def TF_LoadTPUEmbeddingAdadeltaParametersOp : TF_Op<"LoadTPUEmbeddingAdadeltaPar
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingAdadeltaParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -904,6 +1785,19 @@ def TF_LoadTPUEmbeddingAdagradParametersOp : TF_Op<"LoadTPUEmbeddingAdagradParam
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingAdagradParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -919,6 +1813,19 @@ def TF_LoadTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingCent
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingCenteredRMSPropParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -933,6 +1840,19 @@ def TF_LoadTPUEmbeddingFTRLParametersOp : TF_Op<"LoadTPUEmbeddingFTRLParameters"
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingFTRLParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -948,6 +1868,19 @@ def TF_LoadTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"LoadTPUEmbeddingMDLA
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingMDLAdagradLightParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -961,6 +1894,19 @@ def TF_LoadTPUEmbeddingMomentumParametersOp : TF_Op<"LoadTPUEmbeddingMomentumPar
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingMomentumParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -974,6 +1920,19 @@ def TF_LoadTPUEmbeddingProximalAdagradParametersOp : TF_Op<"LoadTPUEmbeddingProx
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingProximalAdagradParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -988,6 +1947,19 @@ def TF_LoadTPUEmbeddingProximalYogiParametersOp : TF_Op<"LoadTPUEmbeddingProxima
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingProximalYogiParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -1002,6 +1974,19 @@ def TF_LoadTPUEmbeddingRMSPropParametersOp : TF_Op<"LoadTPUEmbeddingRMSPropParam
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingRMSPropParameters", results, context);
+}
+  }];
 }
 
 def TF_LoadTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"LoadTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -1014,6 +1999,19 @@ def TF_LoadTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"LoadTPUEmb
     DefaultValuedOptionalAttr<I64Attr, "-1">:$table_id,
     DefaultValuedOptionalAttr<StrAttr, "\"\"">:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LoadTPUEmbeddingStochasticGradientDescentParameters", results, context);
+}
+  }];
 }
 
 def TF_LogOp : TF_Op<"Log", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1025,11 +2023,27 @@ def TF_LogOp : TF_Op<"Log", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Log", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1051,11 +2065,27 @@ def TF_Log1pOp : TF_Op<"Log1p", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Log1p", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1077,11 +2107,27 @@ def TF_LogSoftmaxOp : TF_Op<"LogSoftmax", [Pure, DeclareOpInterfaceMethods<Infer
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$logsoftmax
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LogSoftmax", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1105,15 +2151,20 @@ def TF_LogicalAndOp : TF_Op<"LogicalAnd", [Pure, Commutative]> {
   );
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldLogicalOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LogicalAnd", results, context);
 }
   }];
 }
@@ -1126,20 +2177,26 @@ def TF_LogicalNotOp : TF_Op<"LogicalNot", [Pure, DeclareOpInterfaceMethods<Infer
   let results = (outs
     TF_TensorOfDTypes<"0x400", "bool">:$y
   );
+  let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
-::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-void populateLogicalNotPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldUnaryOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
-  populateLogicalNotPatterns(results, context);
+  populateTfOpPatterns("tf.LogicalNot", results, context);
 }
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
@@ -1164,15 +2221,20 @@ def TF_LogicalOrOp : TF_Op<"LogicalOr", [Pure, Commutative]> {
   );
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldLogicalOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldLogicalOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LogicalOr", results, context);
 }
   }];
 }
@@ -1188,6 +2250,19 @@ def TF_LookupTableExportV2Op : TF_Op<"LookupTableExportV2", []> {
   );
   TF_DerivedResultGroupTypeAttr Tkeys = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tvalues = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableExportV2", results, context);
+}
+  }];
 }
 
 def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
@@ -1202,6 +2277,24 @@ def TF_LookupTableFindOp : TF_Op<"LookupTableFind", [MemoryEffects<[MemRead<TF_L
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableFind", results, context);
+}
+  }];
 }
 
 def TF_LookupTableFindV2Op : TF_Op<"LookupTableFindV2", []> {
@@ -1216,6 +2309,24 @@ def TF_LookupTableFindV2Op : TF_Op<"LookupTableFindV2", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableFindV2", results, context);
+}
+  }];
 }
 
 def TF_LookupTableImportV2Op : TF_Op<"LookupTableImportV2", []> {
@@ -1227,6 +2338,19 @@ def TF_LookupTableImportV2Op : TF_Op<"LookupTableImportV2", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableImportV2", results, context);
+}
+  }];
 }
 
 def TF_LookupTableInsertV2Op : TF_Op<"LookupTableInsertV2", []> {
@@ -1238,6 +2362,19 @@ def TF_LookupTableInsertV2Op : TF_Op<"LookupTableInsertV2", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tout = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableInsertV2", results, context);
+}
+  }];
 }
 
 def TF_LookupTableRemoveV2Op : TF_Op<"LookupTableRemoveV2", []> {
@@ -1247,6 +2384,19 @@ def TF_LookupTableRemoveV2Op : TF_Op<"LookupTableRemoveV2", []> {
     AnyTensor:$keys
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableRemoveV2", results, context);
+}
+  }];
 }
 
 def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [MemoryEffects<[MemRead<TF_LookupTableResource>]>]> {
@@ -1257,6 +2407,24 @@ def TF_LookupTableSizeOp : TF_Op<"LookupTableSize", [MemoryEffects<[MemRead<TF_L
   let results = (outs
     TF_TensorOfDTypes<"0x200", "int64">:$size
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableSize", results, context);
+}
+  }];
 }
 
 def TF_LookupTableSizeV2Op : TF_Op<"LookupTableSizeV2", []> {
@@ -1267,6 +2435,24 @@ def TF_LookupTableSizeV2Op : TF_Op<"LookupTableSizeV2", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200", "int64">:$size
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LookupTableSizeV2", results, context);
+}
+  }];
 }
 
 def TF_LowerBoundOp : TF_Op<"LowerBound", [Pure]> {
@@ -1280,6 +2466,24 @@ def TF_LowerBoundOp : TF_Op<"LowerBound", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.LowerBound", results, context);
+}
+  }];
 }
 
 def TF_MakeIteratorOp : TF_Op<"MakeIterator", []> {
@@ -1288,6 +2492,19 @@ def TF_MakeIteratorOp : TF_Op<"MakeIterator", []> {
     TF_TensorOfDTypes<"0x200000", "variant">:$dataset,
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$iterator
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MakeIterator", results, context);
+}
+  }];
 }
 
 def TF_MakeUniqueOp : TF_Op<"MakeUnique", [Pure]> {
@@ -1298,6 +2515,24 @@ def TF_MakeUniqueOp : TF_Op<"MakeUnique", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MakeUnique", results, context);
+}
+  }];
 }
 
 def TF_MapAndBatchDatasetOp : TF_Op<"MapAndBatchDataset", [Pure]> {
@@ -1318,6 +2553,24 @@ def TF_MapAndBatchDatasetOp : TF_Op<"MapAndBatchDataset", [Pure]> {
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MapAndBatchDataset", results, context);
+}
+  }];
 }
 
 def TF_MapDatasetOp : TF_Op<"MapDataset", [Pure]> {
@@ -1337,6 +2590,24 @@ def TF_MapDatasetOp : TF_Op<"MapDataset", [Pure]> {
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MapDataset", results, context);
+}
+  }];
 }
 
 def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
@@ -1354,11 +2625,23 @@ def TF_MatMulOp : TF_Op<"MatMul", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatMul", results, context);
 }
   }];
 }
@@ -1375,6 +2658,24 @@ def TF_MatrixBandPartOp : TF_Op<"MatrixBandPart", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindex = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixBandPart", results, context);
+}
+  }];
 }
 
 def TF_MatrixDiagOp : TF_Op<"MatrixDiag", [Pure]> {
@@ -1386,6 +2687,24 @@ def TF_MatrixDiagOp : TF_Op<"MatrixDiag", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixDiag", results, context);
+}
+  }];
 }
 
 def TF_MatrixDiagPartV3Op : TF_Op<"MatrixDiagPartV3", [Pure]> {
@@ -1400,6 +2719,24 @@ def TF_MatrixDiagPartV3Op : TF_Op<"MatrixDiagPartV3", [Pure]> {
     AnyTensor:$diagonal
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixDiagPartV3", results, context);
+}
+  }];
 }
 
 def TF_MatrixDiagV2Op : TF_Op<"MatrixDiagV2", [Pure]> {
@@ -1415,6 +2752,24 @@ def TF_MatrixDiagV2Op : TF_Op<"MatrixDiagV2", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixDiagV2", results, context);
+}
+  }];
 }
 
 def TF_MatrixDiagV3Op : TF_Op<"MatrixDiagV3", [Pure]> {
@@ -1431,6 +2786,24 @@ def TF_MatrixDiagV3Op : TF_Op<"MatrixDiagV3", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixDiagV3", results, context);
+}
+  }];
 }
 
 def TF_MatrixInverseOp : TF_Op<"MatrixInverse", [Pure]> {
@@ -1443,6 +2816,24 @@ def TF_MatrixInverseOp : TF_Op<"MatrixInverse", [Pure]> {
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixInverse", results, context);
+}
+  }];
 }
 
 def TF_MatrixSetDiagOp : TF_Op<"MatrixSetDiag", [Pure]> {
@@ -1455,6 +2846,24 @@ def TF_MatrixSetDiagOp : TF_Op<"MatrixSetDiag", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixSetDiag", results, context);
+}
+  }];
 }
 
 def TF_MatrixSetDiagV2Op : TF_Op<"MatrixSetDiagV2", [Pure]> {
@@ -1468,6 +2877,24 @@ def TF_MatrixSetDiagV2Op : TF_Op<"MatrixSetDiagV2", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixSetDiagV2", results, context);
+}
+  }];
 }
 
 def TF_MatrixSetDiagV3Op : TF_Op<"MatrixSetDiagV3", [Pure]> {
@@ -1482,6 +2909,24 @@ def TF_MatrixSetDiagV3Op : TF_Op<"MatrixSetDiagV3", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixSetDiagV3", results, context);
+}
+  }];
 }
 
 def TF_MatrixSolveOp : TF_Op<"MatrixSolve", [Pure]> {
@@ -1495,6 +2940,24 @@ def TF_MatrixSolveOp : TF_Op<"MatrixSolve", [Pure]> {
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixSolve", results, context);
+}
+  }];
 }
 
 def TF_MatrixTriangularSolveOp : TF_Op<"MatrixTriangularSolve", [Pure]> {
@@ -1509,6 +2972,24 @@ def TF_MatrixTriangularSolveOp : TF_Op<"MatrixTriangularSolve", [Pure]> {
     TF_TensorOfDTypes<"0xc4106", "bfloat16, double, float, half, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MatrixTriangularSolve", results, context);
+}
+  }];
 }
 
 def TF_MaxOp : TF_Op<"Max", [Pure]> {
@@ -1523,6 +3004,24 @@ def TF_MaxOp : TF_Op<"Max", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Max", results, context);
+}
+  }];
 }
 
 def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
@@ -1539,6 +3038,24 @@ def TF_MaxPoolOp : TF_Op<"MaxPool", [Pure]> {
     TF_TensorOfDTypes<"0xa4a7e", "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.MaxPool", results, context);
+}
+  }];
 }
 
 #endif // TFMLIR_TFGENOPS02_TD

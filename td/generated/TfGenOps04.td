@@ -14,11 +14,27 @@ def TF_ReluOp : TF_Op<"Relu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0xca4a7e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Relu", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -40,11 +56,27 @@ def TF_Relu6Op : TF_Op<"Relu6", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Relu6", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -67,11 +99,27 @@ def TF_Relu6GradOp : TF_Op<"Relu6Grad", [Pure, DeclareOpInterfaceMethods<InferTy
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Relu6Grad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -94,11 +142,27 @@ def TF_ReluGradOp : TF_Op<"ReluGrad", [Pure, DeclareOpInterfaceMethods<InferType
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ReluGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -123,6 +187,19 @@ def TF_RemoteCallOp : TF_Op<"RemoteCall", []> {
   );
   TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<1>;
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RemoteCall", results, context);
+}
+  }];
 }
 
 def TF_RepeatDatasetOp : TF_Op<"RepeatDataset", [Pure]> {
@@ -137,6 +214,24 @@ def TF_RepeatDatasetOp : TF_Op<"RepeatDataset", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RepeatDataset", results, context);
+}
+  }];
 }
 
 def TF_ReshapeOp : TF_Op<"Reshape", [Pure]> {
@@ -154,18 +249,18 @@ def TF_ReshapeOp : TF_Op<"Reshape", [Pure]> {
   let hasFolder = 1;
   let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyReshapeOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-void populateReshapePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyReshapeOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldReshapeOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
-  populateReshapePatterns(results, context);
+  populateTfOpPatterns("tf.Reshape", results, context);
 }
   }];
 }
@@ -182,6 +277,24 @@ def TF_ResizeBilinearOp : TF_Op<"ResizeBilinear", [Pure]> {
     TF_TensorOfDTypes<"0x2", "float">:$resized_images
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResizeBilinear", results, context);
+}
+  }];
 }
 
 def TF_ResizeBilinearGradOp : TF_Op<"ResizeBilinearGrad", [Pure]> {
@@ -196,6 +309,24 @@ def TF_ResizeBilinearGradOp : TF_Op<"ResizeBilinearGrad", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "float, bfloat16, half, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResizeBilinearGrad", results, context);
+}
+  }];
 }
 
 def TF_ResizeNearestNeighborOp : TF_Op<"ResizeNearestNeighbor", [Pure]> {
@@ -210,6 +341,24 @@ def TF_ResizeNearestNeighborOp : TF_Op<"ResizeNearestNeighbor", [Pure]> {
     TF_TensorOfDTypes<"0xa427e", "int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16">:$resized_images
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResizeNearestNeighbor", results, context);
+}
+  }];
 }
 
 def TF_ResizeNearestNeighborGradOp : TF_Op<"ResizeNearestNeighborGrad", [Pure]> {
@@ -224,6 +373,24 @@ def TF_ResizeNearestNeighborGradOp : TF_Op<"ResizeNearestNeighborGrad", [Pure]> 
     TF_TensorOfDTypes<"0x8405e", "uint8, int8, int32, half, float, double, bfloat16">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResizeNearestNeighborGrad", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAdaMaxOp : TF_Op<"ResourceApplyAdaMax", []> {
@@ -241,6 +408,19 @@ def TF_ResourceApplyAdaMaxOp : TF_Op<"ResourceApplyAdaMax", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAdaMax", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAdadeltaOp : TF_Op<"ResourceApplyAdadelta", []> {
@@ -256,6 +436,19 @@ def TF_ResourceApplyAdadeltaOp : TF_Op<"ResourceApplyAdadelta", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAdadelta", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAdagradOp : TF_Op<"ResourceApplyAdagrad", []> {
@@ -269,6 +462,19 @@ def TF_ResourceApplyAdagradOp : TF_Op<"ResourceApplyAdagrad", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAdagrad", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAdagradDAOp : TF_Op<"ResourceApplyAdagradDA", []> {
@@ -285,6 +491,19 @@ def TF_ResourceApplyAdagradDAOp : TF_Op<"ResourceApplyAdagradDA", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAdagradDA", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAdagradV2Op : TF_Op<"ResourceApplyAdagradV2", []> {
@@ -299,6 +518,19 @@ def TF_ResourceApplyAdagradV2Op : TF_Op<"ResourceApplyAdagradV2", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAdagradV2", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAdamOp : TF_Op<"ResourceApplyAdam", []> {
@@ -318,6 +550,19 @@ def TF_ResourceApplyAdamOp : TF_Op<"ResourceApplyAdam", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_nesterov
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAdam", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyAddSignOp : TF_Op<"ResourceApplyAddSign", []> {
@@ -333,6 +578,19 @@ def TF_ResourceApplyAddSignOp : TF_Op<"ResourceApplyAddSign", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyAddSign", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyCenteredRMSPropOp : TF_Op<"ResourceApplyCenteredRMSProp", []> {
@@ -350,6 +608,19 @@ def TF_ResourceApplyCenteredRMSPropOp : TF_Op<"ResourceApplyCenteredRMSProp", []
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyCenteredRMSProp", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyFtrlOp : TF_Op<"ResourceApplyFtrl", []> {
@@ -367,6 +638,19 @@ def TF_ResourceApplyFtrlOp : TF_Op<"ResourceApplyFtrl", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyFtrl", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyFtrlV2Op : TF_Op<"ResourceApplyFtrlV2", []> {
@@ -385,6 +669,19 @@ def TF_ResourceApplyFtrlV2Op : TF_Op<"ResourceApplyFtrlV2", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyFtrlV2", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyGradientDescentOp : TF_Op<"ResourceApplyGradientDescent", []> {
@@ -396,6 +693,19 @@ def TF_ResourceApplyGradientDescentOp : TF_Op<"ResourceApplyGradientDescent", []
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyGradientDescent", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyKerasMomentumOp : TF_Op<"ResourceApplyKerasMomentum", []> {
@@ -410,6 +720,19 @@ def TF_ResourceApplyKerasMomentumOp : TF_Op<"ResourceApplyKerasMomentum", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_nesterov
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyKerasMomentum", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyMomentumOp : TF_Op<"ResourceApplyMomentum", []> {
@@ -424,6 +747,19 @@ def TF_ResourceApplyMomentumOp : TF_Op<"ResourceApplyMomentum", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_nesterov
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyMomentum", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyPowerSignOp : TF_Op<"ResourceApplyPowerSign", []> {
@@ -439,6 +775,19 @@ def TF_ResourceApplyPowerSignOp : TF_Op<"ResourceApplyPowerSign", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyPowerSign", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyProximalAdagradOp : TF_Op<"ResourceApplyProximalAdagrad", []> {
@@ -453,6 +802,19 @@ def TF_ResourceApplyProximalAdagradOp : TF_Op<"ResourceApplyProximalAdagrad", []
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyProximalAdagrad", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyProximalGradientDescentOp : TF_Op<"ResourceApplyProximalGradientDescent", []> {
@@ -466,6 +828,19 @@ def TF_ResourceApplyProximalGradientDescentOp : TF_Op<"ResourceApplyProximalGrad
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyProximalGradientDescent", results, context);
+}
+  }];
 }
 
 def TF_ResourceApplyRMSPropOp : TF_Op<"ResourceApplyRMSProp", []> {
@@ -482,6 +857,19 @@ def TF_ResourceApplyRMSPropOp : TF_Op<"ResourceApplyRMSProp", []> {
     DefaultValuedOptionalAttr<BoolAttr, "false">:$use_locking
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceApplyRMSProp", results, context);
+}
+  }];
 }
 
 def TF_ResourceGatherOp : TF_Op<"ResourceGather", []> {
@@ -497,6 +885,24 @@ def TF_ResourceGatherOp : TF_Op<"ResourceGather", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceGather", results, context);
+}
+  }];
 }
 
 def TF_ResourceGatherNdOp : TF_Op<"ResourceGatherNd", []> {
@@ -510,6 +916,24 @@ def TF_ResourceGatherNdOp : TF_Op<"ResourceGatherNd", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceGatherNd", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterAddOp : TF_Op<"ResourceScatterAdd", []> {
@@ -521,6 +945,19 @@ def TF_ResourceScatterAddOp : TF_Op<"ResourceScatterAdd", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterAdd", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterDivOp : TF_Op<"ResourceScatterDiv", []> {
@@ -532,6 +969,19 @@ def TF_ResourceScatterDivOp : TF_Op<"ResourceScatterDiv", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterDiv", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterMaxOp : TF_Op<"ResourceScatterMax", []> {
@@ -543,6 +993,19 @@ def TF_ResourceScatterMaxOp : TF_Op<"ResourceScatterMax", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterMax", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterMinOp : TF_Op<"ResourceScatterMin", []> {
@@ -554,6 +1017,19 @@ def TF_ResourceScatterMinOp : TF_Op<"ResourceScatterMin", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterMin", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterMulOp : TF_Op<"ResourceScatterMul", []> {
@@ -565,6 +1041,19 @@ def TF_ResourceScatterMulOp : TF_Op<"ResourceScatterMul", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterMul", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterNdAddOp : TF_Op<"ResourceScatterNdAdd", []> {
@@ -578,6 +1067,19 @@ def TF_ResourceScatterNdAddOp : TF_Op<"ResourceScatterNdAdd", []> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterNdAdd", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterNdSubOp : TF_Op<"ResourceScatterNdSub", []> {
@@ -591,6 +1093,19 @@ def TF_ResourceScatterNdSubOp : TF_Op<"ResourceScatterNdSub", []> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterNdSub", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterNdUpdateOp : TF_Op<"ResourceScatterNdUpdate", []> {
@@ -604,6 +1119,19 @@ def TF_ResourceScatterNdUpdateOp : TF_Op<"ResourceScatterNdUpdate", []> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterNdUpdate", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterSubOp : TF_Op<"ResourceScatterSub", []> {
@@ -615,6 +1143,19 @@ def TF_ResourceScatterSubOp : TF_Op<"ResourceScatterSub", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterSub", results, context);
+}
+  }];
 }
 
 def TF_ResourceScatterUpdateOp : TF_Op<"ResourceScatterUpdate", []> {
@@ -626,6 +1167,19 @@ def TF_ResourceScatterUpdateOp : TF_Op<"ResourceScatterUpdate", []> {
   );
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceScatterUpdate", results, context);
+}
+  }];
 }
 
 def TF_ResourceSparseApplyAdagradOp : TF_Op<"ResourceSparseApplyAdagrad", []> {
@@ -641,6 +1195,19 @@ def TF_ResourceSparseApplyAdagradOp : TF_Op<"ResourceSparseApplyAdagrad", []> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<4>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceSparseApplyAdagrad", results, context);
+}
+  }];
 }
 
 def TF_ResourceSparseApplyAdagradV2Op : TF_Op<"ResourceSparseApplyAdagradV2", []> {
@@ -657,6 +1224,19 @@ def TF_ResourceSparseApplyAdagradV2Op : TF_Op<"ResourceSparseApplyAdagradV2", []
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<5>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceSparseApplyAdagradV2", results, context);
+}
+  }];
 }
 
 def TF_ResourceSparseApplyFtrlOp : TF_Op<"ResourceSparseApplyFtrl", []> {
@@ -676,6 +1256,19 @@ def TF_ResourceSparseApplyFtrlOp : TF_Op<"ResourceSparseApplyFtrl", []> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<4>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceSparseApplyFtrl", results, context);
+}
+  }];
 }
 
 def TF_ResourceStridedSliceAssignOp : TF_Op<"ResourceStridedSliceAssign", []> {
@@ -694,6 +1287,19 @@ def TF_ResourceStridedSliceAssignOp : TF_Op<"ResourceStridedSliceAssign", []> {
   );
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ResourceStridedSliceAssign", results, context);
+}
+  }];
 }
 
 def TF_RestoreOp : TF_Op<"Restore", []> {
@@ -707,6 +1313,24 @@ def TF_RestoreOp : TF_Op<"Restore", []> {
     AnyTensor:$tensor
   );
   TF_DerivedResultGroupTypeAttr dt = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Restore", results, context);
+}
+  }];
 }
 
 def TF_RestoreV2Op : TF_Op<"RestoreV2", []> {
@@ -720,6 +1344,19 @@ def TF_RestoreV2Op : TF_Op<"RestoreV2", []> {
     Variadic<AnyTensor>:$tensors
   );
   TF_DerivedResultGroupTypeListAttr dtypes = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RestoreV2", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingADAMParametersOp : TF_Op<"RetrieveTPUEmbeddingADAMParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -736,6 +1373,19 @@ def TF_RetrieveTPUEmbeddingADAMParametersOp : TF_Op<"RetrieveTPUEmbeddingADAMPar
     TF_TensorOfDTypes<"0x2", "float">:$momenta,
     TF_TensorOfDTypes<"0x2", "float">:$velocities
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingADAMParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingAdadeltaParametersOp : TF_Op<"RetrieveTPUEmbeddingAdadeltaParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -752,6 +1402,19 @@ def TF_RetrieveTPUEmbeddingAdadeltaParametersOp : TF_Op<"RetrieveTPUEmbeddingAda
     TF_TensorOfDTypes<"0x2", "float">:$accumulators,
     TF_TensorOfDTypes<"0x2", "float">:$updates
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingAdadeltaParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -767,6 +1430,19 @@ def TF_RetrieveTPUEmbeddingAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingAdag
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
     TF_TensorOfDTypes<"0x2", "float">:$accumulators
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingAdagradParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingCenteredRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -784,6 +1460,19 @@ def TF_RetrieveTPUEmbeddingCenteredRMSPropParametersOp : TF_Op<"RetrieveTPUEmbed
     TF_TensorOfDTypes<"0x2", "float">:$mom,
     TF_TensorOfDTypes<"0x2", "float">:$mg
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingCenteredRMSPropParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingFTRLParametersOp : TF_Op<"RetrieveTPUEmbeddingFTRLParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -800,6 +1489,19 @@ def TF_RetrieveTPUEmbeddingFTRLParametersOp : TF_Op<"RetrieveTPUEmbeddingFTRLPar
     TF_TensorOfDTypes<"0x2", "float">:$accumulators,
     TF_TensorOfDTypes<"0x2", "float">:$linears
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingFTRLParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"RetrieveTPUEmbeddingMDLAdagradLightParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -817,6 +1519,19 @@ def TF_RetrieveTPUEmbeddingMDLAdagradLightParametersOp : TF_Op<"RetrieveTPUEmbed
     TF_TensorOfDTypes<"0x2", "float">:$weights,
     TF_TensorOfDTypes<"0x2", "float">:$benefits
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingMDLAdagradLightParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingMomentumParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -832,6 +1547,19 @@ def TF_RetrieveTPUEmbeddingMomentumParametersOp : TF_Op<"RetrieveTPUEmbeddingMom
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
     TF_TensorOfDTypes<"0x2", "float">:$momenta
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingMomentumParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingProximalAdagradParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalAdagradParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -847,6 +1575,19 @@ def TF_RetrieveTPUEmbeddingProximalAdagradParametersOp : TF_Op<"RetrieveTPUEmbed
     TF_TensorOfDTypes<"0x2", "float">:$parameters,
     TF_TensorOfDTypes<"0x2", "float">:$accumulators
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingProximalAdagradParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingProximalYogiParametersOp : TF_Op<"RetrieveTPUEmbeddingProximalYogiParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -863,6 +1604,19 @@ def TF_RetrieveTPUEmbeddingProximalYogiParametersOp : TF_Op<"RetrieveTPUEmbeddin
     TF_TensorOfDTypes<"0x2", "float">:$v,
     TF_TensorOfDTypes<"0x2", "float">:$m
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingProximalYogiParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingRMSPropParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -879,6 +1633,19 @@ def TF_RetrieveTPUEmbeddingRMSPropParametersOp : TF_Op<"RetrieveTPUEmbeddingRMSP
     TF_TensorOfDTypes<"0x2", "float">:$ms,
     TF_TensorOfDTypes<"0x2", "float">:$mom
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingRMSPropParameters", results, context);
+}
+  }];
 }
 
 def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"RetrieveTPUEmbeddingStochasticGradientDescentParameters", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -893,6 +1660,24 @@ def TF_RetrieveTPUEmbeddingStochasticGradientDescentParametersOp : TF_Op<"Retrie
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$parameters
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RetrieveTPUEmbeddingStochasticGradientDescentParameters", results, context);
+}
+  }];
 }
 
 def TF_ReverseOp : TF_Op<"Reverse", [Pure]> {
@@ -905,6 +1690,24 @@ def TF_ReverseOp : TF_Op<"Reverse", [Pure]> {
     TF_TensorOfDTypes<"0xce47fe", "uint8, int8, uint16, int16, uint32, int32, uint64, int64, bool, bfloat16, half, float, double, complex64, complex128, string">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Reverse", results, context);
+}
+  }];
 }
 
 def TF_ReverseSequenceOp : TF_Op<"ReverseSequence", [Pure]> {
@@ -920,6 +1723,24 @@ def TF_ReverseSequenceOp : TF_Op<"ReverseSequence", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tlen = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ReverseSequence", results, context);
+}
+  }];
 }
 
 def TF_ReverseV2Op : TF_Op<"ReverseV2", [Pure]> {
@@ -933,6 +1754,24 @@ def TF_ReverseV2Op : TF_Op<"ReverseV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ReverseV2", results, context);
+}
+  }];
 }
 
 def TF_RightShiftOp : TF_Op<"RightShift", [Pure]> {
@@ -946,11 +1785,21 @@ def TF_RightShiftOp : TF_Op<"RightShift", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RightShift", results, context);
 }
   }];
 }
@@ -964,11 +1813,27 @@ def TF_RintOp : TF_Op<"Rint", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Rint", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -991,6 +1856,24 @@ def TF_RiscAddOp : TF_Op<"RiscAdd", [Pure, Commutative]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RiscAdd", results, context);
+}
+  }];
 }
 
 def TF_RiscDotOp : TF_Op<"RiscDot", [Pure]> {
@@ -1005,6 +1888,24 @@ def TF_RiscDotOp : TF_Op<"RiscDot", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RiscDot", results, context);
+}
+  }];
 }
 
 def TF_RngReadAndSkipOp : TF_Op<"RngReadAndSkip", []> {
@@ -1017,6 +1918,24 @@ def TF_RngReadAndSkipOp : TF_Op<"RngReadAndSkip", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200", "int64">:$value_arg
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RngReadAndSkip", results, context);
+}
+  }];
 }
 
 def TF_RollOp : TF_Op<"Roll", [Pure]> {
@@ -1032,6 +1951,24 @@ def TF_RollOp : TF_Op<"Roll", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Taxis = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tshift = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Roll", results, context);
+}
+  }];
 }
 
 def TF_RoundOp : TF_Op<"Round", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1043,11 +1980,27 @@ def TF_RoundOp : TF_Op<"Round", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Round", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1069,11 +2022,27 @@ def TF_RsqrtOp : TF_Op<"Rsqrt", [Pure, DeclareOpInterfaceMethods<InferTypeOpInte
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Rsqrt", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1096,11 +2065,27 @@ def TF_RsqrtGradOp : TF_Op<"RsqrtGrad", [Pure, DeclareOpInterfaceMethods<InferTy
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.RsqrtGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1121,6 +2106,19 @@ def TF_SaveOp : TF_Op<"Save", []> {
     Variadic<AnyTensor>:$data
   );
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Save", results, context);
+}
+  }];
 }
 
 def TF_SaveSlicesOp : TF_Op<"SaveSlices", []> {
@@ -1132,6 +2130,19 @@ def TF_SaveSlicesOp : TF_Op<"SaveSlices", []> {
     Variadic<AnyTensor>:$data
   );
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SaveSlices", results, context);
+}
+  }];
 }
 
 def TF_SaveV2Op : TF_Op<"SaveV2", []> {
@@ -1143,6 +2154,19 @@ def TF_SaveV2Op : TF_Op<"SaveV2", []> {
     Variadic<AnyTensor>:$tensors
   );
   TF_DerivedOperandGroupTypeListAttr dtypes = TF_DerivedOperandGroupTypeListAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SaveV2", results, context);
+}
+  }];
 }
 
 def TF_ScatterNdOp : TF_Op<"ScatterNd", [Pure]> {
@@ -1158,6 +2182,24 @@ def TF_ScatterNdOp : TF_Op<"ScatterNd", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ScatterNd", results, context);
+}
+  }];
 }
 
 def TF_SegmentMaxOp : TF_Op<"SegmentMax", [Pure]> {
@@ -1171,6 +2213,24 @@ def TF_SegmentMaxOp : TF_Op<"SegmentMax", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentMax", results, context);
+}
+  }];
 }
 
 def TF_SegmentMaxV2Op : TF_Op<"SegmentMaxV2", [Pure]> {
@@ -1186,6 +2246,24 @@ def TF_SegmentMaxV2Op : TF_Op<"SegmentMaxV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentMaxV2", results, context);
+}
+  }];
 }
 
 def TF_SegmentMeanOp : TF_Op<"SegmentMean", [Pure]> {
@@ -1199,6 +2277,24 @@ def TF_SegmentMeanOp : TF_Op<"SegmentMean", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentMean", results, context);
+}
+  }];
 }
 
 def TF_SegmentMinOp : TF_Op<"SegmentMin", [Pure]> {
@@ -1212,6 +2308,24 @@ def TF_SegmentMinOp : TF_Op<"SegmentMin", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentMin", results, context);
+}
+  }];
 }
 
 def TF_SegmentMinV2Op : TF_Op<"SegmentMinV2", [Pure]> {
@@ -1227,6 +2341,24 @@ def TF_SegmentMinV2Op : TF_Op<"SegmentMinV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentMinV2", results, context);
+}
+  }];
 }
 
 def TF_SegmentProdOp : TF_Op<"SegmentProd", [Pure]> {
@@ -1240,6 +2372,24 @@ def TF_SegmentProdOp : TF_Op<"SegmentProd", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentProd", results, context);
+}
+  }];
 }
 
 def TF_SegmentProdV2Op : TF_Op<"SegmentProdV2", [Pure]> {
@@ -1255,6 +2405,24 @@ def TF_SegmentProdV2Op : TF_Op<"SegmentProdV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentProdV2", results, context);
+}
+  }];
 }
 
 def TF_SegmentSumOp : TF_Op<"SegmentSum", [Pure]> {
@@ -1268,6 +2436,24 @@ def TF_SegmentSumOp : TF_Op<"SegmentSum", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentSum", results, context);
+}
+  }];
 }
 
 def TF_SegmentSumV2Op : TF_Op<"SegmentSumV2", [Pure]> {
@@ -1283,6 +2469,24 @@ def TF_SegmentSumV2Op : TF_Op<"SegmentSumV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SegmentSumV2", results, context);
+}
+  }];
 }
 
 def TF_SelectOp : TF_Op<"Select", [Pure]> {
@@ -1298,15 +2502,20 @@ def TF_SelectOp : TF_Op<"Select", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySelectOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySelectOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldSelectOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Select", results, context);
 }
   }];
 }
@@ -1324,15 +2533,20 @@ def TF_SelectV2Op : TF_Op<"SelectV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySelectV2Op(::mlir::Operation *op);
-::mlir::OpFoldResult foldSelectOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySelectV2Op(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldSelectOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SelectV2", results, context);
 }
   }];
 }
@@ -1348,6 +2562,19 @@ def TF_SelfAdjointEigV2Op : TF_Op<"SelfAdjointEigV2", [Pure]> {
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$v
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SelfAdjointEigV2", results, context);
+}
+  }];
 }
 
 def TF_SeluOp : TF_Op<"Selu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1359,11 +2586,27 @@ def TF_SeluOp : TF_Op<"Selu", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Selu", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1386,11 +2629,27 @@ def TF_SeluGradOp : TF_Op<"SeluGrad", [Pure, DeclareOpInterfaceMethods<InferType
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SeluGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1414,6 +2673,19 @@ def TF_SendOp : TF_Op<"Send", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
     StrAttr:$tensor_name
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Send", results, context);
+}
+  }];
 }
 
 def TF_SendTPUEmbeddingGradientsOp : TF_Op<"SendTPUEmbeddingGradients", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>, AttrSizedOperandSegments]> {
@@ -1425,6 +2697,19 @@ def TF_SendTPUEmbeddingGradientsOp : TF_Op<"SendTPUEmbeddingGradients", [MemoryE
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupSizeAttr NN = TF_DerivedOperandGroupSizeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SendTPUEmbeddingGradients", results, context);
+}
+  }];
 }
 
 def TF_SerializeIteratorOp : TF_Op<"SerializeIterator", []> {
@@ -1436,6 +2721,24 @@ def TF_SerializeIteratorOp : TF_Op<"SerializeIterator", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$serialized
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SerializeIterator", results, context);
+}
+  }];
 }
 
 def TF_SerializeSparseOp : TF_Op<"SerializeSparse", [Pure]> {
@@ -1450,6 +2753,24 @@ def TF_SerializeSparseOp : TF_Op<"SerializeSparse", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SerializeSparse", results, context);
+}
+  }];
 }
 
 def TF_ShapeNOp : TF_Op<"ShapeN", [Pure]> {
@@ -1463,6 +2784,19 @@ def TF_ShapeNOp : TF_Op<"ShapeN", [Pure]> {
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShapeN", results, context);
+}
+  }];
 }
 
 def TF_ShardedFilenameOp : TF_Op<"ShardedFilename", [Pure]> {
@@ -1475,6 +2809,24 @@ def TF_ShardedFilenameOp : TF_Op<"ShardedFilename", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$filename
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShardedFilename", results, context);
+}
+  }];
 }
 
 def TF_ShuffleAndRepeatDatasetV2Op : TF_Op<"ShuffleAndRepeatDatasetV2", []> {
@@ -1494,6 +2846,24 @@ def TF_ShuffleAndRepeatDatasetV2Op : TF_Op<"ShuffleAndRepeatDatasetV2", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShuffleAndRepeatDatasetV2", results, context);
+}
+  }];
 }
 
 def TF_ShuffleDatasetV2Op : TF_Op<"ShuffleDatasetV2", []> {
@@ -1509,6 +2879,24 @@ def TF_ShuffleDatasetV2Op : TF_Op<"ShuffleDatasetV2", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShuffleDatasetV2", results, context);
+}
+  }];
 }
 
 def TF_ShuffleDatasetV3Op : TF_Op<"ShuffleDatasetV3", []> {
@@ -1527,12 +2915,43 @@ def TF_ShuffleDatasetV3Op : TF_Op<"ShuffleDatasetV3", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShuffleDatasetV3", results, context);
+}
+  }];
 }
 
 def TF_ShutdownDistributedTPUOp : TF_Op<"ShutdownDistributedTPU", []> {
   let summary = "ShutdownDistributedTPU";
   let arguments = (ins
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShutdownDistributedTPU", results, context);
+}
+  }];
 }
 
 def TF_ShutdownTPUSystemOp : TF_Op<"ShutdownTPUSystem", []> {
@@ -1542,6 +2961,24 @@ def TF_ShutdownTPUSystemOp : TF_Op<"ShutdownTPUSystem", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x400", "bool">:$success
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ShutdownTPUSystem", results, context);
+}
+  }];
 }
 
 def TF_SigmoidOp : TF_Op<"Sigmoid", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1553,11 +2990,27 @@ def TF_SigmoidOp : TF_Op<"Sigmoid", [Pure, DeclareOpInterfaceMethods<InferTypeOp
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Sigmoid", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1580,11 +3033,27 @@ def TF_SigmoidGradOp : TF_Op<"SigmoidGrad", [Pure, DeclareOpInterfaceMethods<Inf
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SigmoidGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();

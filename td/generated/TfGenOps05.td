@@ -14,11 +14,27 @@ def TF_SignOp : TF_Op<"Sign", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0xc436e", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Sign", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -40,11 +56,27 @@ def TF_SinOp : TF_Op<"Sin", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Sin", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -66,11 +98,27 @@ def TF_SinhOp : TF_Op<"Sinh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Sinh", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -93,11 +141,22 @@ def TF_SizeOp : TF_Op<"Size", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::OpFoldResult foldSizeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldSizeOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Size", results, context);
 }
   }];
 }
@@ -115,11 +174,21 @@ def TF_SliceOp : TF_Op<"Slice", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySliceOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySliceOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Slice", results, context);
 }
   }];
 }
@@ -133,11 +202,27 @@ def TF_SnapshotOp : TF_Op<"Snapshot", [Pure, DeclareOpInterfaceMethods<InferType
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Snapshot", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -159,11 +244,27 @@ def TF_SoftmaxOp : TF_Op<"Softmax", [Pure, DeclareOpInterfaceMethods<InferTypeOp
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$softmax
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Softmax", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -187,6 +288,19 @@ def TF_SoftmaxCrossEntropyWithLogitsOp : TF_Op<"SoftmaxCrossEntropyWithLogits", 
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprop
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SoftmaxCrossEntropyWithLogits", results, context);
+}
+  }];
 }
 
 def TF_SoftplusOp : TF_Op<"Softplus", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -198,11 +312,27 @@ def TF_SoftplusOp : TF_Op<"Softplus", [Pure, DeclareOpInterfaceMethods<InferType
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Softplus", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -225,11 +355,27 @@ def TF_SoftplusGradOp : TF_Op<"SoftplusGrad", [Pure, DeclareOpInterfaceMethods<I
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SoftplusGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -251,11 +397,27 @@ def TF_SoftsignOp : TF_Op<"Softsign", [Pure, DeclareOpInterfaceMethods<InferType
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$activations
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Softsign", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -278,11 +440,27 @@ def TF_SoftsignGradOp : TF_Op<"SoftsignGrad", [Pure, DeclareOpInterfaceMethods<I
     TF_TensorOfDTypes<"0x84006", "half, bfloat16, float, double">:$backprops
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SoftsignGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -318,6 +496,19 @@ def TF_SortListOfSparseCoreCooTensorsOp : TF_Op<"SortListOfSparseCoreCooTensors"
     TF_TensorOfDTypes<"0x8", "int32">:$id_counts
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SortListOfSparseCoreCooTensors", results, context);
+}
+  }];
 }
 
 def TF_SpaceToBatchOp : TF_Op<"SpaceToBatch", [Pure]> {
@@ -332,6 +523,24 @@ def TF_SpaceToBatchOp : TF_Op<"SpaceToBatch", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SpaceToBatch", results, context);
+}
+  }];
 }
 
 def TF_SpaceToBatchNDOp : TF_Op<"SpaceToBatchND", [Pure]> {
@@ -347,6 +556,24 @@ def TF_SpaceToBatchNDOp : TF_Op<"SpaceToBatchND", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tblock_shape = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tpaddings = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SpaceToBatchND", results, context);
+}
+  }];
 }
 
 def TF_SpaceToDepthOp : TF_Op<"SpaceToDepth", [Pure]> {
@@ -360,6 +587,24 @@ def TF_SpaceToDepthOp : TF_Op<"SpaceToDepth", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SpaceToDepth", results, context);
+}
+  }];
 }
 
 def TF_SparseAddOp : TF_Op<"SparseAdd", [Pure]> {
@@ -380,6 +625,19 @@ def TF_SparseAddOp : TF_Op<"SparseAdd", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Treal = TF_DerivedOperandGroupTypeAttr<6>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseAdd", results, context);
+}
+  }];
 }
 
 def TF_SparseFillEmptyRowsOp : TF_Op<"SparseFillEmptyRows", [Pure]> {
@@ -397,6 +655,19 @@ def TF_SparseFillEmptyRowsOp : TF_Op<"SparseFillEmptyRows", [Pure]> {
     TF_TensorOfDTypes<"0x200", "int64">:$reverse_index_map
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseFillEmptyRows", results, context);
+}
+  }];
 }
 
 def TF_SparseMatMulOp : TF_Op<"SparseMatMul", [Pure]> {
@@ -414,6 +685,24 @@ def TF_SparseMatMulOp : TF_Op<"SparseMatMul", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Ta = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tb = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseMatMul", results, context);
+}
+  }];
 }
 
 def TF_SparseReduceSumOp : TF_Op<"SparseReduceSum", [Pure]> {
@@ -429,6 +718,24 @@ def TF_SparseReduceSumOp : TF_Op<"SparseReduceSum", [Pure]> {
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseReduceSum", results, context);
+}
+  }];
 }
 
 def TF_SparseReshapeOp : TF_Op<"SparseReshape", [Pure]> {
@@ -442,6 +749,19 @@ def TF_SparseReshapeOp : TF_Op<"SparseReshape", [Pure]> {
     TF_TensorOfDTypes<"0x200", "int64">:$output_indices,
     TF_TensorOfDTypes<"0x200", "int64">:$output_shape
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseReshape", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentMeanOp : TF_Op<"SparseSegmentMean", [Pure]> {
@@ -458,6 +778,24 @@ def TF_SparseSegmentMeanOp : TF_Op<"SparseSegmentMean", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentMean", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentMeanGradOp : TF_Op<"SparseSegmentMeanGrad", [Pure]> {
@@ -474,6 +812,24 @@ def TF_SparseSegmentMeanGradOp : TF_Op<"SparseSegmentMeanGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentMeanGrad", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentMeanWithNumSegmentsOp : TF_Op<"SparseSegmentMeanWithNumSegments", [Pure]> {
@@ -492,6 +848,24 @@ def TF_SparseSegmentMeanWithNumSegmentsOp : TF_Op<"SparseSegmentMeanWithNumSegme
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<3>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentMeanWithNumSegments", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentSqrtNOp : TF_Op<"SparseSegmentSqrtN", [Pure]> {
@@ -508,6 +882,24 @@ def TF_SparseSegmentSqrtNOp : TF_Op<"SparseSegmentSqrtN", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentSqrtN", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentSqrtNGradOp : TF_Op<"SparseSegmentSqrtNGrad", [Pure]> {
@@ -524,6 +916,24 @@ def TF_SparseSegmentSqrtNGradOp : TF_Op<"SparseSegmentSqrtNGrad", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentSqrtNGrad", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentSqrtNWithNumSegmentsOp : TF_Op<"SparseSegmentSqrtNWithNumSegments", [Pure]> {
@@ -542,6 +952,24 @@ def TF_SparseSegmentSqrtNWithNumSegmentsOp : TF_Op<"SparseSegmentSqrtNWithNumSeg
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<3>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentSqrtNWithNumSegments", results, context);
+}
+  }];
 }
 
 def TF_SparseSegmentSumOp : TF_Op<"SparseSegmentSum", [Pure]> {
@@ -558,6 +986,24 @@ def TF_SparseSegmentSumOp : TF_Op<"SparseSegmentSum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tsegmentids = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSegmentSum", results, context);
+}
+  }];
 }
 
 def TF_SparseSoftmaxCrossEntropyWithLogitsOp : TF_Op<"SparseSoftmaxCrossEntropyWithLogits", [Pure]> {
@@ -572,6 +1018,19 @@ def TF_SparseSoftmaxCrossEntropyWithLogitsOp : TF_Op<"SparseSoftmaxCrossEntropyW
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tlabels = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseSoftmaxCrossEntropyWithLogits", results, context);
+}
+  }];
 }
 
 def TF_SparseTensorDenseMatMulOp : TF_Op<"SparseTensorDenseMatMul", [Pure]> {
@@ -589,6 +1048,24 @@ def TF_SparseTensorDenseMatMulOp : TF_Op<"SparseTensorDenseMatMul", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseTensorDenseMatMul", results, context);
+}
+  }];
 }
 
 def TF_SparseToDenseOp : TF_Op<"SparseToDense", [Pure]> {
@@ -605,6 +1082,24 @@ def TF_SparseToDenseOp : TF_Op<"SparseToDense", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SparseToDense", results, context);
+}
+  }];
 }
 
 def TF_SplitOp : TF_Op<"Split", [Pure]> {
@@ -619,11 +1114,16 @@ def TF_SplitOp : TF_Op<"Split", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySplitOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySplitOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Split", results, context);
 }
   }];
 }
@@ -642,11 +1142,16 @@ def TF_SplitVOp : TF_Op<"SplitV", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Tlen = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupSizeAttr num_split = TF_DerivedResultGroupSizeAttr<0>;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySplitVOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySplitVOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SplitV", results, context);
 }
   }];
 }
@@ -660,11 +1165,27 @@ def TF_SqrtOp : TF_Op<"Sqrt", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Sqrt", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -687,11 +1208,27 @@ def TF_SqrtGradOp : TF_Op<"SqrtGrad", [Pure, DeclareOpInterfaceMethods<InferType
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SqrtGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -713,15 +1250,26 @@ def TF_SquareOp : TF_Op<"Square", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     TF_TensorOfDTypes<"0xce437e", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
-::mlir::OpFoldResult foldUnaryOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldUnaryOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Square", results, context);
 }
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
@@ -746,11 +1294,21 @@ def TF_SquaredDifferenceOp : TF_Op<"SquaredDifference", [Pure, Commutative]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SquaredDifference", results, context);
 }
   }];
 }
@@ -767,15 +1325,20 @@ def TF_SqueezeOp : TF_Op<"Squeeze", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifySqueezeOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldReshapeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifySqueezeOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldReshapeOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Squeeze", results, context);
 }
   }];
 }
@@ -785,6 +1348,19 @@ def TF_StackCloseV2Op : TF_Op<"StackCloseV2", []> {
   let arguments = (ins
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StackCloseV2", results, context);
+}
+  }];
 }
 
 def TF_StackPopV2Op : TF_Op<"StackPopV2", []> {
@@ -796,6 +1372,24 @@ def TF_StackPopV2Op : TF_Op<"StackPopV2", []> {
     AnyTensor:$elem
   );
   TF_DerivedResultGroupTypeAttr elem_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StackPopV2", results, context);
+}
+  }];
 }
 
 def TF_StackPushV2Op : TF_Op<"StackPushV2", []> {
@@ -809,6 +1403,24 @@ def TF_StackPushV2Op : TF_Op<"StackPushV2", []> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StackPushV2", results, context);
+}
+  }];
 }
 
 def TF_StackV2Op : TF_Op<"StackV2", []> {
@@ -821,6 +1433,24 @@ def TF_StackV2Op : TF_Op<"StackV2", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StackV2", results, context);
+}
+  }];
 }
 
 def TF_StatefulStandardNormalV2Op : TF_Op<"StatefulStandardNormalV2", []> {
@@ -835,6 +1465,24 @@ def TF_StatefulStandardNormalV2Op : TF_Op<"StatefulStandardNormalV2", []> {
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatefulStandardNormalV2", results, context);
+}
+  }];
 }
 
 def TF_StatefulTruncatedNormalOp : TF_Op<"StatefulTruncatedNormal", []> {
@@ -849,6 +1497,24 @@ def TF_StatefulTruncatedNormalOp : TF_Op<"StatefulTruncatedNormal", []> {
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatefulTruncatedNormal", results, context);
+}
+  }];
 }
 
 def TF_StatefulUniformOp : TF_Op<"StatefulUniform", []> {
@@ -863,6 +1529,24 @@ def TF_StatefulUniformOp : TF_Op<"StatefulUniform", []> {
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatefulUniform", results, context);
+}
+  }];
 }
 
 def TF_StatefulUniformFullIntOp : TF_Op<"StatefulUniformFullInt", []> {
@@ -877,6 +1561,24 @@ def TF_StatefulUniformFullIntOp : TF_Op<"StatefulUniformFullInt", []> {
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatefulUniformFullInt", results, context);
+}
+  }];
 }
 
 def TF_StatefulUniformIntOp : TF_Op<"StatefulUniformInt", []> {
@@ -893,6 +1595,24 @@ def TF_StatefulUniformIntOp : TF_Op<"StatefulUniformInt", []> {
   );
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<3>;
   TF_DerivedOperandGroupTypeAttr shape_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatefulUniformInt", results, context);
+}
+  }];
 }
 
 def TF_StatelessMultinomialOp : TF_Op<"StatelessMultinomial", [Pure, TF_NoConstantFold]> {
@@ -908,6 +1628,24 @@ def TF_StatelessMultinomialOp : TF_Op<"StatelessMultinomial", [Pure, TF_NoConsta
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedResultGroupTypeAttr output_dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessMultinomial", results, context);
+}
+  }];
 }
 
 def TF_StatelessParameterizedTruncatedNormalOp : TF_Op<"StatelessParameterizedTruncatedNormal", [Pure, TF_NoConstantFold]> {
@@ -926,6 +1664,24 @@ def TF_StatelessParameterizedTruncatedNormalOp : TF_Op<"StatelessParameterizedTr
   TF_DerivedOperandGroupTypeAttr S = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessParameterizedTruncatedNormal", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomBinomialOp : TF_Op<"StatelessRandomBinomial", [Pure, TF_NoConstantFold]> {
@@ -943,6 +1699,24 @@ def TF_StatelessRandomBinomialOp : TF_Op<"StatelessRandomBinomial", [Pure, TF_No
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomBinomial", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomGammaV2Op : TF_Op<"StatelessRandomGammaV2", [Pure, TF_NoConstantFold]> {
@@ -958,6 +1732,24 @@ def TF_StatelessRandomGammaV2Op : TF_Op<"StatelessRandomGammaV2", [Pure, TF_NoCo
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomGammaV2", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomGetAlgOp : TF_Op<"StatelessRandomGetAlg", []> {
@@ -967,6 +1759,24 @@ def TF_StatelessRandomGetAlgOp : TF_Op<"StatelessRandomGetAlg", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$alg
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomGetAlg", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter", [Pure, TF_NoConstantFold]> {
@@ -979,6 +1789,19 @@ def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter", [P
     TF_TensorOfDTypes<"0x800000", "uint64">:$counter
   );
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomGetKeyCounter", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAlg", [Pure, TF_NoConstantFold]> {
@@ -992,6 +1815,19 @@ def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAl
     TF_TensorOfDTypes<"0x8", "int32">:$alg
   );
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomGetKeyCounterAlg", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomNormalOp : TF_Op<"StatelessRandomNormal", [Pure, TF_NoConstantFold]> {
@@ -1006,6 +1842,24 @@ def TF_StatelessRandomNormalOp : TF_Op<"StatelessRandomNormal", [Pure, TF_NoCons
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomNormal", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomNormalV2Op : TF_Op<"StatelessRandomNormalV2", [Pure]> {
@@ -1021,6 +1875,24 @@ def TF_StatelessRandomNormalV2Op : TF_Op<"StatelessRandomNormalV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomNormalV2", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomPoissonOp : TF_Op<"StatelessRandomPoisson", [Pure, TF_NoConstantFold]> {
@@ -1037,6 +1909,24 @@ def TF_StatelessRandomPoissonOp : TF_Op<"StatelessRandomPoisson", [Pure, TF_NoCo
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomPoisson", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomUniformOp : TF_Op<"StatelessRandomUniform", [Pure, TF_NoConstantFold]> {
@@ -1051,6 +1941,24 @@ def TF_StatelessRandomUniformOp : TF_Op<"StatelessRandomUniform", [Pure, TF_NoCo
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomUniform", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomUniformFullIntOp : TF_Op<"StatelessRandomUniformFullInt", [Pure, TF_NoConstantFold]> {
@@ -1065,6 +1973,24 @@ def TF_StatelessRandomUniformFullIntOp : TF_Op<"StatelessRandomUniformFullInt", 
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomUniformFullInt", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomUniformFullIntV2Op : TF_Op<"StatelessRandomUniformFullIntV2", [Pure]> {
@@ -1080,6 +2006,24 @@ def TF_StatelessRandomUniformFullIntV2Op : TF_Op<"StatelessRandomUniformFullIntV
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomUniformFullIntV2", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomUniformIntOp : TF_Op<"StatelessRandomUniformInt", [Pure, TF_NoConstantFold]> {
@@ -1096,6 +2040,24 @@ def TF_StatelessRandomUniformIntOp : TF_Op<"StatelessRandomUniformInt", [Pure, T
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomUniformInt", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomUniformIntV2Op : TF_Op<"StatelessRandomUniformIntV2", [Pure]> {
@@ -1113,6 +2075,24 @@ def TF_StatelessRandomUniformIntV2Op : TF_Op<"StatelessRandomUniformIntV2", [Pur
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr dtype = TF_DerivedOperandGroupTypeAttr<4>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomUniformIntV2", results, context);
+}
+  }];
 }
 
 def TF_StatelessRandomUniformV2Op : TF_Op<"StatelessRandomUniformV2", [Pure]> {
@@ -1128,6 +2108,24 @@ def TF_StatelessRandomUniformV2Op : TF_Op<"StatelessRandomUniformV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessRandomUniformV2", results, context);
+}
+  }];
 }
 
 def TF_StatelessTruncatedNormalOp : TF_Op<"StatelessTruncatedNormal", [Pure, TF_NoConstantFold]> {
@@ -1142,6 +2140,24 @@ def TF_StatelessTruncatedNormalOp : TF_Op<"StatelessTruncatedNormal", [Pure, TF_
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tseed = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessTruncatedNormal", results, context);
+}
+  }];
 }
 
 def TF_StatelessTruncatedNormalV2Op : TF_Op<"StatelessTruncatedNormalV2", [Pure]> {
@@ -1157,6 +2173,24 @@ def TF_StatelessTruncatedNormalV2Op : TF_Op<"StatelessTruncatedNormalV2", [Pure]
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StatelessTruncatedNormalV2", results, context);
+}
+  }];
 }
 
 def TF_StaticRegexFullMatchOp : TF_Op<"StaticRegexFullMatch", [Pure]> {
@@ -1168,6 +2202,24 @@ def TF_StaticRegexFullMatchOp : TF_Op<"StaticRegexFullMatch", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x400", "bool">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StaticRegexFullMatch", results, context);
+}
+  }];
 }
 
 def TF_StopGradientOp : TF_Op<"StopGradient", [Pure]> {
@@ -1179,6 +2231,24 @@ def TF_StopGradientOp : TF_Op<"StopGradient", [Pure]> {
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StopGradient", results, context);
+}
+  }];
 }
 
 def TF_StoreMinibatchStatisticsInFdoOp : TF_Op<"StoreMinibatchStatisticsInFdo", [Pure]> {
@@ -1194,6 +2264,19 @@ def TF_StoreMinibatchStatisticsInFdoOp : TF_Op<"StoreMinibatchStatisticsInFdo", 
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$sample_count,
     StrAttr:$table_name
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StoreMinibatchStatisticsInFdo", results, context);
+}
+  }];
 }
 
 def TF_StridedSliceOp : TF_Op<"StridedSlice", [Pure]> {
@@ -1215,11 +2298,21 @@ def TF_StridedSliceOp : TF_Op<"StridedSlice", [Pure]> {
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyStridedSliceOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyStridedSliceOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StridedSlice", results, context);
 }
   }];
 }
@@ -1243,6 +2336,24 @@ def TF_StridedSliceGradOp : TF_Op<"StridedSliceGrad", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<4>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StridedSliceGrad", results, context);
+}
+  }];
 }
 
 def TF_StringFormatOp : TF_Op<"StringFormat", [Pure]> {
@@ -1257,6 +2368,24 @@ def TF_StringFormatOp : TF_Op<"StringFormat", [Pure]> {
     TF_TensorOfDTypes<"0x80", "string">:$output
   );
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StringFormat", results, context);
+}
+  }];
 }
 
 def TF_StringJoinOp : TF_Op<"StringJoin", [Pure]> {
@@ -1269,6 +2398,24 @@ def TF_StringJoinOp : TF_Op<"StringJoin", [Pure]> {
     TF_TensorOfDTypes<"0x80", "string">:$output
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StringJoin", results, context);
+}
+  }];
 }
 
 def TF_StringStripOp : TF_Op<"StringStrip", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1279,11 +2426,27 @@ def TF_StringStripOp : TF_Op<"StringStrip", [Pure, DeclareOpInterfaceMethods<Inf
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StringStrip", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1305,6 +2468,24 @@ def TF_StringToHashBucketFastOp : TF_Op<"StringToHashBucketFast", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x200", "int64">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.StringToHashBucketFast", results, context);
+}
+  }];
 }
 
 def TF_SubOp : TF_Op<"Sub", [Pure]> {
@@ -1322,19 +2503,19 @@ def TF_SubOp : TF_Op<"Sub", [Pure]> {
   let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldSubOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-void populateSubPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldSubOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
-  populateSubPatterns(results, context);
+  populateTfOpPatterns("tf.Sub", results, context);
 }
   }];
 }
@@ -1351,6 +2532,24 @@ def TF_SumOp : TF_Op<"Sum", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tidx = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Sum", results, context);
+}
+  }];
 }
 
 def TF_SummaryWriterOp : TF_Op<"SummaryWriter", []> {
@@ -1362,6 +2561,24 @@ def TF_SummaryWriterOp : TF_Op<"SummaryWriter", []> {
   let results = (outs
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_ResourceResource>]>:$writer
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SummaryWriter", results, context);
+}
+  }];
 }
 
 def TF_SvdOp : TF_Op<"Svd", [Pure]> {
@@ -1377,6 +2594,19 @@ def TF_SvdOp : TF_Op<"Svd", [Pure]> {
     TF_TensorOfDTypes<"0xc0106", "double, float, half, complex64, complex128">:$v
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Svd", results, context);
+}
+  }];
 }
 
 def TF_SymbolicGradientOp : TF_Op<"SymbolicGradient", [Pure]> {
@@ -1390,6 +2620,19 @@ def TF_SymbolicGradientOp : TF_Op<"SymbolicGradient", [Pure]> {
   );
   TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.SymbolicGradient", results, context);
+}
+  }];
 }
 
 def TF_TPUAnnotateTensorsWithDynamicShapeOp : TF_Op<"TPUAnnotateTensorsWithDynamicShape", [Pure]> {
@@ -1401,6 +2644,19 @@ def TF_TPUAnnotateTensorsWithDynamicShapeOp : TF_Op<"TPUAnnotateTensorsWithDynam
     Variadic<AnyTensor>:$tpu_tensors
   );
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUAnnotateTensorsWithDynamicShape", results, context);
+}
+  }];
 }
 
 def TF_TPUCompilationResultOp : TF_Op<"TPUCompilationResult", [MemoryEffects<[MemWrite<TF_MustExecuteResource>]>]> {
@@ -1410,6 +2666,24 @@ def TF_TPUCompilationResultOp : TF_Op<"TPUCompilationResult", [MemoryEffects<[Me
   let results = (outs
     TF_TensorOfDTypes<"0x80", "string">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUCompilationResult", results, context);
+}
+  }];
 }
 
 def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [Pure, AttrSizedOperandSegments]> {
@@ -1423,6 +2697,19 @@ def TF_TPUCopyWithDynamicShapeOp : TF_Op<"TPUCopyWithDynamicShape", [Pure, AttrS
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<1>;
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUCopyWithDynamicShape", results, context);
+}
+  }];
 }
 
 def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", [Pure, TF_NoConstantFold]> {
@@ -1434,6 +2721,24 @@ def TF_TPUDummyInputOp : TF_Op<"TPUDummyInput", [Pure, TF_NoConstantFold]> {
     TF_TensorOfDTypes<"0x4002", "float, bfloat16">:$output
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUDummyInput", results, context);
+}
+  }];
 }
 
 def TF_TPUEmbeddingActivationsOp : TF_Op<"TPUEmbeddingActivations", [Pure]> {
@@ -1447,6 +2752,24 @@ def TF_TPUEmbeddingActivationsOp : TF_Op<"TPUEmbeddingActivations", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x2", "float">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUEmbeddingActivations", results, context);
+}
+  }];
 }
 
 def TF_TPUOrdinalSelectorOp : TF_Op<"TPUOrdinalSelector", []> {
@@ -1456,6 +2779,24 @@ def TF_TPUOrdinalSelectorOp : TF_Op<"TPUOrdinalSelector", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$device_ordinals
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUOrdinalSelector", results, context);
+}
+  }];
 }
 
 def TF_TPUPartitionedCallOp : TF_Op<"TPUPartitionedCall", []> {
@@ -1473,6 +2814,19 @@ def TF_TPUPartitionedCallOp : TF_Op<"TPUPartitionedCall", []> {
   );
   TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUPartitionedCall", results, context);
+}
+  }];
 }
 
 def TF_TPUReshardVariablesOp : TF_Op<"TPUReshardVariables", []> {
@@ -1483,6 +2837,19 @@ def TF_TPUReshardVariablesOp : TF_Op<"TPUReshardVariables", []> {
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$format_state_var
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPUReshardVariables", results, context);
+}
+  }];
 }
 
 def TF_TPURoundRobinOp : TF_Op<"TPURoundRobin", []> {
@@ -1492,6 +2859,24 @@ def TF_TPURoundRobinOp : TF_Op<"TPURoundRobin", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$device_ordinal
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TPURoundRobin", results, context);
+}
+  }];
 }
 
 def TF_TakeDatasetOp : TF_Op<"TakeDataset", [Pure]> {
@@ -1506,6 +2891,24 @@ def TF_TakeDatasetOp : TF_Op<"TakeDataset", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TakeDataset", results, context);
+}
+  }];
 }
 
 def TF_TakeWhileDatasetOp : TF_Op<"TakeWhileDataset", [Pure]> {
@@ -1522,6 +2925,24 @@ def TF_TakeWhileDatasetOp : TF_Op<"TakeWhileDataset", [Pure]> {
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
   TF_DerivedOperandGroupTypeListAttr Targuments = TF_DerivedOperandGroupTypeListAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TakeWhileDataset", results, context);
+}
+  }];
 }
 
 def TF_TanOp : TF_Op<"Tan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -1533,11 +2954,27 @@ def TF_TanOp : TF_Op<"Tan", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterfac
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Tan", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1559,11 +2996,27 @@ def TF_TanhOp : TF_Op<"Tanh", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$y
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Tanh", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1586,11 +3039,27 @@ def TF_TanhGradOp : TF_Op<"TanhGrad", [Pure, DeclareOpInterfaceMethods<InferType
     TF_TensorOfDTypes<"0xc4106", "bfloat16, half, float, double, complex64, complex128">:$z
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferSameTypeAsFirstOperand(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TanhGrad", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -1608,6 +3077,19 @@ def TF_TensorArrayCloseV3Op : TF_Op<"TensorArrayCloseV3", []> {
   let arguments = (ins
     Arg<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemWrite<TF_ResourceResource>]>:$handle
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayCloseV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayConcatV3Op : TF_Op<"TensorArrayConcatV3", []> {
@@ -1622,6 +3104,19 @@ def TF_TensorArrayConcatV3Op : TF_Op<"TensorArrayConcatV3", []> {
     TF_TensorOfDTypes<"0x200", "int64">:$lengths
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayConcatV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayGatherV3Op : TF_Op<"TensorArrayGatherV3", []> {
@@ -1636,6 +3131,24 @@ def TF_TensorArrayGatherV3Op : TF_Op<"TensorArrayGatherV3", []> {
     AnyTensor:$value_arg
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayGatherV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayGradV3Op : TF_Op<"TensorArrayGradV3", []> {
@@ -1649,6 +3162,19 @@ def TF_TensorArrayGradV3Op : TF_Op<"TensorArrayGradV3", []> {
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_TensorArrayResource>]>:$grad_handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayGradV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayReadV3Op : TF_Op<"TensorArrayReadV3", []> {
@@ -1662,6 +3188,24 @@ def TF_TensorArrayReadV3Op : TF_Op<"TensorArrayReadV3", []> {
     AnyTensor:$value_arg
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayReadV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayScatterV3Op : TF_Op<"TensorArrayScatterV3", []> {
@@ -1676,6 +3220,24 @@ def TF_TensorArrayScatterV3Op : TF_Op<"TensorArrayScatterV3", []> {
     TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayScatterV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArraySizeV3Op : TF_Op<"TensorArraySizeV3", []> {
@@ -1687,6 +3249,24 @@ def TF_TensorArraySizeV3Op : TF_Op<"TensorArraySizeV3", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$size
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArraySizeV3", results, context);
+}
+  }];
 }
 
 #endif // TFMLIR_TFGENOPS05_TD

@@ -17,6 +17,24 @@ def TF_TensorArraySplitV3Op : TF_Op<"TensorArraySplitV3", []> {
     TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArraySplitV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayV3Op : TF_Op<"TensorArrayV3", []> {
@@ -34,6 +52,19 @@ def TF_TensorArrayV3Op : TF_Op<"TensorArrayV3", []> {
     Res<TF_TensorOfDTypes<"0x100000", "resource">, "", [MemAlloc<TF_TensorArrayResource>]>:$handle,
     TF_TensorOfDTypes<"0x2", "float">:$flow
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayV3", results, context);
+}
+  }];
 }
 
 def TF_TensorArrayWriteV3Op : TF_Op<"TensorArrayWriteV3", []> {
@@ -48,6 +79,24 @@ def TF_TensorArrayWriteV3Op : TF_Op<"TensorArrayWriteV3", []> {
     TF_TensorOfDTypes<"0x2", "float">:$flow_out
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorArrayWriteV3", results, context);
+}
+  }];
 }
 
 def TF_TensorListConcatV2Op : TF_Op<"TensorListConcatV2", [Pure]> {
@@ -63,6 +112,19 @@ def TF_TensorListConcatV2Op : TF_Op<"TensorListConcatV2", [Pure]> {
   );
   TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListConcatV2", results, context);
+}
+  }];
 }
 
 def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape", [Pure]> {
@@ -74,6 +136,24 @@ def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape", [Pure]> {
     TF_TensorOfDTypes<"0x208", "int32, int64">:$element_shape
   );
   TF_DerivedResultGroupTypeAttr shape_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListElementShape", results, context);
+}
+  }];
 }
 
 def TF_TensorListFromTensorOp : TF_Op<"TensorListFromTensor", [Pure]> {
@@ -87,6 +167,24 @@ def TF_TensorListFromTensorOp : TF_Op<"TensorListFromTensor", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListFromTensor", results, context);
+}
+  }];
 }
 
 def TF_TensorListGatherOp : TF_Op<"TensorListGather", [Pure]> {
@@ -100,6 +198,24 @@ def TF_TensorListGatherOp : TF_Op<"TensorListGather", [Pure]> {
     AnyTensor:$values
   );
   TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListGather", results, context);
+}
+  }];
 }
 
 def TF_TensorListGetItemOp : TF_Op<"TensorListGetItem", [Pure]> {
@@ -114,6 +230,24 @@ def TF_TensorListGetItemOp : TF_Op<"TensorListGetItem", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListGetItem", results, context);
+}
+  }];
 }
 
 def TF_TensorListLengthOp : TF_Op<"TensorListLength", [Pure]> {
@@ -124,6 +258,24 @@ def TF_TensorListLengthOp : TF_Op<"TensorListLength", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$length
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListLength", results, context);
+}
+  }];
 }
 
 def TF_TensorListPopBackOp : TF_Op<"TensorListPopBack", [Pure]> {
@@ -137,6 +289,19 @@ def TF_TensorListPopBackOp : TF_Op<"TensorListPopBack", [Pure]> {
     AnyTensor:$tensor
   );
   TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListPopBack", results, context);
+}
+  }];
 }
 
 def TF_TensorListPushBackOp : TF_Op<"TensorListPushBack", [Pure]> {
@@ -149,6 +314,24 @@ def TF_TensorListPushBackOp : TF_Op<"TensorListPushBack", [Pure]> {
     TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
   );
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListPushBack", results, context);
+}
+  }];
 }
 
 def TF_TensorListReserveOp : TF_Op<"TensorListReserve", [Pure]> {
@@ -162,6 +345,24 @@ def TF_TensorListReserveOp : TF_Op<"TensorListReserve", [Pure]> {
   );
   DerivedTypeAttr element_dtype = TF_DerivedSubtypeElementTypeAttr;
   TF_DerivedOperandGroupTypeAttr shape_type = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListReserve", results, context);
+}
+  }];
 }
 
 def TF_TensorListResizeOp : TF_Op<"TensorListResize", [Pure]> {
@@ -173,6 +374,24 @@ def TF_TensorListResizeOp : TF_Op<"TensorListResize", [Pure]> {
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListResize", results, context);
+}
+  }];
 }
 
 def TF_TensorListScatterIntoExistingListOp : TF_Op<"TensorListScatterIntoExistingList", [Pure]> {
@@ -186,6 +405,24 @@ def TF_TensorListScatterIntoExistingListOp : TF_Op<"TensorListScatterIntoExistin
     TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
   );
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListScatterIntoExistingList", results, context);
+}
+  }];
 }
 
 def TF_TensorListSetItemOp : TF_Op<"TensorListSetItem", [Pure]> {
@@ -200,6 +437,24 @@ def TF_TensorListSetItemOp : TF_Op<"TensorListSetItem", [Pure]> {
     TF_TensorOfDTypes<"0x200000", "variant">:$output_handle
   );
   TF_DerivedOperandGroupTypeAttr element_dtype = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListSetItem", results, context);
+}
+  }];
 }
 
 def TF_TensorListStackOp : TF_Op<"TensorListStack", [Pure]> {
@@ -213,6 +468,24 @@ def TF_TensorListStackOp : TF_Op<"TensorListStack", [Pure]> {
     AnyTensor:$tensor
   );
   TF_DerivedResultGroupTypeAttr element_dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorListStack", results, context);
+}
+  }];
 }
 
 def TF_TensorScatterAddOp : TF_Op<"TensorScatterAdd", [Pure]> {
@@ -228,6 +501,24 @@ def TF_TensorScatterAddOp : TF_Op<"TensorScatterAdd", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorScatterAdd", results, context);
+}
+  }];
 }
 
 def TF_TensorScatterMaxOp : TF_Op<"TensorScatterMax", [Pure]> {
@@ -243,6 +534,24 @@ def TF_TensorScatterMaxOp : TF_Op<"TensorScatterMax", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorScatterMax", results, context);
+}
+  }];
 }
 
 def TF_TensorScatterMinOp : TF_Op<"TensorScatterMin", [Pure]> {
@@ -258,6 +567,24 @@ def TF_TensorScatterMinOp : TF_Op<"TensorScatterMin", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorScatterMin", results, context);
+}
+  }];
 }
 
 def TF_TensorScatterSubOp : TF_Op<"TensorScatterSub", [Pure]> {
@@ -273,6 +600,24 @@ def TF_TensorScatterSubOp : TF_Op<"TensorScatterSub", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorScatterSub", results, context);
+}
+  }];
 }
 
 def TF_TensorScatterUpdateOp : TF_Op<"TensorScatterUpdate", [Pure]> {
@@ -288,6 +633,24 @@ def TF_TensorScatterUpdateOp : TF_Op<"TensorScatterUpdate", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorScatterUpdate", results, context);
+}
+  }];
 }
 
 def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", [Pure, TF_NoConstantFold]> {
@@ -303,6 +666,24 @@ def TF_TensorSliceDatasetOp : TF_Op<"TensorSliceDataset", [Pure, TF_NoConstantFo
     TF_TensorOfDTypes<"0x200000", "variant">:$handle
   );
   TF_DerivedOperandGroupTypeListAttr Toutput_types = TF_DerivedOperandGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorSliceDataset", results, context);
+}
+  }];
 }
 
 def TF_TensorStridedSliceUpdateOp : TF_Op<"TensorStridedSliceUpdate", [Pure]> {
@@ -324,6 +705,24 @@ def TF_TensorStridedSliceUpdateOp : TF_Op<"TensorStridedSliceUpdate", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Index = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TensorStridedSliceUpdate", results, context);
+}
+  }];
 }
 
 def TF_TileOp : TF_Op<"Tile", [Pure]> {
@@ -337,6 +736,24 @@ def TF_TileOp : TF_Op<"Tile", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tmultiples = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Tile", results, context);
+}
+  }];
 }
 
 def TF_TimestampOp : TF_Op<"Timestamp", []> {
@@ -346,6 +763,24 @@ def TF_TimestampOp : TF_Op<"Timestamp", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x4", "double">:$ts
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Timestamp", results, context);
+}
+  }];
 }
 
 def TF_ToBoolOp : TF_Op<"ToBool", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -357,11 +792,27 @@ def TF_ToBoolOp : TF_Op<"ToBool", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     TF_TensorOfDTypes<"0x400", "bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
   }];
   let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult inferToBoolOp(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, AttrGetter getAttr, ::llvm::SmallVectorImpl<::mlir::Type> &inferred);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.ToBool", results, context);
+}
 ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
   auto getAttr = [&](::llvm::StringRef name) -> ::mlir::Attribute {
     return attributes ? attributes.get(name) : ::mlir::Attribute();
@@ -384,6 +835,19 @@ def TF_TopKUniqueOp : TF_Op<"TopKUnique", [Pure]> {
     TF_TensorOfDTypes<"0x2", "float">:$topk,
     TF_TensorOfDTypes<"0x8", "int32">:$topk_indices
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TopKUnique", results, context);
+}
+  }];
 }
 
 def TF_TopKV2Op : TF_Op<"TopKV2", [Pure]> {
@@ -400,6 +864,19 @@ def TF_TopKV2Op : TF_Op<"TopKV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tk = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr index_type = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TopKV2", results, context);
+}
+  }];
 }
 
 def TF_TopKWithUniqueOp : TF_Op<"TopKWithUnique", [Pure]> {
@@ -412,6 +889,19 @@ def TF_TopKWithUniqueOp : TF_Op<"TopKWithUnique", [Pure]> {
     TF_TensorOfDTypes<"0x2", "float">:$topk,
     TF_TensorOfDTypes<"0x8", "int32">:$topk_indices
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TopKWithUnique", results, context);
+}
+  }];
 }
 
 def TF_TransposeOp : TF_Op<"Transpose", [Pure]> {
@@ -429,18 +919,18 @@ def TF_TransposeOp : TF_Op<"Transpose", [Pure]> {
   let hasFolder = 1;
   let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyTransposeOp(::mlir::Operation *op);
-::mlir::OpFoldResult foldTransposeOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
-void populateTransposePatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyTransposeOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
 }
 ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-  return foldTransposeOp(*this, adaptor.getOperands());
+  return foldTfOp(*this, adaptor.getOperands());
 }
 void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
-  populateTransposePatterns(results, context);
+  populateTfOpPatterns("tf.Transpose", results, context);
 }
   }];
 }
@@ -457,6 +947,24 @@ def TF_TridiagonalMatMulOp : TF_Op<"TridiagonalMatMul", [Pure]> {
     TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TridiagonalMatMul", results, context);
+}
+  }];
 }
 
 def TF_TridiagonalSolveOp : TF_Op<"TridiagonalSolve", [Pure]> {
@@ -471,6 +979,24 @@ def TF_TridiagonalSolveOp : TF_Op<"TridiagonalSolve", [Pure]> {
     TF_TensorOfDTypes<"0x40106", "double, float, complex64, complex128">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TridiagonalSolve", results, context);
+}
+  }];
 }
 
 def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure]> {
@@ -484,11 +1010,21 @@ def TF_TruncateDivOp : TF_Op<"TruncateDiv", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TruncateDiv", results, context);
 }
   }];
 }
@@ -504,13 +1040,23 @@ def TF_TruncateModOp : TF_Op<"TruncateMod", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TruncateMod", results, context);
 }
   }];
 }
@@ -527,6 +1073,24 @@ def TF_TruncatedNormalOp : TF_Op<"TruncatedNormal", [TF_CannotDuplicate]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.TruncatedNormal", results, context);
+}
+  }];
 }
 
 def TF_UncompressElementOp : TF_Op<"UncompressElement", [Pure]> {
@@ -539,6 +1103,19 @@ def TF_UncompressElementOp : TF_Op<"UncompressElement", [Pure]> {
   );
   DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
   TF_DerivedResultGroupTypeListAttr output_types = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UncompressElement", results, context);
+}
+  }];
 }
 
 def TF_UniformDequantizeOp : TF_Op<"UniformDequantize", [Pure]> {
@@ -556,6 +1133,24 @@ def TF_UniformDequantizeOp : TF_Op<"UniformDequantize", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformDequantize", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizeOp : TF_Op<"UniformQuantize", [Pure]> {
@@ -573,6 +1168,24 @@ def TF_UniformQuantizeOp : TF_Op<"UniformQuantize", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantize", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizedAddOp : TF_Op<"UniformQuantizedAdd", [Pure]> {
@@ -600,6 +1213,24 @@ def TF_UniformQuantizedAddOp : TF_Op<"UniformQuantizedAdd", [Pure]> {
     TF_TensorOfDTypes<"0x2000", "qint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantizedAdd", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizedClipByValueOp : TF_Op<"UniformQuantizedClipByValue", [Pure]> {
@@ -618,6 +1249,24 @@ def TF_UniformQuantizedClipByValueOp : TF_Op<"UniformQuantizedClipByValue", [Pur
     TF_TensorOfDTypes<"0x2000", "qint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantizedClipByValue", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizedConvolutionOp : TF_Op<"UniformQuantizedConvolution", [Pure]> {
@@ -654,6 +1303,24 @@ def TF_UniformQuantizedConvolutionOp : TF_Op<"UniformQuantizedConvolution", [Pur
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantizedConvolution", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizedConvolutionHybridOp : TF_Op<"UniformQuantizedConvolutionHybrid", [Pure]> {
@@ -681,6 +1348,24 @@ def TF_UniformQuantizedConvolutionHybridOp : TF_Op<"UniformQuantizedConvolutionH
   TF_DerivedOperandGroupTypeAttr Tlhs = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Trhs = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantizedConvolutionHybrid", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizedDotOp : TF_Op<"UniformQuantizedDot", [Pure]> {
@@ -709,6 +1394,24 @@ def TF_UniformQuantizedDotOp : TF_Op<"UniformQuantizedDot", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantizedDot", results, context);
+}
+  }];
 }
 
 def TF_UniformQuantizedDotHybridOp : TF_Op<"UniformQuantizedDotHybrid", [Pure]> {
@@ -728,6 +1431,24 @@ def TF_UniformQuantizedDotHybridOp : TF_Op<"UniformQuantizedDotHybrid", [Pure]> 
   TF_DerivedOperandGroupTypeAttr Tlhs = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Trhs = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformQuantizedDotHybrid", results, context);
+}
+  }];
 }
 
 def TF_UniformRequantizeOp : TF_Op<"UniformRequantize", [Pure]> {
@@ -750,6 +1471,24 @@ def TF_UniformRequantizeOp : TF_Op<"UniformRequantize", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr Tin = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr Tout = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniformRequantize", results, context);
+}
+  }];
 }
 
 def TF_UniqueOp : TF_Op<"Unique", [Pure]> {
@@ -763,6 +1502,19 @@ def TF_UniqueOp : TF_Op<"Unique", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Unique", results, context);
+}
+  }];
 }
 
 def TF_UniqueV2Op : TF_Op<"UniqueV2", [Pure]> {
@@ -778,6 +1530,19 @@ def TF_UniqueV2Op : TF_Op<"UniqueV2", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Taxis = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr out_idx = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UniqueV2", results, context);
+}
+  }];
 }
 
 def TF_UnpackOp : TF_Op<"Unpack", [Pure]> {
@@ -792,11 +1557,16 @@ def TF_UnpackOp : TF_Op<"Unpack", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupSizeAttr num = TF_DerivedResultGroupSizeAttr<0>;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
-::mlir::LogicalResult verifyUnpackOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
-  if (::mlir::failed(verifyUnpackOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Unpack", results, context);
 }
   }];
 }
@@ -814,6 +1584,24 @@ def TF_UnsortedSegmentMaxOp : TF_Op<"UnsortedSegmentMax", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UnsortedSegmentMax", results, context);
+}
+  }];
 }
 
 def TF_UnsortedSegmentMinOp : TF_Op<"UnsortedSegmentMin", [Pure]> {
@@ -829,6 +1617,24 @@ def TF_UnsortedSegmentMinOp : TF_Op<"UnsortedSegmentMin", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UnsortedSegmentMin", results, context);
+}
+  }];
 }
 
 def TF_UnsortedSegmentProdOp : TF_Op<"UnsortedSegmentProd", [Pure]> {
@@ -844,6 +1650,24 @@ def TF_UnsortedSegmentProdOp : TF_Op<"UnsortedSegmentProd", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UnsortedSegmentProd", results, context);
+}
+  }];
 }
 
 def TF_UnsortedSegmentSumOp : TF_Op<"UnsortedSegmentSum", [Pure]> {
@@ -859,6 +1683,24 @@ def TF_UnsortedSegmentSumOp : TF_Op<"UnsortedSegmentSum", [Pure]> {
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tnumsegments = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UnsortedSegmentSum", results, context);
+}
+  }];
 }
 
 def TF_UpperBoundOp : TF_Op<"UpperBound", [Pure]> {
@@ -872,6 +1714,24 @@ def TF_UpperBoundOp : TF_Op<"UpperBound", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedResultGroupTypeAttr out_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.UpperBound", results, context);
+}
+  }];
 }
 
 def TF_VarIsInitializedOpOp : TF_Op<"VarIsInitializedOp", []> {
@@ -882,6 +1742,24 @@ def TF_VarIsInitializedOpOp : TF_Op<"VarIsInitializedOp", []> {
   let results = (outs
     TF_TensorOfDTypes<"0x400", "bool">:$is_initialized
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.VarIsInitializedOp", results, context);
+}
+  }];
 }
 
 def TF_VariableOp : TF_Op<"Variable", []> {
@@ -895,6 +1773,24 @@ def TF_VariableOp : TF_Op<"Variable", []> {
     AnyTensor:$ref
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Variable", results, context);
+}
+  }];
 }
 
 def TF_VariableV2Op : TF_Op<"VariableV2", []> {
@@ -908,6 +1804,24 @@ def TF_VariableV2Op : TF_Op<"VariableV2", []> {
     AnyTensor:$ref
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.VariableV2", results, context);
+}
+  }];
 }
 
 def TF_WhereOp : TF_Op<"Where", [Pure]> {
@@ -919,6 +1833,24 @@ def TF_WhereOp : TF_Op<"Where", [Pure]> {
     TF_TensorOfDTypes<"0x200", "int64">:$index
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Where", results, context);
+}
+  }];
 }
 
 def TF_WriteAudioSummaryOp : TF_Op<"WriteAudioSummary", []> {
@@ -931,6 +1863,19 @@ def TF_WriteAudioSummaryOp : TF_Op<"WriteAudioSummary", []> {
     TF_TensorOfDTypes<"0x2", "float">:$sample_rate,
     ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "3">, [IntMinValue<1>]>:$max_outputs
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteAudioSummary", results, context);
+}
+  }];
 }
 
 def TF_WriteGraphSummaryOp : TF_Op<"WriteGraphSummary", []> {
@@ -940,6 +1885,19 @@ def TF_WriteGraphSummaryOp : TF_Op<"WriteGraphSummary", []> {
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tensor
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteGraphSummary", results, context);
+}
+  }];
 }
 
 def TF_WriteHistogramSummaryOp : TF_Op<"WriteHistogramSummary", []> {
@@ -951,6 +1909,19 @@ def TF_WriteHistogramSummaryOp : TF_Op<"WriteHistogramSummary", []> {
     TF_TensorOfDTypes<"0xca467e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, bool">:$values
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteHistogramSummary", results, context);
+}
+  }];
 }
 
 def TF_WriteImageSummaryOp : TF_Op<"WriteImageSummary", []> {
@@ -964,6 +1935,19 @@ def TF_WriteImageSummaryOp : TF_Op<"WriteImageSummary", []> {
     ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "3">, [IntMinValue<1>]>:$max_images
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteImageSummary", results, context);
+}
+  }];
 }
 
 def TF_WriteRawProtoSummaryOp : TF_Op<"WriteRawProtoSummary", []> {
@@ -973,6 +1957,19 @@ def TF_WriteRawProtoSummaryOp : TF_Op<"WriteRawProtoSummary", []> {
     TF_TensorOfDTypes<"0x200", "int64">:$step,
     TF_TensorOfDTypes<"0x80", "string">:$tensor
   );
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteRawProtoSummary", results, context);
+}
+  }];
 }
 
 def TF_WriteScalarSummaryOp : TF_Op<"WriteScalarSummary", []> {
@@ -984,6 +1981,19 @@ def TF_WriteScalarSummaryOp : TF_Op<"WriteScalarSummary", []> {
     TF_TensorOfDTypes<"0xca427e", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64">:$value_arg
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<3>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteScalarSummary", results, context);
+}
+  }];
 }
 
 def TF_WriteSummaryOp : TF_Op<"WriteSummary", []> {
@@ -996,6 +2006,19 @@ def TF_WriteSummaryOp : TF_Op<"WriteSummary", []> {
     TF_TensorOfDTypes<"0x80", "string">:$summary_metadata
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.WriteSummary", results, context);
+}
+  }];
 }
 
 def TF_XdivyOp : TF_Op<"Xdivy", [Pure]> {
@@ -1009,13 +2032,23 @@ def TF_XdivyOp : TF_Op<"Xdivy", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDefinition = [{
 ::mlir::LogicalResult verifySameOperandsAndResultElementTypeResolveRef(::mlir::Operation *op);
-::mlir::LogicalResult verifyBroadcastBinaryOp(::mlir::Operation *op);
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
 ::llvm::LogicalResult $cppClass::verify() {
   if (::mlir::failed(verifySameOperandsAndResultElementTypeResolveRef(*this))) return ::mlir::failure();
-  if (::mlir::failed(verifyBroadcastBinaryOp(*this))) return ::mlir::failure();
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
   return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.Xdivy", results, context);
 }
   }];
 }
@@ -1035,6 +2068,24 @@ def TF_XlaAllReduceOp : TF_Op<"XlaAllReduce", [Pure, TF_NoConstantFold]> {
     TF_TensorOfDTypes<"0x48400a", "half, bfloat16, float, int32, uint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaAllReduce", results, context);
+}
+  }];
 }
 
 def TF_XlaBroadcastHelperOp : TF_Op<"XlaBroadcastHelper", [Pure, TF_NoConstantFold]> {
@@ -1055,6 +2106,19 @@ for binary operators.
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaBroadcastHelper", results, context);
+}
+  }];
 }
 
 def TF_XlaCallModuleOp : TF_Op<"XlaCallModule", [MemoryEffects<[MemWrite<TF_XlaCallModuleResource>]>]> {
@@ -1080,6 +2144,19 @@ stability guarantees.
   );
   TF_DerivedOperandGroupTypeListAttr Tin = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr Tout = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaCallModule", results, context);
+}
+  }];
 }
 
 def TF_XlaClusterOutputOp : TF_Op<"XlaClusterOutput", [Pure, TF_NoConstantFold]> {
@@ -1091,6 +2168,24 @@ def TF_XlaClusterOutputOp : TF_Op<"XlaClusterOutput", [Pure, TF_NoConstantFold]>
     AnyTensor:$outputs
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaClusterOutput", results, context);
+}
+  }];
 }
 
 def TF_XlaConcatNDOp : TF_Op<"XlaConcatND", [Pure]> {
@@ -1105,6 +2200,24 @@ def TF_XlaConcatNDOp : TF_Op<"XlaConcatND", [Pure]> {
   );
   TF_DerivedOperandGroupSizeAttr N = TF_DerivedOperandGroupSizeAttr<0>;
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaConcatND", results, context);
+}
+  }];
 }
 
 def TF_XlaConvOp : TF_Op<"XlaConv", [Pure, TF_NoConstantFold]> {
@@ -1129,6 +2242,24 @@ def TF_XlaConvOp : TF_Op<"XlaConv", [Pure, TF_NoConstantFold]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaConv", results, context);
+}
+  }];
 }
 
 def TF_XlaConvV2Op : TF_Op<"XlaConvV2", [Pure, TF_NoConstantFold]> {
@@ -1156,6 +2287,24 @@ def TF_XlaConvV2Op : TF_Op<"XlaConvV2", [Pure, TF_NoConstantFold]> {
   TF_DerivedOperandGroupTypeAttr RhsT = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedResultGroupTypeAttr preferred_element_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaConvV2", results, context);
+}
+  }];
 }
 
 def TF_XlaCustomCallV2Op : TF_Op<"XlaCustomCallV2", [Pure]> {
@@ -1180,6 +2329,19 @@ and `mhlo.custom_call` specification at
   );
   TF_DerivedOperandGroupTypeListAttr operand_dtypes = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr result_dtypes = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaCustomCallV2", results, context);
+}
+  }];
 }
 
 def TF_XlaDotOp : TF_Op<"XlaDot", [Pure, TF_NoConstantFold]> {
@@ -1198,6 +2360,24 @@ def TF_XlaDotOp : TF_Op<"XlaDot", [Pure, TF_NoConstantFold]> {
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaDot", results, context);
+}
+  }];
 }
 
 def TF_XlaDotV2Op : TF_Op<"XlaDotV2", [Pure, TF_NoConstantFold]> {
@@ -1218,6 +2398,24 @@ def TF_XlaDotV2Op : TF_Op<"XlaDotV2", [Pure, TF_NoConstantFold]> {
   TF_DerivedOperandGroupTypeAttr LhsT = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr RhsT = TF_DerivedOperandGroupTypeAttr<1>;
   TF_DerivedResultGroupTypeAttr preferred_element_type = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaDotV2", results, context);
+}
+  }];
 }
 
 def TF_XlaDynamicSliceOp : TF_Op<"XlaDynamicSlice", [Pure, TF_NoConstantFold]> {
@@ -1242,6 +2440,24 @@ with dimension size equal to the rank of operand.
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaDynamicSlice", results, context);
+}
+  }];
 }
 
 def TF_XlaDynamicUpdateSliceOp : TF_Op<"XlaDynamicUpdateSlice", [Pure, TF_NoConstantFold]> {
@@ -1267,6 +2483,24 @@ Handling of out-of-bounds slice indices is implementation-defined.
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaDynamicUpdateSlice", results, context);
+}
+  }];
 }
 
 def TF_XlaEinsumOp : TF_Op<"XlaEinsum", [Pure, TF_NoConstantFold]> {
@@ -1284,6 +2518,24 @@ transpose operations as tf.einsum does.
     TF_TensorOfDTypes<"0x4102", "complex64, bfloat16, float">:$product
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaEinsum", results, context);
+}
+  }];
 }
 
 def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure, TF_NoConstantFold]> {
@@ -1303,6 +2555,24 @@ def TF_XlaGatherOp : TF_Op<"XlaGather", [Pure, TF_NoConstantFold]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaGather", results, context);
+}
+  }];
 }
 
 def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_RecvResource>, MemWrite<TF_SendResource>, MemWrite<TF_XlaHostComputeResource>]>]> {
@@ -1323,6 +2593,19 @@ def TF_XlaHostComputeOp : TF_Op<"XlaHostCompute", [MemoryEffects<[MemWrite<TF_Re
   );
   TF_DerivedOperandGroupTypeListAttr Tinputs = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr Toutputs = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaHostCompute", results, context);
+}
+  }];
 }
 
 def TF_XlaKeyValueSortOp : TF_Op<"XlaKeyValueSort", [Pure, TF_NoConstantFold]> {
@@ -1343,6 +2626,19 @@ Sorts a tensor. Currently only sorts in ascending order are supported.
   );
   TF_DerivedOperandGroupTypeAttr K = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr V = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaKeyValueSort", results, context);
+}
+  }];
 }
 
 def TF_XlaLaunchOp : TF_Op<"XlaLaunch", [MemoryEffects<[MemWrite<TF_XlaLaunchResource>]>, AttrSizedOperandSegments]> {
@@ -1360,6 +2656,19 @@ def TF_XlaLaunchOp : TF_Op<"XlaLaunch", [MemoryEffects<[MemWrite<TF_XlaLaunchRes
   TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<1>;
   TF_DerivedOperandGroupTypeListAttr Tconstants = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaLaunch", results, context);
+}
+  }];
 }
 
 def TF_XlaLaunchV2Op : TF_Op<"XlaLaunchV2", [Pure]> {
@@ -1375,6 +2684,19 @@ def TF_XlaLaunchV2Op : TF_Op<"XlaLaunchV2", [Pure]> {
   );
   TF_DerivedOperandGroupTypeListAttr Targs = TF_DerivedOperandGroupTypeListAttr<0>;
   TF_DerivedResultGroupTypeListAttr Tresults = TF_DerivedResultGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaLaunchV2", results, context);
+}
+  }];
 }
 
 def TF_XlaOptimizationBarrierOp : TF_Op<"XlaOptimizationBarrier", [Pure]> {
@@ -1389,6 +2711,19 @@ Documented at https://www.tensorflow.org/xla/operation_semantics#optimizationbar
     Variadic<AnyTensor>:$output
   );
   TF_DerivedOperandGroupTypeListAttr T = TF_DerivedOperandGroupTypeListAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaOptimizationBarrier", results, context);
+}
+  }];
 }
 
 def TF_XlaPadOp : TF_Op<"XlaPad", [Pure, TF_NoConstantFold]> {
@@ -1409,6 +2744,24 @@ def TF_XlaPadOp : TF_Op<"XlaPad", [Pure, TF_NoConstantFold]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaPad", results, context);
+}
+  }];
 }
 
 def TF_XlaRecvOp : TF_Op<"XlaRecv", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
@@ -1425,6 +2778,24 @@ operator documented at
     AnyTensor:$tensor
   );
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaRecv", results, context);
+}
+  }];
 }
 
 def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", [MemoryEffects<[MemWrite<TF_RecvResource>]>]> {
@@ -1437,6 +2808,24 @@ def TF_XlaRecvFromHostOp : TF_Op<"XlaRecvFromHost", [MemoryEffects<[MemWrite<TF_
     AnyTensor:$output
   );
   TF_DerivedResultGroupTypeAttr Toutput = TF_DerivedResultGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaRecvFromHost", results, context);
+}
+  }];
 }
 
 def TF_XlaRecvTPUEmbeddingActivationsOp : TF_Op<"XlaRecvTPUEmbeddingActivations", [MemoryEffects<[MemRead<TF_TPUEmbeddingResource>, MemWrite<TF_MustExecuteResource>]>]> {
@@ -1449,6 +2838,19 @@ def TF_XlaRecvTPUEmbeddingActivationsOp : TF_Op<"XlaRecvTPUEmbeddingActivations"
     Variadic<TF_TensorOfDTypes<"0x2", "float">>:$outputs
   );
   TF_DerivedResultGroupSizeAttr num_tables = TF_DerivedResultGroupSizeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaRecvTPUEmbeddingActivations", results, context);
+}
+  }];
 }
 
 def TF_XlaRecvTPUEmbeddingDeduplicationDataOp : TF_Op<"XlaRecvTPUEmbeddingDeduplicationData", []> {
@@ -1459,6 +2861,24 @@ def TF_XlaRecvTPUEmbeddingDeduplicationDataOp : TF_Op<"XlaRecvTPUEmbeddingDedupl
   let results = (outs
     TF_TensorOfDTypes<"0x200000", "variant">:$output
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaRecvTPUEmbeddingDeduplicationData", results, context);
+}
+  }];
 }
 
 def TF_XlaReduceOp : TF_Op<"XlaReduce", [Pure]> {
@@ -1476,6 +2896,24 @@ def TF_XlaReduceOp : TF_Op<"XlaReduce", [Pure]> {
     TF_TensorOfDTypes<"0xcfff7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaReduce", results, context);
+}
+  }];
 }
 
 def TF_XlaReducePrecisionOp : TF_Op<"XlaReducePrecision", [Pure]> {
@@ -1492,6 +2930,24 @@ def TF_XlaReducePrecisionOp : TF_Op<"XlaReducePrecision", [Pure]> {
     TF_TensorOfDTypes<"0x84006", "bfloat16, half, float, double">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaReducePrecision", results, context);
+}
+  }];
 }
 
 def TF_XlaReduceScatterOp : TF_Op<"XlaReduceScatter", [Pure]> {
@@ -1509,6 +2965,24 @@ def TF_XlaReduceScatterOp : TF_Op<"XlaReduceScatter", [Pure]> {
     TF_TensorOfDTypes<"0x48400a", "half, bfloat16, float, int32, uint32">:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaReduceScatter", results, context);
+}
+  }];
 }
 
 def TF_XlaReduceWindowOp : TF_Op<"XlaReduceWindow", [Pure]> {
@@ -1531,6 +3005,24 @@ def TF_XlaReduceWindowOp : TF_Op<"XlaReduceWindow", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<2>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaReduceWindow", results, context);
+}
+  }];
 }
 
 def TF_XlaRemoveDynamicDimensionSizeOp : TF_Op<"XlaRemoveDynamicDimensionSize", [Pure]> {
@@ -1547,6 +3039,24 @@ size of dimension `dim_index` becomes the static dimension size.
     AnyTensor:$output
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaRemoveDynamicDimensionSize", results, context);
+}
+  }];
 }
 
 def TF_XlaReplicaIdOp : TF_Op<"XlaReplicaId", [Pure, TF_NoConstantFold]> {
@@ -1556,6 +3066,24 @@ def TF_XlaReplicaIdOp : TF_Op<"XlaReplicaId", [Pure, TF_NoConstantFold]> {
   let results = (outs
     TF_TensorOfDTypes<"0x8", "int32">:$id
   );
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaReplicaId", results, context);
+}
+  }];
 }
 
 def TF_XlaRngBitGeneratorOp : TF_Op<"XlaRngBitGenerator", [Pure]> {
@@ -1575,6 +3103,19 @@ Wraps the XLA RngBitGenerator operator, documented at
   );
   TF_DerivedOperandGroupTypeAttr Tshape = TF_DerivedOperandGroupTypeAttr<2>;
   TF_DerivedResultGroupTypeAttr dtype = TF_DerivedResultGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaRngBitGenerator", results, context);
+}
+  }];
 }
 
 def TF_XlaScatterOp : TF_Op<"XlaScatter", [Pure]> {
@@ -1595,6 +3136,24 @@ def TF_XlaScatterOp : TF_Op<"XlaScatter", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaScatter", results, context);
+}
+  }];
 }
 
 def TF_XlaSelectAndScatterOp : TF_Op<"XlaSelectAndScatter", [Pure]> {
@@ -1618,6 +3177,24 @@ def TF_XlaSelectAndScatterOp : TF_Op<"XlaSelectAndScatter", [Pure]> {
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
   TF_DerivedOperandGroupTypeAttr Tindices = TF_DerivedOperandGroupTypeAttr<1>;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+::mlir::OpFoldResult foldTfOp(::mlir::Operation *op, ::llvm::ArrayRef<::mlir::Attribute> operands);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  return foldTfOp(*this, adaptor.getOperands());
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaSelectAndScatter", results, context);
+}
+  }];
 }
 
 def TF_XlaSelfAdjointEigOp : TF_Op<"XlaSelfAdjointEig", [Pure]> {
@@ -1640,6 +3217,19 @@ i=0...N-1.
     TF_TensorOfDTypes<"0xcffb7e", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64">:$v
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaSelfAdjointEig", results, context);
+}
+  }];
 }
 
 def TF_XlaSendOp : TF_Op<"XlaSend", [MemoryEffects<[MemWrite<TF_SendResource>]>]> {
@@ -1653,6 +3243,19 @@ documented at
     StrAttr:$tensor_name
   );
   TF_DerivedOperandGroupTypeAttr T = TF_DerivedOperandGroupTypeAttr<0>;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = [{
+::mlir::LogicalResult verifyTfOp(::mlir::Operation *op);
+void populateTfOpPatterns(::llvm::StringRef opName, ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context);
+::llvm::LogicalResult $cppClass::verify() {
+  if (::mlir::failed(verifyTfOp(*this))) return ::mlir::failure();
+  return ::mlir::success();
+}
+void $cppClass::getCanonicalizationPatterns(::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+  populateTfOpPatterns("tf.XlaSend", results, context);
+}
+  }];
 }
 
 #endif // TFMLIR_TFGENOPS06_TD

@@ -102,6 +102,12 @@ MLIR_CAPI_EXPORTED bool tfmlirRegisteredOpAttributes(
     MlirContext ctx, MlirStringRef opName, TfmlirAttributeNameCallback callback,
     void *userData);
 
+/* Calls `callback(name, userData)` for each tf op with a hand-written
+   verifier (kind 0), folder (kind 1) or canonicalization patterns (kind 2). */
+typedef void (*TfmlirNameCallback)(MlirStringRef name, void *userData);
+MLIR_CAPI_EXPORTED void tfmlirForEachTfOpWithSemantics(int kind, TfmlirNameCallback callback,
+                                                       void *userData);
+
 /* Emits a diagnostic of `severity` (error, warning or remark; a note cannot
    stand alone and is emitted as a remark) with `message` at `loc`, as MLIR's
    emitError/emitWarning/emitRemark do. */

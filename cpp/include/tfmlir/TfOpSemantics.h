@@ -1,10 +1,10 @@
 //===- TfOpSemantics.h - hand-written semantics of generated tf ops -*- C++ -*-===//
 //
 // Verifiers, folders, result type inference and canonicalization patterns of
-// ops generated from TF's registry. scripts/gen_tf_ops.py (VERIFIERS,
-// FOLDERS, INFERENCE, PATTERNS) attaches them to the ops and emits matching
-// declarations into the generated code, so changing one recompiles only the
-// file that defines it. They take the generic Operation API, so they work on
+// ops generated from TF's registry. Every generated op calls verifyTfOp,
+// foldTfOp and populateTfOpPatterns, which look the op's functions up by
+// name in tables of the files that define them (scripts/gen_tf_ops.py only
+// attaches INFERENCE), so adding or changing one recompiles only that file. They take the generic Operation API, so they work on
 // any op of the right shape and need none of the generated op classes.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,9 @@
 #define TFMLIR_TFOPSEMANTICS_H
 
 #include "tfmlir/TfBase.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace tfmlir {
 namespace TF {
@@ -23,6 +26,19 @@ std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value v);
 // Verifiers (cpp/lib/TfVerifiers.cpp). Messages follow TF's wording where TF
 // has one; unranked or dynamic shapes are accepted wherever a rule cannot be
 // decided.
+/// The hand-written semantics of the generated ops, looked up by op name:
+/// the generated verify(), fold() and getCanonicalizationPatterns() of every
+/// op TF defines in ODS call these (no-ops for ops without any).
+mlir::LogicalResult verifyTfOp(mlir::Operation *op);
+mlir::OpFoldResult foldTfOp(mlir::Operation *op, llvm::ArrayRef<mlir::Attribute> operands);
+void populateTfOpPatterns(llvm::StringRef opName, mlir::RewritePatternSet &results,
+                          mlir::MLIRContext *context);
+/// The names of the ops that have a hand-written verifier, folder or
+/// canonicalization patterns.
+void forEachVerifiedOp(llvm::function_ref<void(llvm::StringRef)> fn);
+void forEachFoldedOp(llvm::function_ref<void(llvm::StringRef)> fn);
+void forEachCanonicalizedOp(llvm::function_ref<void(llvm::StringRef)> fn);
+
 #define TFMLIR_VERIFIER(name) mlir::LogicalResult name(mlir::Operation *op);
 TFMLIR_VERIFIER(verifyBatchMatMulOp)
 TFMLIR_VERIFIER(verifyBatchMatMulV2Op)
