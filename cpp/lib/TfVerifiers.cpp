@@ -713,7 +713,7 @@ LogicalResult tfmlir::TF::verifySameOperandsAndResultElementTypeResolveRef(Opera
 //===----------------------------------------------------------------------===//
 
 namespace {
-using Verifier = LogicalResult (*)(Operation *);
+using Verifier = tfmlir::TF::OpVerifier;
 
 const llvm::StringMap<Verifier> &verifierTable() {
   static const llvm::StringMap<Verifier> table = [] {
@@ -737,6 +737,8 @@ const llvm::StringMap<Verifier> &verifierTable() {
           "TruncateMod", "Xdivy", "Xlogy", "Equal", "Greater", "GreaterEqual", "Less",
           "LessEqual", "LogicalAnd", "LogicalOr", "NotEqual"})
       t[std::string("tf.") + name] = verifyBroadcastBinaryOp;
+    registerArrayVerifiers(t);
+    registerNnVerifiers(t);
     return t;
   }();
   return table;

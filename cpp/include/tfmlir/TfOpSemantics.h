@@ -33,6 +33,14 @@ mlir::LogicalResult verifyTfOp(mlir::Operation *op);
 mlir::OpFoldResult foldTfOp(mlir::Operation *op, llvm::ArrayRef<mlir::Attribute> operands);
 void populateTfOpPatterns(llvm::StringRef opName, mlir::RewritePatternSet &results,
                           mlir::MLIRContext *context);
+/// A hand-written verifier of a generated op, and the tables of the files
+/// that define them (by op name, "tf.X"; a later registration replaces an
+/// earlier one): cpp/lib/TfVerifiersArray.cpp (shapes, indices, slicing,
+/// segments, parsing), cpp/lib/TfVerifiersNn.cpp (pooling, normalization,
+/// losses, fake quantization, uniform quantization, XLA ops).
+using OpVerifier = mlir::LogicalResult (*)(mlir::Operation *);
+void registerArrayVerifiers(llvm::StringMap<OpVerifier> &table);
+void registerNnVerifiers(llvm::StringMap<OpVerifier> &table);
 /// The names of the ops that have a hand-written verifier, folder or
 /// canonicalization patterns.
 void forEachVerifiedOp(llvm::function_ref<void(llvm::StringRef)> fn);
