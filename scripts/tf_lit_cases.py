@@ -22,7 +22,8 @@ git clone or mirror of TensorFlow, or a directory)::
 
 Options: ``--files a.mlir,b.mlir`` (default: the dialect, canonicalization,
 constant-folding, executor, device and saved-model files), ``--jobs N``,
-``--json OUT`` (every case with its result), ``-v`` (each failing case with
+``--json OUT`` (every case with its result), ``--grep REGEX`` (only the
+chunks of split files whose text matches), ``-v`` (each failing case with
 the end of its output). Exit status 0 (it measures).
 """
 from __future__ import annotations
@@ -148,7 +149,7 @@ def filecheck(tools, args, checks, output, tmp, tag):
     return p.returncode == 0, p.stderr
 
 
-def run_file(name, text, tools):
+def run_file(name, text, tools, grep=None):
     """[{file, case, ok, why}] of one test file."""
     tmp = tempfile.mkdtemp(prefix="tf-lit-")
     try:
@@ -160,6 +161,8 @@ def run_file(name, text, tools):
             ends = [m.start() for m in SPLIT_MARKER.finditer(text)] + [len(text)]
             for index, (start, end) in enumerate(zip(starts, ends)):
                 chunk = text[start:end]
+                if grep and not re.search(grep, chunk):
+                    continue
                 path = os.path.join(tmp, f"chunk{index}.mlir")
                 # Keep the chunk's line numbers as in the file (diagnostics name them).
                 offset = text[:start].count("\n")
@@ -231,6 +234,7 @@ def main(argv=None):
     parser.add_argument("--files")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json")
+    parser.add_argument("--grep", help="only chunks/cases whose text matches this regex (split files)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     if not (args.git_dir or args.tests_dir):
@@ -238,7 +242,7 @@ def main(argv=None):
     tools = {"tfmlir-opt": tool("tfmlir-opt"), "FileCheck": tool("FileCheck"), "not": tool("not")}
     sources = read_sources(args)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        per_file = list(pool.map(lambda s: run_file(s[0], s[1], tools), sources))
+        per_file = list(pool.map(lambda s: run_file(s[0], s[1], tools, args.grep), sources))
     total = passed = 0
     print(f"{'file':45} {'cases':>6} {'pass':>6}")
     for (name, _), cases in zip(sources, per_file):
