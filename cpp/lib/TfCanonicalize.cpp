@@ -91,18 +91,20 @@ void tfmlir::TF::populateRealDivPatterns(RewritePatternSet &results, MLIRContext
 //===----------------------------------------------------------------------===//
 
 namespace {
-using Populate = void (*)(RewritePatternSet &, MLIRContext *);
+using Populate = tfmlir::TF::PatternPopulator;
 
-const llvm::StringMap<Populate> &patternTable() {
-  static const llvm::StringMap<Populate> table = [] {
-    llvm::StringMap<Populate> t;
+const llvm::StringMap<llvm::SmallVector<Populate, 1>> &patternTable() {
+  static const llvm::StringMap<llvm::SmallVector<Populate, 1>> table = [] {
+    llvm::StringMap<llvm::SmallVector<Populate, 1>> t;
     using namespace tfmlir::TF;
     for (auto [name, fn] : std::initializer_list<std::pair<const char *, Populate>>{
              {"AddV2", populateAddV2Patterns}, {"LogicalNot", populateLogicalNotPatterns},
              {"Neg", populateNegPatterns}, {"RealDiv", populateRealDivPatterns},
              {"Reshape", populateReshapePatterns}, {"Sub", populateSubPatterns},
              {"Transpose", populateTransposePatterns}})
-      t[std::string("tf.") + name] = fn;
+      t[std::string("tf.") + name].push_back(fn);
+    registerRewritePatterns(t);
+    registerSimplificationPatterns(t);
     return t;
   }();
   return table;
@@ -114,7 +116,8 @@ void tfmlir::TF::populateTfOpPatterns(StringRef opName, RewritePatternSet &resul
   const auto &table = patternTable();
   auto it = table.find(opName);
   if (it != table.end())
-    it->second(results, context);
+    for (Populate fn : it->second)
+      fn(results, context);
 }
 
 void tfmlir::TF::forEachCanonicalizedOp(llvm::function_ref<void(llvm::StringRef)> fn) {

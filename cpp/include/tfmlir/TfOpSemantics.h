@@ -14,6 +14,7 @@
 #include "tfmlir/TfBase.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace tfmlir {
@@ -41,6 +42,15 @@ void populateTfOpPatterns(llvm::StringRef opName, mlir::RewritePatternSet &resul
 using OpVerifier = mlir::LogicalResult (*)(mlir::Operation *);
 void registerArrayVerifiers(llvm::StringMap<OpVerifier> &table);
 void registerNnVerifiers(llvm::StringMap<OpVerifier> &table);
+/// Adds canonicalization patterns (of TF's canonicalize.td and op classes)
+/// to a set; the tables of the files that define them map op names ("tf.X")
+/// to the populators of the patterns rooted at that op (several per op):
+/// cpp/lib/TfPatternsRewrite.cpp (an op rewritten into its newer or simpler
+/// form: V1 -> V2 ops, calls of constant branches, ...),
+/// cpp/lib/TfPatternsSimplify.cpp (algebraic and shape simplifications).
+using PatternPopulator = void (*)(mlir::RewritePatternSet &, mlir::MLIRContext *);
+void registerRewritePatterns(llvm::StringMap<llvm::SmallVector<PatternPopulator, 1>> &table);
+void registerSimplificationPatterns(llvm::StringMap<llvm::SmallVector<PatternPopulator, 1>> &table);
 /// The names of the ops that have a hand-written verifier, folder or
 /// canonicalization patterns.
 void forEachVerifiedOp(llvm::function_ref<void(llvm::StringRef)> fn);
