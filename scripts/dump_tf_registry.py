@@ -190,6 +190,9 @@ def dump_ods_facts():
                     # constant-folding hook (CanBeFolded).
                     "cannot_duplicate": "TF::CannotDuplicate" in traits,
                     "no_constant_fold": "TF::NoConstantFold" in traits,
+                    # TF's folding traits: f(f(x)) -> f(x) and f(f(x)) -> x.
+                    "idempotent": "TF::IsIdempotent" in traits,
+                    "involution": "TF::IsInvolution" in traits,
                 },
                 "commutative": "IsCommutative" in traits,
             }

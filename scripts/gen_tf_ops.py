@@ -45,6 +45,7 @@ EFFECTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_op_effects.json")
 EFFECTS_PY = os.path.join(ROOT, "python", "tfmlir", "passes", "analysis", "_tf_op_effects.py")
 KINDS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfResourceKinds.h.inc")
 STATELESS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfRegistryStateless.h.inc")
+FOLD_TRAITS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfFoldTraits.h.inc")
 OUT_DIR = os.path.join(ROOT, "td", "generated")
 HAND_WRITTEN_TD = os.path.join(ROOT, "td", "TfOps.td")
 SHARD_SIZE = 100
@@ -596,6 +597,17 @@ def write_effects(effects):
         f.write("))\n")
 
 
+def write_fold_traits(facts):
+    """TF's folding traits (IsIdempotent, IsInvolution) of its ODS ops, for foldTfOp."""
+    with open(FOLD_TRAITS_H, "w") as f:
+        f.write(HEADER + "// The ops TF's dialect gives its IsIdempotent (f(f(x)) -> f(x)) and\n"
+                "// IsInvolution (f(f(x)) -> x) folding traits.\n")
+        for trait, macro in (("idempotent", "TFMLIR_IDEMPOTENT_OP"), ("involution", "TFMLIR_INVOLUTION_OP")):
+            for name, fact in sorted(facts.items()):
+                if fact.get("traits", {}).get(trait):
+                    f.write(f'{macro}("{name}")\n')
+
+
 def write_registry_stateless(registry, facts, hand_written):
     """The registry ops outside TF's ODS that are not stateful, for the C++ fallback.
 
@@ -666,6 +678,7 @@ def main():
         "// (never compiled to C++; the ops stay unknown ops of the tf dialect).\n")
     write_effects(effects)
     write_registry_stateless(registry, facts, skip)
+    write_fold_traits(facts)
     with open(os.path.join(OUT_DIR, "TfGenOpsAll.td"), "w") as f:
         f.write(HEADER + '// Every tf op (hand-written, generated and Python-only), for the Python bindings.\n'
                 'include "TfOps.td"\n' + "".join(f'include "generated/{s}.td"\n' for s in shards + py_shards))

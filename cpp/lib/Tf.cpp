@@ -74,9 +74,18 @@ void *TFDialect::getRegisteredInterfaceForOp(TypeID interface, OperationName opN
 Operation *TFDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
                                           Location loc) {
   auto elements = llvm::dyn_cast<ElementsAttr>(value);
-  if (!elements || elements.getType() != type)
+  if (!elements)
     return nullptr;
-  return ConstOp::create(builder, loc, elements);
+  if (elements.getType() == type)
+    return ConstOp::create(builder, loc, elements);
+  // As TF: a constant of the folded op's result type (e.g. unranked) holding
+  // a value of a compatible static type.
+  auto tensor = llvm::dyn_cast<TensorType>(type);
+  ShapedType valueType = elements.getShapedType();
+  if (!tensor || tensor.getElementType() != valueType.getElementType() ||
+      failed(verifyCompatibleShape(tensor, valueType)))
+    return nullptr;
+  return ConstOp::create(builder, loc, type, elements);
 }
 
 //===----------------------------------------------------------------------===//

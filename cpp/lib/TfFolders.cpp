@@ -661,10 +661,54 @@ const llvm::StringMap<Folder> &folderTable() {
 }
 } // namespace
 
+namespace {
+enum class FoldTrait { Idempotent, Involution };
+
+const llvm::StringMap<FoldTrait> &foldTraitTable() {
+  static const llvm::StringMap<FoldTrait> table = [] {
+    llvm::StringMap<FoldTrait> t;
+#define TFMLIR_IDEMPOTENT_OP(name) t[name] = FoldTrait::Idempotent;
+#define TFMLIR_INVOLUTION_OP(name) t[name] = FoldTrait::Involution;
+#include "tfmlir/TfFoldTraits.h.inc"
+#undef TFMLIR_IDEMPOTENT_OP
+#undef TFMLIR_INVOLUTION_OP
+    return t;
+  }();
+  return table;
+}
+
+/// TF's IsIdempotent / IsInvolution folds (f(f(x)) -> f(x) / x; binary
+/// idempotent ops: f(x, x) -> x), where the value has the op's result type.
+OpFoldResult foldByTrait(Operation *op, FoldTrait trait) {
+  if (op->getNumOperands() == 0 || op->getNumResults() != 1)
+    return {};
+  Type resultType = op->getResult(0).getType();
+  Value candidate;
+  Operation *inner = op->getOperand(0).getDefiningOp();
+  if (op->getNumOperands() == 1) {
+    if (!inner || inner->getName() != op->getName() || inner->getNumOperands() != 1)
+      return {};
+    candidate = trait == FoldTrait::Idempotent ? op->getOperand(0) : inner->getOperand(0);
+  } else if (trait == FoldTrait::Idempotent && op->getNumOperands() == 2 &&
+             op->getOperand(0) == op->getOperand(1)) {
+    candidate = op->getOperand(0);
+  }
+  if (!candidate || candidate.getType() != resultType)
+    return {};
+  return candidate;
+}
+} // namespace
+
 OpFoldResult tfmlir::TF::foldTfOp(Operation *op, ArrayRef<Attribute> operands) {
+  StringRef name = op->getName().getStringRef();
   const auto &table = folderTable();
-  auto it = table.find(op->getName().getStringRef());
-  return it == table.end() ? OpFoldResult() : it->second(op, operands);
+  auto it = table.find(name);
+  if (it != table.end())
+    if (OpFoldResult folded = it->second(op, operands))
+      return folded;
+  const auto &traits = foldTraitTable();
+  auto trait = traits.find(name);
+  return trait == traits.end() ? OpFoldResult() : foldByTrait(op, trait->second);
 }
 
 void tfmlir::TF::forEachFoldedOp(llvm::function_ref<void(llvm::StringRef)> fn) {

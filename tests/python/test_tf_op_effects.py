@@ -240,7 +240,8 @@ def test_generated_files_are_up_to_date(tmp_path):
     assert proc.returncode == 0, proc.stderr
     for rel in ("td/generated", "python/tfmlir/passes/analysis/_tf_op_effects.py",
                 "cpp/include/tfmlir/TfResourceKinds.h.inc",
-                "cpp/include/tfmlir/TfRegistryStateless.h.inc"):
+                "cpp/include/tfmlir/TfRegistryStateless.h.inc",
+                "cpp/include/tfmlir/TfFoldTraits.h.inc"):
         a, b = REPO_ROOT / rel, copy / rel
         files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file()) if a.is_dir() else [None]
         for f in files:
