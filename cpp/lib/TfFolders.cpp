@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/APSInt.h"
@@ -498,11 +500,74 @@ Attribute intConstant(Type type, ArrayRef<int64_t> values) {
 } // namespace
 
 Attribute tfmlir::TF::foldShapeOf(Type type, Type resultType) {
+  // As TF's ConvertShapeToAttr: a 1-D constant of the dimensions, whatever
+  // static shape the (possibly dynamic) result type has.
   auto ranked = llvm::dyn_cast<RankedTensorType>(type);
-  if (!ranked || !ranked.hasStaticShape())
+  auto result = llvm::dyn_cast<ShapedType>(resultType);
+  if (!ranked || !ranked.hasStaticShape() || !result)
     return {};
-  return intConstant(resultType, ranked.getShape());
+  return intConstant(RankedTensorType::get({ranked.getRank()}, result.getElementType()),
+                     ranked.getShape());
 }
+
+namespace {
+/// VariableShape: the shape of the resource's subtype (TF's folder).
+OpFoldResult foldVariableShapeOp(Operation *op, ArrayRef<Attribute>) {
+  auto resource = llvm::dyn_cast<tfmlir::tf_type::ResourceType>(
+      getElementTypeOrSelf(op->getOperand(0).getType()));
+  if (!resource || resource.getSubtypes().empty())
+    return {};
+  return tfmlir::TF::foldShapeOf(resource.getSubtypes().front(), op->getResult(0).getType());
+}
+
+/// Empty of a static result type: zeros (TF's folder: an uninitialized
+/// tensor may hold anything; TF picks zeros).
+OpFoldResult foldEmptyOp(Operation *op, ArrayRef<Attribute> operands) {
+  auto type = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!operands[0] || !type || !type.hasStaticShape())
+    return {};
+  Type element = type.getElementType();
+  if (auto f = llvm::dyn_cast<FloatType>(element))
+    return DenseElementsAttr::get(type, FloatAttr::get(f, 0.0));
+  if (auto i = llvm::dyn_cast<IntegerType>(element))
+    return DenseElementsAttr::get(type, IntegerAttr::get(i, 0));
+  return {};
+}
+
+/// LogicalAnd: the generic constant folding, else a splat `false` operand of
+/// the result type is the result (TF's folder).
+OpFoldResult foldLogicalAndOp(Operation *op, ArrayRef<Attribute> operands) {
+  if (OpFoldResult folded = tfmlir::TF::foldLogicalOp(op, operands))
+    return folded;
+  for (Attribute operand : operands) {
+    auto splat = llvm::dyn_cast_or_null<SplatElementsAttr>(operand);
+    if (!splat || splat.getType() != op->getResult(0).getType() ||
+        !splat.getElementType().isInteger(1) || splat.getSplatValue<bool>())
+      continue;
+    return operand;
+  }
+  return {};
+}
+
+/// LeakyRelu: alpha 1 is the identity; a splat float constant folds.
+OpFoldResult foldLeakyReluOp(Operation *op, ArrayRef<Attribute> operands) {
+  auto alphaAttr = op->getAttrOfType<FloatAttr>("alpha");
+  float alpha = alphaAttr ? alphaAttr.getValue().convertToFloat() : 0.2f;
+  if (alpha == 1.0f && op->getOperand(0).getType() == op->getResult(0).getType())
+    return op->getOperand(0);
+  auto splat = llvm::dyn_cast_or_null<SplatElementsAttr>(operands[0]);
+  if (!splat || !llvm::isa<FloatType>(splat.getElementType()))
+    return {};
+  APFloat value = splat.getSplatValue<APFloat>();
+  if (value.isNegative()) {
+    APFloat scale(alpha);
+    bool lost;
+    scale.convert(value.getSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    value = value * scale;
+  }
+  return DenseElementsAttr::get(splat.getType(), value);
+}
+} // namespace
 
 OpFoldResult tfmlir::TF::foldRankOp(Operation *op, ArrayRef<Attribute>) {
   auto ranked = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
@@ -629,6 +694,104 @@ OpFoldResult tfmlir::TF::foldConcatV2Op(Operation *op, ArrayRef<Attribute> opera
 }
 
 //===----------------------------------------------------------------------===//
+// StridedSlice of Shape; EnsureShape (TF's folders)
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::optional<int64_t> singleConstantInt(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+    return std::nullopt;
+  return (*attr.getValues<APInt>().begin()).getSExtValue();
+}
+
+int64_t intAttrOr(Operation *op, StringRef name, int64_t otherwise) {
+  auto attr = op->getAttrOfType<IntegerAttr>(name);
+  return attr ? attr.getInt() : otherwise;
+}
+
+/// StridedSlice(Shape(x), b, e, s) of one-element b/e/s selecting static
+/// dimensions of x: those dimensions (TF's StridedSliceOp::fold, with its
+/// handling of negative indices, masks and out-of-bound ends).
+OpFoldResult foldStridedSliceOp(Operation *op, ArrayRef<Attribute>) {
+  Operation *shape = op->getOperand(0).getDefiningOp();
+  if (!shape || shape->getName().getStringRef() != "tf.Shape")
+    return {};
+  std::optional<int64_t> b = singleConstantInt(op->getOperand(1));
+  std::optional<int64_t> e = singleConstantInt(op->getOperand(2));
+  std::optional<int64_t> s = singleConstantInt(op->getOperand(3));
+  if (!b || !e || !s || *s == 0 || intAttrOr(op, "new_axis_mask", 0) != 0)
+    return {};
+  auto input = llvm::dyn_cast<RankedTensorType>(shape->getOperand(0).getType());
+  if (!input)
+    return {};
+  int64_t rank = input.getRank(), begin = *b, end = *e, stride = *s;
+  if (begin < 0)
+    begin += rank;
+  if (end < 0)
+    end += rank;
+  int64_t shrink = intAttrOr(op, "shrink_axis_mask", 0);
+  if (shrink == 1)
+    end = begin + 1;
+  if (intAttrOr(op, "begin_mask", 0) == 1)
+    begin = stride > 0 ? 0 : rank - 1;
+  if (intAttrOr(op, "end_mask", 0) == 1)
+    end = stride > 0 ? rank : -1;
+  if (intAttrOr(op, "ellipsis_mask", 0) == 1) {
+    begin = 0;
+    end = rank;
+  }
+  if (stride > 0) {
+    begin = std::min(begin, rank);
+    end = std::min(end, rank);
+  } else {
+    begin = std::min(begin, rank - 1);
+    end = std::min(end, rank - 1);
+  }
+  SmallVector<int64_t> dims;
+  if ((end > begin && stride > 0) || (end < begin && stride < 0)) {
+    for (int64_t i = begin; stride > 0 ? i < end : i > end; i += stride) {
+      if (i < 0 || i >= rank || input.isDynamicDim(i))
+        return {};
+      dims.push_back(input.getDimSize(i));
+    }
+  }
+  auto resultType = llvm::cast<ShapedType>(op->getResult(0).getType());
+  Type element = resultType.getElementType();
+  if (!element.isInteger(32) && !element.isInteger(64))
+    return {};
+  auto outType = llvm::dyn_cast<RankedTensorType>(resultType);
+  if (!outType || !outType.hasStaticShape())
+    outType = shrink == 1 ? RankedTensorType::get({}, element)
+                          : RankedTensorType::get({static_cast<int64_t>(dims.size())}, element);
+  if (outType.getNumElements() != static_cast<int64_t>(dims.size()))
+    return {};
+  SmallVector<APInt> values;
+  for (int64_t d : dims)
+    values.push_back(APInt(element.getIntOrFloatBitWidth(), d, /*isSigned=*/true));
+  return DenseElementsAttr::get(outType, values);
+}
+
+/// EnsureShape whose input type always satisfies the `shape` attribute.
+OpFoldResult foldEnsureShapeOp(Operation *op, ArrayRef<Attribute>) {
+  Value input = op->getOperand(0);
+  auto type = llvm::dyn_cast<ShapedType>(input.getType());
+  if (!type || !type.hasRank() || input.getType() != op->getResult(0).getType())
+    return {};
+  auto shapeAttr = llvm::dyn_cast_or_null<tfmlir::tf_type::ShapeAttr>(op->getAttr("shape"));
+  if (!shapeAttr || !shapeAttr.hasRank())
+    return {};
+  ArrayRef<int64_t> constraint = shapeAttr.getShape();
+  if (constraint.size() != static_cast<size_t>(type.getRank()))
+    return {};
+  for (auto [want, have] : llvm::zip(constraint, type.getShape()))
+    if (!ShapedType::isDynamic(want) && want != have)
+      return {};
+  return input;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Dispatch: the hand-written folder of each generated op, by name.
 //===----------------------------------------------------------------------===//
 
@@ -645,7 +808,7 @@ const llvm::StringMap<Folder> &folderTable() {
              {"Minimum", foldMinimumOp}, {"Equal", foldComparisonOp},
              {"NotEqual", foldComparisonOp}, {"Less", foldComparisonOp},
              {"LessEqual", foldComparisonOp}, {"Greater", foldComparisonOp},
-             {"GreaterEqual", foldComparisonOp}, {"LogicalAnd", foldLogicalOp},
+             {"GreaterEqual", foldComparisonOp}, {"LogicalAnd", foldLogicalAndOp},
              {"LogicalOr", foldLogicalOp}, {"LogicalNot", foldUnaryOp}, {"Neg", foldUnaryOp},
              {"Abs", foldUnaryOp}, {"Square", foldUnaryOp}, {"Cast", foldCastOp},
              {"Reshape", foldReshapeOp}, {"ExpandDims", foldReshapeOp},
@@ -653,7 +816,10 @@ const llvm::StringMap<Folder> &folderTable() {
              {"Size", foldSizeOp}, {"Select", foldSelectOp}, {"SelectV2", foldSelectOp},
              {"Fill", foldFillOp}, {"ZerosLike", foldZerosOnesLikeOp},
              {"OnesLike", foldZerosOnesLikeOp}, {"Pack", foldPackOp},
-             {"ConcatV2", foldConcatV2Op}})
+             {"ConcatV2", foldConcatV2Op}, {"StridedSlice", foldStridedSliceOp},
+             {"VariableShape", foldVariableShapeOp}, {"Empty", foldEmptyOp},
+             {"LeakyRelu", foldLeakyReluOp},
+             {"EnsureShape", foldEnsureShapeOp}})
       t[std::string("tf.") + name] = fn;
     return t;
   }();

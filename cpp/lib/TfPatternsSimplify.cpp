@@ -1,22 +1,351 @@
-//===- TfPatternsSimplify.cpp - canonicalization patterns of tf ops ---------===//
+//===- TfPatternsSimplify.cpp - canonicalization patterns of tf ops -------===//
 //
-// TensorFlow 2.21's canonicalization patterns of generated tf ops: algebraic and shape simplifications (StridedSlice of Shape, LogicalNot of comparisons, Relu forms, ...).
-// Each pattern does what TF's does, on the same conditions (TF's
-// canonicalize.td and op classes), written with the generic Operation API
-// (patterns match root ops by name; new ops are built from an
-// OperationState), so this file needs none of the generated op classes.
-// Registered by root op name in the table of TfCanonicalize.cpp.
+// TensorFlow 2.21's canonicalization patterns of generated tf ops: algebraic
+// and shape simplifications (LogicalNot of comparisons, Log of Softmax, Log of
+// x + 1, Square of Sub, divisions by square roots, Maximum with zero and Relu
+// of Minimum with six, Reshape to its own shape, Pack of one value,
+// DivNoNan/MulNoNan by a constant). Each pattern does what TF's does, on the
+// same conditions (TF's canonicalize.td and op classes), written with the
+// generic Operation API (patterns match root ops by name; new ops are built
+// from an OperationState), so this file needs none of the generated op
+// classes. Registered by root op name in the table of TfCanonicalize.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "tfmlir/TfOpSemantics.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <complex>
+#include <functional>
 
 using namespace mlir;
 
+namespace {
+
+/// TF's CopyDeviceAndUnderscoredAttributesAdaptor: `device` and every
+/// discardable attribute whose name starts with '_'.
+void copyDeviceAndUnderscored(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name == "device" || name.starts_with("_"))
+      to->setDiscardableAttr(attr.getName(), attr.getValue());
+  }
+}
+
+/// A new op `name` with `operands`, `types` and inherent `attrs`.
+Operation *build(PatternRewriter &rw, Location loc, StringRef name, ValueRange operands,
+                 TypeRange types, ArrayRef<NamedAttribute> attrs = {}) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(types);
+  state.addAttributes(attrs);
+  return rw.create(state);
+}
+
+Operation *definingOp(Value v, StringRef name) {
+  Operation *def = v.getDefiningOp();
+  return def && def->getName().getStringRef() == name ? def : nullptr;
+}
+
+/// The elements of a constant operand (tf.Const, arith.constant), or null.
+ElementsAttr constantElements(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return {};
+  return llvm::dyn_cast<ElementsAttr>(attr);
+}
+
+/// TF's IsConstantValueOf: a constant whose elements all equal `value`
+/// (integer or floating point).
+bool isConstantValueOf(Value v, int64_t value) {
+  ElementsAttr elements = constantElements(v);
+  if (!elements)
+    return false;
+  auto dense = llvm::dyn_cast<DenseElementsAttr>(elements);
+  if (!dense)
+    return false;
+  Type element = dense.getElementType();
+  if (llvm::isa<IntegerType>(element))
+    return llvm::all_of(dense.getValues<APInt>(),
+                        [&](const APInt &i) { return i.getSExtValue() == value; });
+  if (llvm::isa<FloatType>(element))
+    return llvm::all_of(dense.getValues<APFloat>(), [&](const APFloat &f) {
+      return f.compare(APFloat(f.getSemantics(), value)) == APFloat::cmpEqual;
+    });
+  return false;
+}
+
+/// A pattern rooted at op `root` given as a function.
+struct FnPattern : public RewritePattern {
+  using Fn = std::function<LogicalResult(Operation *, PatternRewriter &)>;
+  FnPattern(StringRef root, MLIRContext *context, Fn fn)
+      : RewritePattern(root, /*benefit=*/1, context), fn(std::move(fn)) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rw) const override {
+    return fn(op, rw);
+  }
+  Fn fn;
+};
+
+/// Replaces `op` (one result) by a new op `name` on `operands` with `op`'s
+/// result type, TF's copied attributes and the inherent `attrs`.
+LogicalResult replaceWith(Operation *op, PatternRewriter &rw, StringRef name, ValueRange operands,
+                          ArrayRef<NamedAttribute> attrs = {}) {
+  Operation *replacement = build(rw, op->getLoc(), name, operands, op->getResultTypes(), attrs);
+  copyDeviceAndUnderscored(op, replacement);
+  rw.replaceOp(op, replacement->getResults());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LogicalNot of a comparison -> the inverse comparison
+//===----------------------------------------------------------------------===//
+
+void populateLogicalNot(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.LogicalNot", context, [](Operation *op, PatternRewriter &rw) {
+    static const std::pair<StringRef, StringRef> inverse[] = {
+        {"tf.Equal", "tf.NotEqual"},   {"tf.NotEqual", "tf.Equal"},
+        {"tf.Greater", "tf.LessEqual"}, {"tf.GreaterEqual", "tf.Less"},
+        {"tf.Less", "tf.GreaterEqual"}, {"tf.LessEqual", "tf.Greater"}};
+    Operation *cmp = op->getOperand(0).getDefiningOp();
+    if (!cmp)
+      return failure();
+    for (auto [from, to] : inverse) {
+      if (cmp->getName().getStringRef() != from)
+        continue;
+      // Equal/NotEqual carry incompatible_shape_error over, its default
+      // (true) made explicit as TF's pattern does.
+      SmallVector<NamedAttribute> attrs;
+      if (from == "tf.Equal" || from == "tf.NotEqual") {
+        Attribute shapeError = cmp->getAttr("incompatible_shape_error");
+        attrs.emplace_back(rw.getStringAttr("incompatible_shape_error"),
+                           shapeError ? shapeError : rw.getBoolAttr(true));
+      }
+      return replaceWith(op, rw, to, cmp->getOperands(), attrs);
+    }
+    return failure();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Log(Softmax(x)) -> LogSoftmax(x); Log(x + 1.0) -> Log1p(x)
+//===----------------------------------------------------------------------===//
+
+void populateLog(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.Log", context, [](Operation *op, PatternRewriter &rw) {
+    if (Operation *softmax = definingOp(op->getOperand(0), "tf.Softmax"))
+      return replaceWith(op, rw, "tf.LogSoftmax", softmax->getOperand(0));
+    Operation *add = definingOp(op->getOperand(0), "tf.AddV2");
+    if (!add)
+      return failure();
+    // TF's RankedF32ElementsAttr<[]> constant of value 1.0: a tf.Const of
+    // type tensor<f32>.
+    Operation *one = definingOp(add->getOperand(1), "tf.Const");
+    auto value = one ? one->getAttrOfType<DenseFPElementsAttr>("value") : DenseFPElementsAttr();
+    if (!value || value.getType().getRank() != 0 || !value.getElementType().isF32() ||
+        value.getSplatValue<APFloat>().convertToFloat() != 1.0f)
+      return failure();
+    return replaceWith(op, rw, "tf.Log1p", add->getOperand(0));
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Square(Sub(x, y)) -> SquaredDifference(x, y)
+//===----------------------------------------------------------------------===//
+
+/// TF's TF_NumberTensorNoSmallInt: bf16, complex128, complex64, f16, f32,
+/// i32, i64 (refs resolved).
+bool isNumberNoSmallInt(Type type) {
+  auto tensor = llvm::dyn_cast<TensorType>(type);
+  if (!tensor)
+    return false;
+  Type e = tfmlir::tf_type::dropRefType(tensor.getElementType());
+  if (e.isBF16() || e.isF16() || e.isF32() || e.isSignlessInteger(32) || e.isSignlessInteger(64))
+    return true;
+  auto complex = llvm::dyn_cast<ComplexType>(e);
+  return complex && (complex.getElementType().isF32() || complex.getElementType().isF64());
+}
+
+void populateSquare(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.Square", context, [](Operation *op, PatternRewriter &rw) {
+    Operation *sub = definingOp(op->getOperand(0), "tf.Sub");
+    if (!sub || !isNumberNoSmallInt(sub->getOperand(0).getType()) ||
+        !isNumberNoSmallInt(sub->getOperand(1).getType()))
+      return failure();
+    return replaceWith(op, rw, "tf.SquaredDifference", sub->getOperands());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// x / sqrt(y) -> x * rsqrt(y) (TruncateDiv; Xdivy: MulNoNan(rsqrt(y), x))
+//===----------------------------------------------------------------------===//
+
+void populateDivisionBySqrt(RewritePatternSet &results, MLIRContext *context, StringRef root,
+                            StringRef product, bool rsqrtFirst) {
+  results.add<FnPattern>(root, context, [product = product.str(), rsqrtFirst](
+                                            Operation *op, PatternRewriter &rw) {
+    Operation *sqrt = definingOp(op->getOperand(1), "tf.Sqrt");
+    if (!sqrt)
+      return failure();
+    Operation *rsqrt = build(rw, op->getLoc(), "tf.Rsqrt", sqrt->getOperand(0),
+                             sqrt->getOperand(0).getType());
+    copyDeviceAndUnderscored(op, rsqrt);
+    Value x = op->getOperand(0), r = rsqrt->getResult(0);
+    return replaceWith(op, rw, product, rsqrtFirst ? ValueRange{r, x} : ValueRange{x, r});
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Maximum(x, 0) -> Relu(x); Relu(Minimum(x, 6)) -> Relu6(x)
+//===----------------------------------------------------------------------===//
+
+/// TF's IsOnGpuDevice: the op's device parses with device type GPU.
+bool isOnGpuDevice(Operation *op) {
+  auto device = op->getAttrOfType<StringAttr>("device");
+  if (!device)
+    return false;
+  // The device type of a full or partial TF device name
+  // (/job:x/replica:0/task:0/device:GPU:0, /device:GPU:0, /gpu:0).
+  SmallVector<StringRef> parts;
+  device.getValue().split(parts, '/');
+  for (StringRef part : parts) {
+    part.consume_front("device:");
+    StringRef type = part.split(':').first;
+    if (type == "GPU" || type == "gpu")
+      return true;
+  }
+  return false;
+}
+
+void populateReluForms(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.Maximum", context, [](Operation *op, PatternRewriter &rw) {
+    if (!isConstantValueOf(op->getOperand(1), 0))
+      return failure();
+    // TF's IsDeviceCompatible: not an i32 Maximum on a GPU device.
+    if (isOnGpuDevice(op) && getElementTypeOrSelf(op->getResult(0).getType()).isInteger(32))
+      return failure();
+    return replaceWith(op, rw, "tf.Relu", op->getOperand(0));
+  });
+  results.add<FnPattern>("tf.Relu", context, [](Operation *op, PatternRewriter &rw) {
+    Operation *minimum = definingOp(op->getOperand(0), "tf.Minimum");
+    if (!minimum || !isConstantValueOf(minimum->getOperand(1), 6))
+      return failure();
+    return replaceWith(op, rw, "tf.Relu6", minimum->getOperand(0));
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Reshape(x, Shape(x)) -> x; Pack of one static value -> Reshape
+//===----------------------------------------------------------------------===//
+
+void populateShapes(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.Reshape", context, [](Operation *op, PatternRewriter &rw) {
+    Operation *shape = definingOp(op->getOperand(1), "tf.Shape");
+    Value x = op->getOperand(0);
+    if (!shape || shape->getOperand(0) != x || x.getType() != op->getResult(0).getType())
+      return failure();
+    rw.replaceOp(op, x);
+    return success();
+  });
+  results.add<FnPattern>("tf.Pack", context, [](Operation *op, PatternRewriter &rw) {
+    if (op->getNumOperands() != 1)
+      return failure();
+    auto input = llvm::dyn_cast<ShapedType>(op->getOperand(0).getType());
+    auto output = llvm::dyn_cast<ShapedType>(op->getResult(0).getType());
+    if (!input || !output || !input.hasStaticShape() || !output.hasStaticShape())
+      return failure();
+    // i32 dimensions when they all fit (XLA's dynamic reshape wants them).
+    ArrayRef<int64_t> dims = output.getShape();
+    bool fits = llvm::all_of(dims, [](int64_t d) {
+      return d >= std::numeric_limits<int32_t>::min() && d <= std::numeric_limits<int32_t>::max();
+    });
+    auto shapeType =
+        RankedTensorType::get({output.getRank()}, rw.getIntegerType(fits ? 32 : 64));
+    DenseElementsAttr shapeValue;
+    if (fits) {
+      SmallVector<int32_t> dims32(dims.begin(), dims.end());
+      shapeValue = DenseElementsAttr::get(shapeType, llvm::ArrayRef(dims32));
+    } else {
+      shapeValue = DenseElementsAttr::get(shapeType, dims);
+    }
+    Operation *shape = build(rw, op->getLoc(), "tf.Const", {}, shapeType,
+                             {rw.getNamedAttr("value", shapeValue)});
+    // TF replaces through ReplaceTfOpWithNewOp: the new op takes the Pack's
+    // device and underscored attributes.
+    return replaceWith(op, rw, "tf.Reshape", {op->getOperand(0), shape->getResult(0)});
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// DivNoNan(x, c) / MulNoNan(x, c) with a constant c
+//===----------------------------------------------------------------------===//
+
+/// Whether element `i` of a float or complex constant is zero.
+bool allZeroOrNone(ElementsAttr attr, bool &anyZero, bool &anyNonzero) {
+  Type element = attr.getElementType();
+  anyZero = anyNonzero = false;
+  if (llvm::isa<FloatType>(element)) {
+    for (const APFloat &v : attr.getValues<APFloat>())
+      (v.isZero() ? anyZero : anyNonzero) = true;
+    return true;
+  }
+  if (llvm::isa<ComplexType>(element)) {
+    for (const std::complex<APFloat> &v : attr.getValues<std::complex<APFloat>>())
+      (v.real().isZero() && v.imag().isZero() ? anyZero : anyNonzero) = true;
+    return true;
+  }
+  return false;
+}
+
+void populateNoNan(RewritePatternSet &results, MLIRContext *context, StringRef root,
+                   StringRef plain) {
+  results.add<FnPattern>(root, context, [plain = plain.str()](Operation *op, PatternRewriter &rw) {
+    Value y = op->getOperand(1);
+    Operation *def = definingOp(y, "tf.Const");
+    auto value = def ? def->getAttrOfType<ElementsAttr>("value") : ElementsAttr();
+    if (!value)
+      return failure();
+    bool anyZero, anyNonzero;
+    if (!allZeroOrNone(value, anyZero, anyNonzero))
+      return failure();
+    if (anyZero && anyNonzero)
+      return failure();
+    auto dense = llvm::dyn_cast<DenseElementsAttr>(value);
+    if (anyZero && dense && dense.isSplat()) {
+      // A zero divisor (factor): the result is that zero constant.
+      if (y.getType() != op->getResult(0).getType())
+        return failure();
+      rw.replaceOp(op, y);
+      return success();
+    }
+    if (anyZero)
+      return failure();
+    return replaceWith(op, rw, plain, op->getOperands());
+  });
+}
+
+} // namespace
+
 void tfmlir::TF::registerSimplificationPatterns(
     llvm::StringMap<llvm::SmallVector<PatternPopulator, 1>> &table) {
-  (void)table;
+  table["tf.LogicalNot"].push_back(populateLogicalNot);
+  table["tf.Log"].push_back(populateLog);
+  table["tf.Square"].push_back(populateSquare);
+  table["tf.TruncateDiv"].push_back([](RewritePatternSet &r, MLIRContext *c) {
+    populateDivisionBySqrt(r, c, "tf.TruncateDiv", "tf.Mul", /*rsqrtFirst=*/false);
+  });
+  table["tf.Xdivy"].push_back([](RewritePatternSet &r, MLIRContext *c) {
+    populateDivisionBySqrt(r, c, "tf.Xdivy", "tf.MulNoNan", /*rsqrtFirst=*/true);
+  });
+  table["tf.Maximum"].push_back(populateReluForms);
+  table["tf.Reshape"].push_back(populateShapes);
+  table["tf.DivNoNan"].push_back([](RewritePatternSet &r, MLIRContext *c) {
+    populateNoNan(r, c, "tf.DivNoNan", "tf.Div");
+  });
+  table["tf.MulNoNan"].push_back([](RewritePatternSet &r, MLIRContext *c) {
+    populateNoNan(r, c, "tf.MulNoNan", "tf.Mul");
+  });
 }
