@@ -82,10 +82,10 @@ bool rankIs(Value v, int64_t rank) {
   return !t || t.getRank() == rank;
 }
 
-/// TF's check that ranked `values` have one rank and equal static dimensions;
-/// with `maskOneDim`, the first dimension found to differ is exempted from then
-/// on (Concat's axis, whichever it is).
-LogicalResult verifyTypesCompatibility(Operation *op, ValueRange values, bool maskOneDim) {
+} // namespace
+
+LogicalResult tfmlir::TF::verifyTypesCompatibility(Operation *op, ValueRange values,
+                                                   bool maskOneDim) {
   std::optional<SmallVector<int64_t>> common;
   std::optional<int64_t> masked;
   for (Value v : values) {
@@ -122,7 +122,6 @@ LogicalResult verifyTypesCompatibility(Operation *op, ValueRange values, bool ma
   }
   return success();
 }
-} // namespace
 
 LogicalResult tfmlir::TF::verifyReshapeOp(Operation *op) {
   Value tensor = op->getOperand(0), shape = op->getOperand(1);

@@ -57,6 +57,12 @@ void forEachVerifiedOp(llvm::function_ref<void(llvm::StringRef)> fn);
 void forEachFoldedOp(llvm::function_ref<void(llvm::StringRef)> fn);
 void forEachCanonicalizedOp(llvm::function_ref<void(llvm::StringRef)> fn);
 
+/// TF's VerifyTypesCompatibility: ranked `values` have one rank and equal
+/// static dimensions; with `maskOneDim`, the first dimension found to differ is
+/// exempted from then on (Concat's axis, whichever it is).
+mlir::LogicalResult verifyTypesCompatibility(mlir::Operation *op, mlir::ValueRange values,
+                                             bool maskOneDim);
+
 #define TFMLIR_VERIFIER(name) mlir::LogicalResult name(mlir::Operation *op);
 TFMLIR_VERIFIER(verifyBatchMatMulOp)
 TFMLIR_VERIFIER(verifyBatchMatMulV2Op)
