@@ -1720,3 +1720,37 @@ for _op in ("CrossReplicaSum", "XlaAllReduce", "CollectivePermute", "TPUAnnotate
 
 # The XLA, TPU and collective ops (they register themselves).
 from . import xla_tpu  # noqa: E402,F401
+
+
+@shape_fn("QuantizeV2")
+def _quantize_v2(c):
+    # TF's QuantizeV2 shape function: the output has the input's shape;
+    # output_min/max are scalars, or vectors of the `axis` dimension.
+    axis = c.attr("axis", -1)
+    if axis < -1:
+        raise ShapeError(f"axis should be at least -1, got {axis}")
+    minmax_rank = 0 if axis == -1 else 1
+    c.set_output(0, c.inputs[0])
+    # (TF checks both ranks but outputs input_max's shape; the axis
+    # dimension is only checked against it.)
+    with_rank(c.inputs[1], minmax_rank)
+    minmax = with_rank(c.inputs[2], minmax_rank)
+    if axis != -1:
+        data = with_rank_at_least(c.inputs[0], axis + 1)
+        merge_dim(minmax[0], data[axis] if data is not None else -1)
+    c.set_output(1, minmax)
+    c.set_output(2, minmax)
+
+
+@shape_fn("TensorArrayGatherV3")
+def _tensor_array_gather_v3(c):
+    # TF's TensorArrayGatherV3 shape function: [len(indices)] + element_shape,
+    # the element_shape attribute merged with the TensorArray's handle data.
+    indices = with_rank(c.inputs[1], 1)
+    with_rank(c.inputs[0], 1)
+    with_rank(c.inputs[2], 0)
+    element = c.attr("element_shape")
+    handles = c.input_handles[0] if c.input_handles else None
+    if handles:
+        element = merge_shape(element, handles[0][1])
+    c.set_output(0, None if element is None else [indices[0]] + list(element))

@@ -218,3 +218,21 @@ func.func @main(%a: tensor<2x3xf32>) -> tensor<*xf32> {
   func.return %0 : tensor<*xf32>
 }
 }
+
+// -----
+
+// QuantizeV2 keeps its input's shape (min/max: input_max's shape, scalar
+// without an axis) and TensorArrayGatherV3 gives [number of indices] + its
+// element_shape attribute (checked against TensorFlow 2.21).
+// CHECK-LABEL: func.func @main
+// CHECK: "tf.QuantizeV2"{{.*}} -> (tensor<4x2x!tf_type.qint8>, tensor<f32>, tensor<f32>)
+// CHECK: "tf.QuantizeV2"{{.*}} -> (tensor<4x2x!tf_type.qint8>, tensor<?xf32>, tensor<?xf32>)
+// CHECK: "tf.TensorArrayGatherV3"{{.*}} -> tensor<3x7x1xf32>
+module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 1700 : i32}} {
+  func.func @main(%x: tensor<4x2xf32>, %lo: tensor<f32>, %hi: tensor<f32>, %lo2: tensor<?xf32>, %hi2: tensor<?xf32>, %ta: tensor<2x!tf_type.resource>, %idx: tensor<3xi32>, %flow: tensor<f32>) -> (tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*xf32>) {
+    %0:3 = "tf.QuantizeV2"(%x, %lo, %hi) {T = !tf_type.qint8, axis = -1 : i64, mode = "SCALED", narrow_range = true, round_mode = "HALF_TO_EVEN", ensure_minimum_range = 0.01 : f32} : (tensor<4x2xf32>, tensor<f32>, tensor<f32>) -> (tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*xf32>)
+    %1:3 = "tf.QuantizeV2"(%x, %lo2, %hi2) {T = !tf_type.qint8, axis = 1 : i64, mode = "SCALED", narrow_range = true, round_mode = "HALF_TO_EVEN", ensure_minimum_range = 0.01 : f32} : (tensor<4x2xf32>, tensor<?xf32>, tensor<?xf32>) -> (tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*xf32>)
+    %2 = "tf.TensorArrayGatherV3"(%ta, %idx, %flow) {dtype = f32, element_shape = #tf_type.shape<7x1>} : (tensor<2x!tf_type.resource>, tensor<3xi32>, tensor<f32>) -> tensor<*xf32>
+    return %0#0, %0#1, %1#0, %1#1, %2 : tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*xf32>
+  }
+}
