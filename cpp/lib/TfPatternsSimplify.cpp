@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "tfmlir/TfOpSemantics.h"
 
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -327,6 +328,53 @@ void populateNoNan(RewritePatternSet &results, MLIRContext *context, StringRef r
   });
 }
 
+//===----------------------------------------------------------------------===//
+// BroadcastGradientArgs of constant shapes -> two constants (TF's folder)
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> constantInts(Value v, bool &ok) {
+  SmallVector<int64_t> out;
+  DenseIntElementsAttr attr;
+  ok = matchPattern(v, m_Constant(&attr));
+  if (ok)
+    for (const APInt &i : attr.getValues<APInt>())
+      out.push_back(i.getSExtValue());
+  return out;
+}
+
+void populateBroadcastGradientArgs(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.BroadcastGradientArgs", context,
+                         [](Operation *op, PatternRewriter &rw) {
+    bool ok0, ok1;
+    SmallVector<int64_t> s0 = constantInts(op->getOperand(0), ok0);
+    SmallVector<int64_t> s1 = constantInts(op->getOperand(1), ok1);
+    SmallVector<int64_t> shape, r0, r1;
+    if (!ok0 || !ok1 || !OpTrait::util::getBroadcastedShape(s0, s1, shape))
+      return failure();
+    tfmlir::TF::broadcastGradientIndices(shape, s0, s1, r0, r1);
+    SmallVector<Value> values;
+    for (auto [i, indices] : llvm::enumerate(ArrayRef<SmallVector<int64_t>>{r0, r1})) {
+      Type element = getElementTypeOrSelf(op->getOperand(i).getType());
+      if (!element.isInteger(32) && !element.isInteger(64))
+        return failure();
+      auto type = RankedTensorType::get({static_cast<int64_t>(indices.size())}, element);
+      SmallVector<APInt> ints;
+      for (int64_t v : indices)
+        ints.push_back(APInt(element.getIntOrFloatBitWidth(), v, /*isSigned=*/true));
+      Type resultType = op->getResult(i).getType();
+      if (failed(verifyCompatibleShape(resultType, type)))
+        return failure();
+      // A constant of the result's type holding the value, as TF's
+      // materializer builds for its folder.
+      values.push_back(build(rw, op->getLoc(), "tf.Const", {}, resultType,
+                             {rw.getNamedAttr("value", DenseElementsAttr::get(type, ints))})
+                           ->getResult(0));
+    }
+    rw.replaceOp(op, values);
+    return success();
+  });
+}
+
 } // namespace
 
 void tfmlir::TF::registerSimplificationPatterns(
@@ -348,4 +396,5 @@ void tfmlir::TF::registerSimplificationPatterns(
   table["tf.MulNoNan"].push_back([](RewritePatternSet &r, MLIRContext *c) {
     populateNoNan(r, c, "tf.MulNoNan", "tf.Mul");
   });
+  table["tf.BroadcastGradientArgs"].push_back(populateBroadcastGradientArgs);
 }

@@ -326,11 +326,11 @@ LogicalResult verifySpaceToBatchND(Operation *op) {
 // BroadcastGradientArgs
 //===----------------------------------------------------------------------===//
 
-/// The reduction indices of r0 and r1 for broadcasting s0 and s1 to `shape`,
-/// as TF's kernel computes them.
-void broadcastGradientIndices(ArrayRef<int64_t> shape, ArrayRef<int64_t> s0,
-                              ArrayRef<int64_t> s1, SmallVectorImpl<int64_t> &r0,
-                              SmallVectorImpl<int64_t> &r1) {
+} // namespace
+
+void tfmlir::TF::broadcastGradientIndices(ArrayRef<int64_t> shape, ArrayRef<int64_t> s0,
+                                          ArrayRef<int64_t> s1, SmallVectorImpl<int64_t> &r0,
+                                          SmallVectorImpl<int64_t> &r1) {
   if (s0 == s1)
     return;
   int64_t n = shape.size(), n0 = s0.size(), n1 = s1.size();
@@ -358,6 +358,7 @@ void broadcastGradientIndices(ArrayRef<int64_t> shape, ArrayRef<int64_t> s0,
   }
 }
 
+namespace {
 LogicalResult verifyBroadcastGradientArgs(Operation *op) {
   if (failed(operandHasRank(op, 0, 1)) || failed(operandHasRank(op, 1, 1)) ||
       failed(resultHasRank(op, 0, 1)) || failed(resultHasRank(op, 1, 1)) ||
@@ -373,7 +374,7 @@ LogicalResult verifyBroadcastGradientArgs(Operation *op) {
                                 "'s1', but got "
                              << s0 << " and " << s1;
   SmallVector<int64_t> r0, r1;
-  broadcastGradientIndices(shape, shape0, shape1, r0, r1);
+  tfmlir::TF::broadcastGradientIndices(shape, shape0, shape1, r0, r1);
   auto t0 = rankedType(op->getResult(0)), t1 = rankedType(op->getResult(1));
   if (t0 && t0.hasStaticShape() && t0.getDimSize(0) != static_cast<int64_t>(r0.size()))
     return op->emitOpError() << "requires dimension 0 size of 'r0' to be " << r0.size()

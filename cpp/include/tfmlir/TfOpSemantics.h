@@ -63,6 +63,13 @@ void forEachCanonicalizedOp(llvm::function_ref<void(llvm::StringRef)> fn);
 mlir::LogicalResult verifyTypesCompatibility(mlir::Operation *op, mlir::ValueRange values,
                                              bool maskOneDim);
 
+/// The reduction indices of BroadcastGradientArgs' r0 and r1 for
+/// broadcasting shapes s0 and s1 to `shape`, as TF's kernel computes them
+/// (shared by its verifier and its folding pattern).
+void broadcastGradientIndices(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> s0,
+                              llvm::ArrayRef<int64_t> s1, llvm::SmallVectorImpl<int64_t> &r0,
+                              llvm::SmallVectorImpl<int64_t> &r1);
+
 #define TFMLIR_VERIFIER(name) mlir::LogicalResult name(mlir::Operation *op);
 TFMLIR_VERIFIER(verifyBatchMatMulOp)
 TFMLIR_VERIFIER(verifyBatchMatMulV2Op)
