@@ -13,7 +13,12 @@ sizes a value's result list from a use such as
 ``%x#1000000000`` before it knows whether ``%x`` has that many results (a
 forward reference allocates them all). :func:`check_text` refuses result
 numbers from :data:`MAX_RESULT_NUMBER` on -- the same bound tfmlir's custom
-parsers put on result counts -- before the parser runs.
+parsers put on result counts -- before the parser runs. It also refuses
+shaped types (``tensor<...>``, ``vector<...>``, ``memref<...>``, wherever they
+appear: values, attributes, ``!tf_type.resource<tensor<...>>`` subtypes)
+whose static element count overflows int64 (:func:`check_element_counts`):
+MLIR's ``ShapedType::getNumElements`` asserts on them, and the parser, the
+verifiers and the folders all call it.
 
 Bytecode: MLIR's bytecode reader trusts the sizes it reads: a corrupted count (one
 changed byte) makes it resize a vector to billions of entries and abort the
@@ -39,7 +44,8 @@ import sys
 from itertools import accumulate
 
 __all__ = ["MAGIC", "MAX_RESULT_NUMBER", "MAX_NESTING_DEPTH", "ParseGuardError", "NestingError",
-           "BytecodeError", "is_bytecode", "nesting_depth", "check_nesting", "check_text",
+           "BytecodeError", "ElementCountError", "is_bytecode", "nesting_depth", "check_nesting",
+           "find_element_count_overflow", "check_element_counts", "check_text",
            "check_structure", "probe", "check", "guard", "parse_module"]
 
 MAGIC = b"ML\xefR"
@@ -95,6 +101,14 @@ class NestingError(ParseGuardError):
 
 class BytecodeError(ParseGuardError):
     """The bytes are not MLIR bytecode that can be read safely."""
+
+
+class ElementCountError(ParseGuardError):
+    """A shaped type's static element count overflows int64 (`type_text` is its text)."""
+
+    def __init__(self, message, type_text, line=None, column=None):
+        super().__init__(message, line, column)
+        self.type_text = type_text
 
 
 def _as_bytes(text):
@@ -162,11 +176,97 @@ def check_nesting(text, limit=None):
         f"parser would overflow its stack on deeply nested text", depth, limit, line, column)
 
 
+# --- element counts of shaped types ---------------------------------------------
+#
+# ShapedType::getNumElements asserts (assertions are on) when the product of
+# the dimensions overflows int64, and MLIR calls it while parsing (a splat
+# `dense<...>` of such a type), verifying and folding. Overflowing needs at
+# least 19 digits among the dimensions, so a dimension list with fewer than 19
+# characters of digits, `x`, `?`, brackets and blanks cannot overflow: the
+# candidates are found with one C-speed search; only those (or a dimension
+# list holding a comment, which the lexer allows) are read exactly.
+INT64_MAX = (1 << 63) - 1
+_SHAPED_CANDIDATE = re.compile(rb"(?:tensor|vector|memref)<(?=[0-9x?\[\]\s]{19}|[0-9x?\[\]\s]*/)")
+_SEP = rb"(?:\s|//[^\n]*)*"
+_DIM = rb"(?:[0-9]+|\?|\[" + _SEP + rb"[0-9]+" + _SEP + rb"\])"
+_SHAPED_DIMS = re.compile(rb"(?:tensor|vector|memref)<" + _SEP + rb"(" + _DIM + rb"(?:" + _SEP + rb"x"
+                          + _SEP + _DIM + rb")*)")
+_DIM_NUMBER = re.compile(rb"//[^\n]*|([0-9]+)")
+# Strings and comments of MLIR text (both end at the line's end at the latest).
+_STRING_OR_COMMENT = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*')
+
+
+def _element_count_overflows(dims_text):
+    count = 1
+    for match in _DIM_NUMBER.finditer(dims_text):
+        if match.group(1) is None:
+            continue  # a comment
+        size = int(match.group(1))
+        if size == 0:
+            return False
+        count *= size  # as MLIR's product, left to right; dynamic sizes ('?') do not count
+        if count > INT64_MAX:
+            return True
+    return False
+
+
+def find_element_count_overflow(text):
+    """(offset, type text) of the first shaped type in `text` (str or bytes of MLIR
+    text) whose static element count overflows int64, outside strings and comments;
+    None if there is none. Linear in the size of `text`."""
+    data = _as_bytes(text)
+    # Everything before `safe` is classified and `safe` is outside strings and
+    # comments; `token` caches the first string or comment at or after `safe`
+    # (None: there is none). Each byte is searched once: linear.
+    safe, token, token_known = 0, None, False
+    for candidate in _SHAPED_CANDIDATE.finditer(data):
+        start = candidate.start()
+        if start < safe:
+            continue  # inside the string or comment skipped last
+        newline = data.rfind(b"\n", safe, start)
+        if newline >= 0:
+            # Strings and comments end on their line: a line start is outside them.
+            safe = newline + 1
+            token_known = token_known and (token is None or token.start() > newline)
+        while True:
+            if not token_known:
+                token, token_known = _STRING_OR_COMMENT.search(data, safe), True
+            if token is None or token.end() > start:
+                break
+            safe, token_known = token.end(), False
+        if token is not None and token.start() < start:
+            safe, token_known = token.end(), False
+            continue  # the candidate is inside a string or comment
+        safe = start  # no string or comment starts between `safe` and here
+        match = _SHAPED_DIMS.match(data, start)
+        if match is not None and _element_count_overflows(match.group(1)):
+            end = data.find(b">", match.end())
+            end = len(data) if end < 0 or end - start > 200 else end + 1
+            return start, data[start:end].decode("utf-8", "replace")
+    return None
+
+
+def check_element_counts(data) -> None:
+    """Raises :class:`ElementCountError` (with line and column) if a shaped type in
+    `data` (MLIR text) has a static element count that overflows int64."""
+    data = _as_bytes(data)
+    found = find_element_count_overflow(data)
+    if found is None:
+        return
+    offset, type_text = found
+    line, column = _line_column(data, offset)
+    raise ElementCountError(
+        f"the element count of '{type_text}' overflows int64 (MLIR asserts on such shaped "
+        f"types)", type_text, line, column)
+
+
 def check_text(data, max_depth=None) -> None:
     """Raises :class:`ParseGuardError` if `data` nests deeper than `max_depth`
-    (:func:`check_nesting`) or uses a result number MLIR's parser cannot afford."""
+    (:func:`check_nesting`), uses a result number MLIR's parser cannot afford or holds
+    a shaped type whose element count overflows int64 (:func:`check_element_counts`)."""
     data = _as_bytes(data)
     check_nesting(data, max_depth)
+    check_element_counts(data)
     for match in _RESULT_USE.finditer(data):
         number = int(match.group(1))
         if number >= MAX_RESULT_NUMBER:
