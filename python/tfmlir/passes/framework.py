@@ -37,7 +37,20 @@ process instead of raising; docs/pass-safety.md lists them for pass authors):
   plus :data:`RECURSION_LIMIT`: recursion through walk callbacks costs C
   stack at every level and would otherwise crash the process.
 * :func:`erase_op` erases an op only if none of its results is still used
-  (``Operation.erase()`` aborts on that); the rollback swaps whole blocks.
+  (``Operation.erase()`` aborts on that); while a Python pass runs,
+  :func:`guarded_bindings` makes ``Operation.erase()`` check the same way,
+  ``ir.Module.parse`` run tfmlir's parser guards and ``Operation.walk`` keep
+  exceptions from nested walk callbacks short (they grew with the cube of the
+  depth). The rollback swaps whole blocks and keeps the ops the pass saw alive
+  (detached, as long as the module object lives): objects a failed pass kept of
+  them stay valid.
+* Anchors are checked alive before each is handed to a pass (a function pass
+  may erase later functions); erased ones are skipped.
+* ``run`` refuses, before any pass: modules holding a shaped type whose element
+  count overflows int64 (``ShapedType::getNumElements`` asserts), and being
+  called from inside a pass running in the same context (PipelineError; MLIR
+  asserts when the context's settings change while its passes run). Arguments
+  of the wrong type raise :class:`PipelineError` (a ValueError).
 * Pipelines are checked when built: Python passes cannot run inside an
   upstream pass's option pipeline (the inliner's ``default-pipeline`` ...),
   option pipelines the inliner would parse (and ignore errors of) only when
@@ -45,12 +58,15 @@ process instead of raising; docs/pass-safety.md lists them for pass authors):
   parsing options are put into the :class:`PipelineError`.
 """
 import contextlib
+import ctypes
 import gc
 import inspect
 import os
+import re
 import sys
 import tempfile
 import traceback
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence
 
@@ -59,12 +75,19 @@ from mlir import passmanager
 
 from .. import _tfmlir as _native
 from .. import irsafe
+from .. import parsing
 
 from .analysis.names import FUNC, MODULE
 from .pipeline import (PipelineError, PythonStage, UpstreamStage, expand_named_pipelines,
                        parse_pipeline, schedule, split_list, split_options, unquote)
 
 _REGISTRY: Dict[str, type] = {}
+
+# The bindings' own methods, before guarded_bindings() wraps them.
+_OPERATION_BASE = next(k for k in ir.Operation.__mro__ if "erase" in vars(k) and "walk" in vars(k))
+_ORIGINAL_ERASE = vars(_OPERATION_BASE)["erase"]
+_ORIGINAL_WALK = vars(_OPERATION_BASE)["walk"]
+_ORIGINAL_MODULE_PARSE = vars(ir.Module)["parse"]
 
 # Upstream passes that collect all symbol uses through the call graph and
 # assert (instead of failing) when an op may be a symbol table they cannot
@@ -110,7 +133,7 @@ def erase_op(op):
         raise PassFailure(
             f"internal error: erasing '{irsafe.op_name(op)}' whose result #{number} is "
             f"still used by '{irsafe.op_name(user)}'", op)
-    op.erase()
+    _ORIGINAL_ERASE(op)
 
 
 def _inside(op, ancestor):
@@ -245,29 +268,90 @@ class Pass:
         _location_of(op.operation).emit_error(f"{self.argument}: {message}")
 
 
-def register_pass(cls):
-    """Class decorator: makes `cls` usable by its `argument` in pipelines."""
+# A pass name is a pipeline token: no '.' (op names), braces, parentheses,
+# commas or blanks, which the pipeline syntax gives a meaning.
+_PASS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+_UPSTREAM_NAMES = {}
+_UPSTREAM_CONTEXT = None
+
+
+def _is_upstream_pass(name):
+    """Whether upstream MLIR (or a C++ library loaded into it) registers a pass or
+    pipeline named `name`."""
+    global _UPSTREAM_CONTEXT
+    if name not in _UPSTREAM_NAMES:
+        if _UPSTREAM_CONTEXT is None:
+            _UPSTREAM_CONTEXT = ir.Context()
+        known = False
+        for text in (f"{MODULE}({name})", f"{MODULE}({FUNC}({name}))"):
+            try:
+                _capturing_stderr(lambda: passmanager.PassManager.parse(
+                    text, context=_UPSTREAM_CONTEXT))
+                known = True
+                break
+            except ValueError:
+                pass
+        _UPSTREAM_NAMES[name] = known
+    return _UPSTREAM_NAMES[name]
+
+
+def _is_builtin_pass(cls):
+    return cls.__module__.startswith(__package__ + ".")
+
+
+def register_pass(cls=None, *, override=False):
+    """Class decorator: makes `cls` usable by its `argument` (and `aliases`) in pipelines.
+
+    ``@register_pass``, ``@register_pass(override=True)`` or ``register_pass(cls,
+    override=True)``. A name must be a pipeline token (letters, digits, ``-``, ``_``;
+    no ``.``, braces, parentheses, commas or blanks). A name that upstream MLIR
+    already gives a pass (``canonicalize``), that another registered pass has
+    (``tf-tpu-rewrite``) or that names a pipeline is refused with a ValueError unless
+    `override` is true: the new pass then runs for that name in pipelines. Re-running
+    the same class definition (a reloaded module) replaces the old class.
+    """
+    if cls is None:
+        return lambda klass: register_pass(klass, override=override)
     if not (isinstance(cls, type) and issubclass(cls, Pass)):
         raise TypeError("register_pass expects a Pass subclass")
     if not cls.argument:
         raise ValueError(f"{cls.__name__} has no 'argument' (its pipeline name)")
     if cls.anchor not in (FUNC, MODULE):
         raise ValueError(f"{cls.argument}: anchor must be '{FUNC}' or '{MODULE}'")
-    for name in (cls.argument, *cls.aliases):
+    names = (cls.argument, *cls.aliases)
+    for name in names:
+        if not isinstance(name, str) or not _PASS_NAME.match(name):
+            raise ValueError(f"{cls.__name__}: {name!r} is not a valid pass name (letters, "
+                             f"digits, '-' and '_'; no '.', braces, parentheses, commas or "
+                             f"blanks)")
+    builtin = _is_builtin_pass(cls)
+    if not builtin:
+        _load_builtin_passes()  # a user pass must not take a name tfmlir gives a pass
+    for name in names:
         existing = _REGISTRY.get(name)
-        if existing is not None and existing is not cls and (
-                existing.__module__, existing.__qualname__) != (cls.__module__, cls.__qualname__):
+        same = existing is not None and (existing is cls or (
+            existing.__module__, existing.__qualname__) == (cls.__module__, cls.__qualname__))
+        if override or same:
+            continue
+        if existing is not None:
             raise ValueError(f"a pass named '{name}' is already registered "
-                             f"({existing.__module__}.{existing.__qualname__})")
+                             f"({existing.__module__}.{existing.__qualname__}); pass "
+                             f"override=True to replace it")
         if name in _PIPELINES:
-            raise ValueError(f"'{name}' is already registered as a pipeline")
-    for name in (cls.argument, *cls.aliases):
+            raise ValueError(f"'{name}' is already registered as a pipeline; pass "
+                             f"override=True to replace it")
+        if not builtin and _is_upstream_pass(name):
+            raise ValueError(f"'{name}' is the name of an upstream MLIR pass; pass "
+                             f"override=True to run this Python pass for it instead")
+    for name in names:
         _REGISTRY[name] = cls
     return cls
 
 
-def function_pass(argument, anchor=FUNC, options=(), dependent_dialects=(), description=None):
-    """Decorator: registers ``fn(op, **options)`` as a pass named `argument`."""
+def function_pass(argument, anchor=FUNC, options=(), dependent_dialects=(), description=None,
+                  *, override=False):
+    """Decorator: registers ``fn(op, **options)`` as a pass named `argument`
+    (`override` as :func:`register_pass`)."""
 
     def wrap(fn):
         def run_on_operation(self, op):
@@ -282,7 +366,7 @@ def function_pass(argument, anchor=FUNC, options=(), dependent_dialects=(), desc
             "dependent_dialects": tuple(dependent_dialects),
             "run_on_operation": run_on_operation,
         })
-        register_pass(cls)
+        register_pass(cls, override=override)
         fn.pass_class = cls
         return fn
 
@@ -364,9 +448,106 @@ def _children_named(op, name):
     for region in op.regions:
         for block in region.blocks:
             for child in block.operations:
-                if child.operation.name == name:
-                    result.append(child.operation)
+                child = child.operation
+                if irsafe.op_name(child) == name:
+                    result.append(child)
     return result
+
+
+_OPERATION_CAPSULE = b"mlir.ir.Operation._CAPIPtr"
+_CONTEXT_CAPSULE = b"mlir.ir.Context._CAPIPtr"
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def _op_key(op):
+    # The C++ pointer; reading it never touches the op (safe for erased ones).
+    return _capsule_pointer(op._CAPIPtr, _OPERATION_CAPSULE)
+
+
+def _context_key(context):
+    return _capsule_pointer(context._CAPIPtr, _CONTEXT_CAPSULE)
+
+
+class _Anchors:
+    """The anchor ops of a stage, in order, each handed out only while it is alive.
+
+    A pass may erase ops it was not given (a function pass erasing a later
+    function): the Python objects of the anchors listed up front would then
+    point to freed memory. Anchors that are functions directly in the module
+    body are checked before each use: the body still has as many ops and the op
+    at the anchor's index is the same op (the object handed out is fetched from
+    the block, so it is alive); otherwise, and always for deeper nestings, the
+    list is collected again and the anchors not visited yet are kept (those erased
+    meanwhile are skipped; ops created meanwhile are not visited, as in MLIR).
+    """
+
+    def __init__(self, module_op, stage):
+        self.module_op = module_op
+        self.stage = stage
+        level = stage.path[-1] if stage.path else MODULE
+        anchor = stage.pass_cls.anchor
+        # Anchors in the module body itself: cheap checks; others: collected again.
+        self.flat = anchor == FUNC and stage.path in ((), (FUNC,))
+        self.module_level = anchor == MODULE and not stage.path
+        if not (anchor == level or (anchor == FUNC and level == MODULE)):
+            raise PipelineError(f"pass '{stage.pass_cls.argument}' runs on '{anchor}' and "
+                                f"cannot be nested under '{level}'")
+        self.expected_len = None
+        self._collect(None)
+        self.count = len(self.pending)
+
+    def _body(self):
+        return self.module_op.regions[0].blocks[0]
+
+    def _collect(self, keep):
+        """(Re)lists the anchors; `keep`: the keys still to visit (None: all)."""
+        if self.module_level:
+            found = [(self.module_op, 0)]
+        elif self.flat:
+            body = self._body()
+            found = []
+            for index, child in enumerate(body.operations):
+                child = child.operation
+                if irsafe.op_name(child) == FUNC:
+                    found.append((child, index))
+            self.expected_len = len(body.operations)
+        else:
+            found = [(op, None) for op in _anchor_ops(self.module_op, self.stage)]
+        # [(key, index, op)], the next one last; the ops are alive until a pass runs.
+        self.pending = [(_op_key(op), index, op) for op, index in found
+                        if keep is None or _op_key(op) in keep]
+        self.pending.reverse()
+        self.fresh = True
+
+    def live(self):
+        """{key: live op} of every anchor now (collected again)."""
+        if self.module_level:
+            return {_op_key(self.module_op): self.module_op}
+        return {_op_key(op): op for op in _anchor_ops(self.module_op, self.stage)}
+
+    def next(self):
+        """The next anchor (alive), or None when all are done."""
+        if not self.pending:
+            return None
+        if not self.fresh and not self.module_level:
+            key, index, _ = self.pending[-1]
+            current = None
+            if self.flat:
+                body = self._body()
+                if len(body.operations) == self.expected_len:
+                    op = body.operations[index].operation
+                    if _op_key(op) == key and irsafe.op_name(op) == FUNC:
+                        current = op
+            if current is not None:
+                self.pending[-1] = (key, index, current)
+            else:
+                self._collect({k for k, _, _ in self.pending})
+                if not self.pending:
+                    return None
+        self.fresh = False
+        return self.pending.pop()[2]
 
 
 def _anchor_ops(module_op, stage):
@@ -384,31 +565,43 @@ def _anchor_ops(module_op, stage):
         f"pass '{stage.pass_cls.argument}' runs on '{anchor}' and cannot be nested under '{level}'")
 
 
-def _restore(anchor, snapshot):
+def _graveyard_block(graveyard, location):
+    """A block of the detached holder op in `graveyard` (a list, created on first use)."""
+    if not graveyard:
+        holder = ir.Operation.create(MODULE, regions=1, loc=location)
+        holder.regions[0].blocks.append()
+        graveyard.append(holder)
+    return graveyard[0].regions[0].blocks[0]
+
+
+def _restore(anchor, snapshot, graveyard):
     """Puts `snapshot` (a detached clone of `anchor`) back in place of `anchor`.
 
-    Never erases an op that may still have uses (MLIR aborts the process on
-    that): the module body is swapped as a whole block (erasing the snapshot
-    then drops the uses among the old ops before destroying them), and a
-    function is erased only after its results' uses moved to the snapshot.
+    The ops the pass ran on are not destroyed: they move into a detached holder op
+    kept in `graveyard` (see :meth:`PassPipeline.run`), so Python objects a failed
+    pass kept of them stay usable (they no longer belong to the module) instead of
+    pointing to freed memory. The module body is swapped as a whole block; a
+    function has its results' uses moved to the snapshot first.
     """
-    if anchor.name == MODULE:
+    location = _location_of(anchor)
+    if irsafe.op_name(anchor) == MODULE and anchor.parent is None:
         region, spare = anchor.regions[0], snapshot.regions[0]
         old_body = region.blocks[0]
         spare.blocks[0].append_to(region)   # region: [old body, restored body]
-        old_body.append_to(spare)           # region: [restored body]
+        _graveyard_block(graveyard, location)
+        old_body.append_to(graveyard[0].regions[0])  # region: [restored body]
         # (Iterating an attribute map yields names; indexing, named attributes.)
         attributes, saved = anchor.attributes, snapshot.attributes
         for name in [attributes[k].name for k in range(len(attributes))]:
             del attributes[name]
         for k in range(len(saved)):
             attributes[saved[k].name] = saved[k].attr
-        snapshot.erase()
+        _ORIGINAL_ERASE(snapshot)
         return anchor
     ir.InsertionPoint(anchor).insert(snapshot)
     for old, new in zip(anchor.results, snapshot.results):
         old.replace_all_uses_with(new)
-    erase_op(anchor)
+    _graveyard_block(graveyard, location).append(anchor)
     return snapshot
 
 
@@ -581,7 +774,77 @@ def paused_gc():
             gc.enable()
 
 
-def _run_python_stage(cls, stage, module_op):
+def _guarded_erase(self):
+    """``Operation.erase`` while a Python pass runs: a used op raises PassFailure
+    (a diagnostic) instead of aborting the process (see :func:`erase_op`)."""
+    erase_op(self)
+
+
+def _guarded_walk(self, *args, **kwargs):
+    """``Operation.walk`` while a Python pass runs: an exception from a nested
+    walk's callback comes out short.
+
+    The bindings turn an exception raised in a walk callback into a RuntimeError
+    holding the formatted traceback, chained exceptions included; a callback
+    that walks again nests that text once per level, so its size and the time
+    spent formatting it grow with the cube of the depth (a recursion stopped by
+    RecursionError at 1,000 frames took minutes). Here each level keeps one
+    line: linear.
+    """
+    try:
+        return _ORIGINAL_WALK(self, *args, **kwargs)
+    except RuntimeError as exc:
+        text = str(exc)
+        if _CALLBACK_MARKER not in text:
+            raise
+        raise RuntimeError(_CALLBACK_MARKER + _exception_summary(exc)) from None
+
+
+def _guarded_module_parse(asm, *args, **kwargs):
+    """``ir.Module.parse`` while a Python pass runs: text or bytecode is checked
+    first (:func:`tfmlir.parsing.guard`: nesting depth, result numbers, element
+    counts, corrupted bytecode); refused input raises ParseGuardError (a ValueError)."""
+    if isinstance(asm, (str, bytes, bytearray, memoryview)):
+        parsing.guard(asm)
+    return _ORIGINAL_MODULE_PARSE(asm, *args, **kwargs)
+
+
+_GUARD_DEPTH = 0
+
+
+@contextlib.contextmanager
+def guarded_bindings():
+    """While a Python pass runs, three upstream calls that would end the process
+    are replaced (restored afterwards; nested uses are counted):
+
+    * ``Operation.erase()`` / ``OpView.erase()`` on an op whose results are still
+      used (``LLVM ERROR: operation destroyed but still has uses``) raises
+      :class:`PassFailure` instead (:func:`erase_op`);
+    * ``ir.Module.parse`` refuses text that would overflow the parser's stack
+      or trip its assertions (:func:`tfmlir.parsing.guard`);
+    * ``Operation.walk`` keeps an exception from nested walk callbacks to one
+      line per level (see :func:`_guarded_walk`).
+
+    The replacement is process-wide while it lasts (the bindings' classes are
+    shared): code on other threads calling these methods then gets the checks too.
+    """
+    global _GUARD_DEPTH
+    _GUARD_DEPTH += 1
+    if _GUARD_DEPTH == 1:
+        _OPERATION_BASE.erase = _guarded_erase
+        _OPERATION_BASE.walk = _guarded_walk
+        ir.Module.parse = staticmethod(_guarded_module_parse)
+    try:
+        yield
+    finally:
+        _GUARD_DEPTH -= 1
+        if _GUARD_DEPTH == 0:
+            _OPERATION_BASE.erase = _ORIGINAL_ERASE
+            _OPERATION_BASE.walk = _ORIGINAL_WALK
+            ir.Module.parse = _ORIGINAL_MODULE_PARSE
+
+
+def _run_python_stage(cls, stage, module_op, graveyard=None):
     """Runs a Python pass on its anchors; False (diagnostics emitted) on failure."""
     try:
         # Python reads names as str: refuse IR whose names are not UTF-8
@@ -591,44 +854,60 @@ def _run_python_stage(cls, stage, module_op):
         err.location.emit_error(str(err))
         return False
     instance = cls(**stage.options)
-    with paused_gc():
-        return _run_on_anchors(cls, instance, stage, module_op)
+    with paused_gc(), guarded_bindings():
+        return _run_on_anchors(cls, instance, stage, module_op,
+                               graveyard if graveyard is not None else [])
 
 
-def _run_on_anchors(cls, instance, stage, module_op):
+def _run_on_anchors(cls, instance, stage, module_op, graveyard):
     # Snapshots of the anchors done so far: when one anchor fails, all of them
     # are restored, so a failing pass leaves the whole module as it was.
-    done = []
+    done = []  # (key, snapshot, index in the module body or None)
 
-    def fail(anchor, snapshot):
-        for prior, prior_snapshot in reversed(done + [(anchor, snapshot)]):
-            if prior_snapshot is not None:
-                _restore(prior, prior_snapshot)
+    def fail():
+        # The pass may have erased anchors (its own or others): restore those
+        # still there through objects fetched now, put back the others.
+        live = anchors.live()
+        for key, snapshot in reversed(done):
+            if snapshot is None:
+                continue
+            anchor = live.get(key)
+            if anchor is not None:
+                _restore(anchor, snapshot, graveyard)
+            elif anchors.flat:
+                anchors._body().append(snapshot)  # erased by the pass: put back (at the end)
+            else:
+                _ORIGINAL_ERASE(snapshot)
         return False
 
-    anchors = _anchor_ops(module_op, stage)
+    anchors = _Anchors(module_op, stage)
     # A pass that opts out of rollback never changes the anchor it fails on,
     # but the anchors before it must still be restored.
-    keep_snapshots = cls.rollback_on_failure or len(anchors) > 1
-    for anchor in anchors:
+    keep_snapshots = cls.rollback_on_failure or anchors.count > 1
+    while True:
+        anchor = anchors.next()
+        if anchor is None:
+            break
         snapshot = anchor.clone(ip=False) if keep_snapshots else None
+        done.append((_op_key(anchor), snapshot))
+        location = _location_of(anchor)
         try:
             # The pass runs with the IR's context and the anchor's location
             # as defaults, so `ir.*.get(...)` calls need no explicit context.
-            with anchor.context, anchor.location:
+            with anchor.context, location:
                 instance.run_on_operation(anchor.opview)
         except PassFailure as failure:
-            target = failure.op.operation if failure.op is not None else anchor
-            _location_of(target).emit_error(f"{cls.argument}: {failure}")
-            return fail(anchor, snapshot)
+            target = failure.op.operation if failure.op is not None else None
+            (_location_of(target) if target is not None else location).emit_error(
+                f"{cls.argument}: {failure}")
+            return fail()
         except Exception as exc:  # a bug in the pass: report it, never abort
-            _location_of(anchor).emit_error(
-                f"{cls.argument}: internal error: {_exception_summary(exc)}")
-            return fail(anchor, snapshot)
-        done.append((anchor, snapshot))
+            location.emit_error(f"{cls.argument}: internal error: {_exception_summary(exc)}")
+            return fail()
+        del anchor
     for _, snapshot in done:
         if snapshot is not None:
-            snapshot.erase()
+            _ORIGINAL_ERASE(snapshot)
     return True
 
 
@@ -646,7 +925,7 @@ def _verify_output(cls, module_op):
         return False
 
 
-def _python_stage_callable(stage, verify_after=False, interrupted=None):
+def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyard=None):
     """The callable the PassManager runs for a Python stage.
 
     Nothing raised by the pass unwinds into the C++ pass manager: exceptions
@@ -659,7 +938,7 @@ def _python_stage_callable(stage, verify_after=False, interrupted=None):
     def run(module_op, pass_):
         try:
             with _recursion_capped():
-                ok = _run_python_stage(cls, stage, module_op)
+                ok = _run_python_stage(cls, stage, module_op, graveyard)
                 if ok and verify_after:
                     ok = _verify_output(cls, module_op)
         except Exception as exc:  # outside the pass's own code: still never abort
@@ -677,6 +956,87 @@ def _python_stage_callable(stage, verify_after=False, interrupted=None):
     return run
 
 
+# Contexts (their C++ pointers) a pipeline is running in right now.
+_RUNNING = set()
+
+# Rolled-back IR kept for modules that cannot hold it themselves (see PassPipeline.run).
+_KEPT_GRAVEYARDS = []
+
+_PIPELINE_FLAGS = ("verify_each", "print_ir_after_all", "print_ir_before_all",
+                   "print_ir_module_scope", "print_generic", "print_debuginfo", "timing")
+
+
+def _module_operation(module):
+    """The builtin.module operation of `module` (ir.Module, its Operation or OpView)."""
+    if isinstance(module, ir.Module):
+        op = module.operation
+    elif isinstance(module, (ir.Operation, ir.OpView)):
+        op = module.operation
+    else:
+        raise PipelineError(f"passes run on an mlir.ir.Module (or its operation), not "
+                            f"{type(module).__name__}")
+    name = irsafe.op_name(op)
+    if name != MODULE:
+        raise PipelineError(f"passes run on a '{MODULE}' operation, not '{name}'")
+    return op
+
+
+def _check_not_running(context):
+    if _context_key(context) in _RUNNING:
+        raise PipelineError(
+            "a pass pipeline is already running in this context (tfmlir.passes.run called "
+            "from inside a pass): MLIR cannot change the context's settings or load "
+            "dialects while its passes run. Add the passes to the outer pipeline, or run "
+            "them on a module parsed into a separate mlir.ir.Context")
+
+
+def _check_element_counts(op):
+    """Refuses IR holding a shaped type whose element count overflows int64.
+
+    ``ShapedType::getNumElements`` asserts on such types (verifiers and folders
+    call it); tfmlir's parsers refuse them in text, but types built in Python
+    (``RankedTensorType.get``) are not checked there. The module is printed once
+    (C++, large constants elided) and the text searched for such types: linear,
+    about as fast as verifying. Raises MLIRError with a diagnostic at the op.
+    """
+    text = _native.print_operation(op, generic=True, assume_verified=True,
+                                   large_elements_limit=16)
+    found = parsing.find_element_count_overflow(text)
+    if found is None:
+        return
+    type_text = found[1]
+    culprit = _op_holding_overflow(op) or op
+    message = (f"the element count of '{type_text}' overflows int64: MLIR asserts on such "
+               f"shaped types, so no pass runs on this module")
+    _location_of(culprit).emit_error(message)
+    raise ir.MLIRError(message, [])
+
+
+def _op_holding_overflow(root):
+    """The first op under `root` whose own text (without regions) holds an
+    overflowing shaped type (the error path of :func:`_check_element_counts`)."""
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        if op is not root:
+            text = op.get_asm(print_generic_op_form=True, assume_verified=True,
+                              skip_regions=True, large_elements_limit=16)
+            if parsing.find_element_count_overflow(text) is not None:
+                return op
+        children = [child.operation for region in op.regions for block in region.blocks
+                    for child in block.operations]
+        stack.extend(reversed(children))
+    return None
+
+
+def _keep_graveyard(module, graveyard):
+    """Keeps rolled-back IR alive as long as `module` (the object run was given)."""
+    try:
+        weakref.finalize(module, graveyard.clear)
+    except TypeError:  # an Operation (not weakly referenceable): kept for good
+        _KEPT_GRAVEYARDS.append(graveyard)
+
+
 class PassPipeline:
     """A parsed and scheduled pipeline, ready to run on modules of one context.
 
@@ -687,14 +1047,35 @@ class PassPipeline:
       print_ir_after_all / print_ir_before_all / print_ir_module_scope /
       print_generic / print_debuginfo: IR printing, as mlir-opt's flags.
       timing: print a per-pass timing report (stderr) after each run.
+
+    Arguments of the wrong type raise :class:`PipelineError` (a ValueError), as do
+    malformed pipelines. A pipeline cannot be built or run in a context whose
+    passes are running (from inside a pass): that raises PipelineError too.
     """
 
     def __init__(self, pipeline, context=None, *, verify_each=True, print_ir_after_all=False,
                  print_ir_before_all=False, print_ir_module_scope=False, print_generic=False,
                  print_debuginfo=False, timing=False):
+        if not isinstance(pipeline, str):
+            raise PipelineError(f"a pipeline is a str, not {type(pipeline).__name__}")
+        flags = dict(verify_each=verify_each, print_ir_after_all=print_ir_after_all,
+                     print_ir_before_all=print_ir_before_all,
+                     print_ir_module_scope=print_ir_module_scope, print_generic=print_generic,
+                     print_debuginfo=print_debuginfo, timing=timing)
+        for name, value in flags.items():
+            if not isinstance(value, (bool, int)):
+                raise PipelineError(f"'{name}' is a bool, not {type(value).__name__}")
+        if context is None:
+            try:
+                context = ir.Context.current
+            except ValueError:
+                raise PipelineError("no context given and no current mlir.ir.Context") from None
+        if not isinstance(context, ir.Context):
+            raise PipelineError(f"'context' is an mlir.ir.Context, not {type(context).__name__}")
+        _check_not_running(context)
         _load_builtin_passes()
         self.text = pipeline
-        self.context = context or ir.Context.current
+        self.context = context
         named = {name: (text, anchor) for name, (text, anchor, _) in _PIPELINES.items()}
         self.stages = schedule(expand_named_pipelines(parse_pipeline(pipeline), named), _REGISTRY)
         self.upstream_passes = [name for stage in self.stages if isinstance(stage, UpstreamStage)
@@ -707,8 +1088,9 @@ class PassPipeline:
         self._opaque_dialects = any(stage.pass_cls.opaque_dialects for stage in self.stages
                                     if isinstance(stage, PythonStage))
         self._interrupted = []
+        self._graveyard = []
         self.pm = passmanager.PassManager(MODULE, context=self.context)
-        self.pm.enable_verifier(verify_each)
+        self.pm.enable_verifier(bool(verify_each))
         for k, stage in enumerate(self.stages):
             if isinstance(stage, UpstreamStage):
                 _check_lazy_pipelines(stage, self.context)
@@ -720,38 +1102,62 @@ class PassPipeline:
                 # followed by an upstream one still has its output verified.
                 following = self.stages[k + 1] if k + 1 < len(self.stages) else None
                 verify_after = not verify_each and isinstance(following, UpstreamStage)
-                self.pm.add(_python_stage_callable(stage, verify_after, self._interrupted),
+                self.pm.add(_python_stage_callable(stage, verify_after, self._interrupted,
+                                                   self._graveyard),
                             name=cls.__name__, argument=cls.argument,
                             description=cls.description().split("\n")[0])
         if print_ir_after_all or print_ir_before_all:
-            self.pm.enable_ir_printing(print_before_all=print_ir_before_all,
-                                       print_after_all=print_ir_after_all,
-                                       print_module_scope=print_ir_module_scope,
-                                       enable_debug_info=print_debuginfo,
-                                       print_generic_op_form=print_generic)
+            self.pm.enable_ir_printing(print_before_all=bool(print_ir_before_all),
+                                       print_after_all=bool(print_ir_after_all),
+                                       print_module_scope=bool(print_ir_module_scope),
+                                       enable_debug_info=bool(print_debuginfo),
+                                       print_generic_op_form=bool(print_generic))
         if timing:
             self.pm.enable_timing()
 
     def run(self, module):
-        """Runs the pipeline on `module` (ir.Module or its operation); raises MLIRError on failure."""
-        op = module.operation if hasattr(module, "operation") else module
+        """Runs the pipeline on `module` (ir.Module or its operation); raises MLIRError on failure.
+
+        Before any pass: the module must be a ``builtin.module`` of the pipeline's
+        context (else PipelineError), no pipeline may be running in that context
+        (re-entrant runs from inside a pass raise PipelineError), shaped types must
+        not overflow int64 in element count, and the module must verify.
+
+        When a Python pass fails, the IR it changed is replaced by copies taken
+        before; the changed ops themselves are kept (detached from the module) as
+        long as `module` lives, so Python objects of them a pass kept stay valid.
+        """
+        op = _module_operation(module)
+        if op.context != self.context:
+            raise PipelineError("the module belongs to another mlir.ir.Context than the pipeline")
+        _check_not_running(self.context)
+        _check_element_counts(op)
         op.verify()  # never hand invalid IR to upstream passes (assertions are on)
         self._check_symbol_uses(op)
         del self._interrupted[:]
+        graveyard = self._graveyard  # shared with the Python stages' callables
+        del graveyard[:]
+        key = _context_key(self.context)
         allowed = self.context.allow_unregistered_dialects
-        if self._opaque_dialects:
+        if self._opaque_dialects and not allowed:
             self.context.allow_unregistered_dialects = True
         # The tf dialect's hooks (constant evaluation, device names) run Python only on the
         # thread holding the GIL: upstream passes run on this thread alone.
         threaded = _native.is_multithreading_enabled(self.context)
         if threaded:
             self.context.enable_multithreading(False)
+        _RUNNING.add(key)
         try:
             self.pm.run(op)
         finally:
+            _RUNNING.discard(key)
             if threaded:
                 self.context.enable_multithreading(True)
-            self.context.allow_unregistered_dialects = allowed
+            if self.context.allow_unregistered_dialects != allowed:
+                self.context.allow_unregistered_dialects = allowed
+            if graveyard:
+                _keep_graveyard(module, list(graveyard))
+                del graveyard[:]
             if self._interrupted:
                 raise self._interrupted[0]
         return module
@@ -772,6 +1178,18 @@ class PassPipeline:
 
 
 def run(module, pipeline, **kwargs):
-    """Parses `pipeline` and runs it on `module` in the module's context."""
-    op = module.operation if hasattr(module, "operation") else module
+    """Parses `pipeline` and runs it on `module` in the module's context.
+
+    `kwargs` are :class:`PassPipeline`'s flags. Arguments of the wrong type or
+    unknown flags raise :class:`PipelineError`; a failing pass raises
+    ``mlir.ir.MLIRError``. Not re-entrant: called from inside a pass running in the
+    same context, it raises PipelineError before touching anything (run the inner
+    pipeline on a module in a separate ``mlir.ir.Context``, or add its passes to the
+    outer pipeline).
+    """
+    unknown = sorted(set(kwargs) - set(_PIPELINE_FLAGS))
+    if unknown:
+        raise PipelineError(f"run() got unknown flag(s) {', '.join(unknown)} "
+                            f"(flags: {', '.join(_PIPELINE_FLAGS)})")
+    op = _module_operation(module)
     return PassPipeline(pipeline, op.context, **kwargs).run(module)

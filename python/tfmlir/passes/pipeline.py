@@ -121,12 +121,40 @@ class _Parser:
             raise self.error(f"expected ',' or {closing!r}" if closing else "expected ','")
 
 
+# Deepest nesting of parentheses and braces accepted in pipeline text. Real
+# pipelines nest a few levels; the parsers here and upstream's (which reads
+# option pipelines) are recursive.
+MAX_PIPELINE_NESTING = 64
+
+
+def _check_pipeline_nesting(text):
+    depth, quote = 0, None
+    for pos, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c in "({":
+            depth += 1
+            if depth > MAX_PIPELINE_NESTING:
+                raise PipelineError(f"pipeline nests deeper than {MAX_PIPELINE_NESTING} levels at "
+                                    f"position {pos}")
+        elif c in ")}":
+            depth -= 1
+
+
 def parse_pipeline(text):
     """Parses pipeline text into a list of top-level elements.
 
     ``builtin.module(...)`` is unwrapped; a bare list (``cse,canonicalize``)
     is taken as anchored on ``builtin.module`` like ``mlir-opt``'s flags.
+    Text that is not a str, or nests deeper than :data:`MAX_PIPELINE_NESTING`,
+    raises PipelineError.
     """
+    if not isinstance(text, str):
+        raise PipelineError(f"a pipeline is a str, not {type(text).__name__}")
+    _check_pipeline_nesting(text)
     parser = _Parser(text.strip())
     items = parser.elements("")
     if parser.peek():
