@@ -14,6 +14,8 @@
 #include "tfmlir/TfOpSemantics.h"
 
 #include "mlir/Dialect/Traits.h"
+
+#include <cmath>
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -789,6 +791,74 @@ OpFoldResult foldEnsureShapeOp(Operation *op, ArrayRef<Attribute>) {
       return {};
   return input;
 }
+/// Pow(x, 0) -> ones of a static result type; Pow(x, 1) -> x (TF's folder,
+/// splat float exponents).
+OpFoldResult foldPowOp(Operation *op, ArrayRef<Attribute> operands) {
+  auto y = llvm::dyn_cast_or_null<DenseFPElementsAttr>(operands[1]);
+  if (!y || !y.isSplat())
+    return {};
+  APFloat exponent = y.getSplatValue<APFloat>();
+  auto type = llvm::cast<ShapedType>(op->getResult(0).getType());
+  if (exponent.isZero() && type.hasStaticShape() && llvm::isa<FloatType>(type.getElementType()))
+    return DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 1.0));
+  if (exponent.isExactlyValue(1.0) && op->getOperand(0).getType() == type)
+    return op->getOperand(0);
+  return {};
+}
+
+/// Range of scalar constants: start, start + delta, ... accumulated in the
+/// element type as TF's folder does (at most 2^24 elements are built).
+OpFoldResult foldRangeOp(Operation *op, ArrayRef<Attribute> operands) {
+  auto start = llvm::dyn_cast_or_null<DenseElementsAttr>(operands[0]);
+  auto limit = llvm::dyn_cast_or_null<DenseElementsAttr>(operands[1]);
+  auto delta = llvm::dyn_cast_or_null<DenseElementsAttr>(operands[2]);
+  if (!start || !limit || !delta || start.getNumElements() != 1 ||
+      limit.getNumElements() != 1 || delta.getNumElements() != 1)
+    return {};
+  Type element = llvm::cast<ShapedType>(op->getResult(0).getType()).getElementType();
+  constexpr int64_t kMaxElements = int64_t(1) << 24;
+  if (auto intType = llvm::dyn_cast<IntegerType>(element)) {
+    if (start.getElementType() != element || limit.getElementType() != element ||
+        delta.getElementType() != element)
+      return {};
+    bool isUnsigned = intType.isUnsigned();
+    auto get = [&](DenseElementsAttr a) {
+      APInt v = *a.getValues<APInt>().begin();
+      return isUnsigned ? static_cast<int64_t>(v.getZExtValue()) : v.getSExtValue();
+    };
+    int64_t s = get(start), l = get(limit), d = get(delta);
+    if (d == 0 || (d > 0 && s > l) || (d < 0 && s < l))
+      return {};
+    int64_t n = (std::abs(l - s) + std::abs(d) - 1) / std::abs(d);
+    if (n > kMaxElements)
+      return {};
+    SmallVector<APInt> values;
+    APInt v = *start.getValues<APInt>().begin(), step = *delta.getValues<APInt>().begin();
+    for (int64_t i = 0; i < n; ++i, v += step)
+      values.push_back(v);
+    return DenseElementsAttr::get(RankedTensorType::get({n}, element), values);
+  }
+  if (auto floatType = llvm::dyn_cast<FloatType>(element)) {
+    if (start.getElementType() != element || limit.getElementType() != element ||
+        delta.getElementType() != element)
+      return {};
+    APFloat v = *start.getValues<APFloat>().begin(), step = *delta.getValues<APFloat>().begin();
+    double s = v.convertToDouble(), l = (*limit.getValues<APFloat>().begin()).convertToDouble(),
+           d = step.convertToDouble();
+    if (d == 0 || std::isnan(s) || std::isnan(l) || std::isnan(d) || (d > 0 && s > l) ||
+        (d < 0 && s < l))
+      return {};
+    double count = std::ceil(std::abs((l - s) / d));
+    if (!(count <= static_cast<double>(kMaxElements)))
+      return {};
+    int64_t n = static_cast<int64_t>(count);
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < n; ++i, v = v + step)
+      values.push_back(v);
+    return DenseElementsAttr::get(RankedTensorType::get({n}, element), values);
+  }
+  return {};
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -818,7 +888,7 @@ const llvm::StringMap<Folder> &folderTable() {
              {"OnesLike", foldZerosOnesLikeOp}, {"Pack", foldPackOp},
              {"ConcatV2", foldConcatV2Op}, {"StridedSlice", foldStridedSliceOp},
              {"VariableShape", foldVariableShapeOp}, {"Empty", foldEmptyOp},
-             {"LeakyRelu", foldLeakyReluOp},
+             {"LeakyRelu", foldLeakyReluOp}, {"Pow", foldPowOp}, {"Range", foldRangeOp},
              {"EnsureShape", foldEnsureShapeOp}})
       t[std::string("tf.") + name] = fn;
     return t;
