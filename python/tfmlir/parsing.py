@@ -186,7 +186,8 @@ def check_nesting(text, limit=None):
 # candidates are found with one C-speed search; only those (or a dimension
 # list holding a comment, which the lexer allows) are read exactly.
 INT64_MAX = (1 << 63) - 1
-_SHAPED_CANDIDATE = re.compile(rb"(?:tensor|vector|memref)<(?=[0-9x?\[\]\s]{19}|[0-9x?\[\]\s]*/)")
+# ('<' first, the keyword checked behind it: a few times faster than an alternation.)
+_SHAPED_CANDIDATE = re.compile(rb"<(?=[0-9x?\[\]\s]{19}|[0-9x?\[\]\s]*/)(?<=tensor<|vector<|memref<)")
 _SEP = rb"(?:\s|//[^\n]*)*"
 _DIM = rb"(?:[0-9]+|\?|\[" + _SEP + rb"[0-9]+" + _SEP + rb"\])"
 _SHAPED_DIMS = re.compile(rb"(?:tensor|vector|memref)<" + _SEP + rb"(" + _DIM + rb"(?:" + _SEP + rb"x"
@@ -220,7 +221,7 @@ def find_element_count_overflow(text):
     # (None: there is none). Each byte is searched once: linear.
     safe, token, token_known = 0, None, False
     for candidate in _SHAPED_CANDIDATE.finditer(data):
-        start = candidate.start()
+        start = candidate.start() - len(b"tensor")
         if start < safe:
             continue  # inside the string or comment skipped last
         newline = data.rfind(b"\n", safe, start)
