@@ -16,6 +16,20 @@ def TfSavedModel_Dialect : Dialect {
   let name = "tf_saved_model";
   let cppNamespace = "::tfmlir::tf_saved_model";
   let summary = "Objects of an imported TensorFlow SavedModel";
+  let description = [{
+    A module with the `tf_saved_model.semantics` attribute is a SavedModel:
+    its functions are exported (`tf_saved_model.exported_names`, public, every
+    argument with `tf_saved_model.index_path` or `tf_saved_model.bound_input`,
+    every result with `tf_saved_model.index_path`) or private, exported
+    functions are not referenced from inside the module (except by the
+    session initializer), and exported names are unique. The dialect's
+    attribute verifiers check these rules as TF 2.21 does.
+  }];
+  // The bound-input types are tf_type types.
+  let dependentDialects = ["::tfmlir::tf_type::TFTypeDialect"];
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 class TfSavedModel_Op<string mnemonic, list<Trait> traits = []>
@@ -23,14 +37,15 @@ class TfSavedModel_Op<string mnemonic, list<Trait> traits = []>
 
 def TfSavedModel_GlobalTensorOp : TfSavedModel_Op<"global_tensor", [Symbol]> {
   let summary = "A global tensor (a variable if mutable, else a constant)";
-  let arguments = (ins StrAttr:$sym_name, ElementsAttr:$value, TypeAttr:$type,
-                   UnitAttr:$is_mutable);
+  let arguments = (ins StrAttr:$sym_name, OptionalAttr<ElementsAttr>:$value,
+                   TypeAttr:$type, UnitAttr:$is_mutable);
   let hasVerifier = 1;
 }
 
 def TfSavedModel_SessionInitializerOp : TfSavedModel_Op<"session_initializer"> {
   let summary = "The functions that initialize the session, run before any export";
   let arguments = (ins SymbolRefArrayAttr:$initializers);
+  let hasVerifier = 1;
 }
 
 def TfSavedModel_AssetOp : TfSavedModel_Op<"asset", [Symbol]> {

@@ -26,11 +26,11 @@
 // CHECK:       func.func private @cluster(
 // CHECK:       func.func @public_with_func_attr(
 // CHECK:       func.func private @func_attr_target()
-// CHECK:       func.func private @init()
+// CHECK:       func.func @init()
 
 module attributes {tf_saved_model.semantics} {
   "tf_saved_model.session_initializer"() <{initializers = [@init]}> : () -> ()
-  func.func @main(%arg0: tensor<i1>, %arg1: tensor<f32>, %arg2: tensor<i32>) -> tensor<f32> {
+  func.func @main(%arg0: tensor<i1> {tf_saved_model.index_path = [0]}, %arg1: tensor<f32> {tf_saved_model.index_path = [1]}, %arg2: tensor<i32> {tf_saved_model.index_path = [2]}) -> (tensor<f32> {tf_saved_model.index_path = []}) attributes {tf_saved_model.exported_names = ["main"]} {
     %0 = tf_executor.graph {
       %outputs, %control = tf_executor.island wraps "tf.If"(%arg0, %arg1) <{else_branch = @if_else, is_stateless = false, then_branch = @if_then}> {device = ""} : (tensor<i1>, tensor<f32>) -> tensor<f32>
       %outputs_0:2, %control_1 = tf_executor.island wraps "tf.While"(%arg2, %outputs) <{body = @while_body, cond = @while_cond, is_stateless = true, parallel_iterations = 10 : i64}> {device = ""} : (tensor<i32>, tensor<f32>) -> (tensor<i32>, tensor<f32>)
@@ -71,12 +71,12 @@ module attributes {tf_saved_model.semantics} {
   func.func private @only_used_by_unused(%arg0: tensor<f32>) -> tensor<f32>
   func.func private @unreferenced_decl(%arg0: tensor<f32>) -> tensor<f32>
   // A reference nested in a #tf_type.func attribute is a symbol use too.
-  func.func @public_with_func_attr() attributes {f = #tf_type.func<@func_attr_target, {}>} {
+  func.func @public_with_func_attr() attributes {f = #tf_type.func<@func_attr_target, {}>, tf_saved_model.exported_names = ["public_with_func_attr"]} {
     return
   }
   func.func private @func_attr_target()
-  // Referenced by the session initializer.
-  func.func private @init() {
+  // Referenced by the session initializer (which needs it exported, so public).
+  func.func @init() attributes {tf_saved_model.exported_names = ["init"]} {
     return
   }
 }

@@ -3,44 +3,30 @@
 // Verifier errors of tf_saved_model ops, one case per chunk.
 
 module attributes {tf_saved_model.semantics} {
-  // expected-error@+1 {{'tf_saved_model.global_tensor' op 'type' must be a tensor type, got 'f32'}}
+  // expected-error@+1 {{'type' and 'value' attributes should have compatible tensor types}}
   "tf_saved_model.global_tensor"() <{is_mutable, sym_name = "v", type = f32, value = dense<1.0> : tensor<f32>}> : () -> ()
 }
 
 // -----
 
 module attributes {tf_saved_model.semantics} {
-  // expected-error@+1 {{'tf_saved_model.global_tensor' op 'type' 'tensor<2xi32>' is not compatible with the value's type 'tensor<2xf32>'}}
-  "tf_saved_model.global_tensor"() <{is_mutable, sym_name = "v", type = tensor<2xi32>, value = dense<1.0> : tensor<2xf32>}> : () -> ()
-}
-
-// -----
-
-module attributes {tf_saved_model.semantics} {
-  // expected-error@+1 {{'tf_saved_model.global_tensor' op 'type' 'tensor<3xf32>' is not compatible with the value's type 'tensor<2xf32>'}}
+  // expected-error@+1 {{'type' and 'value' attributes should have compatible tensor types}}
   "tf_saved_model.global_tensor"() <{is_mutable, sym_name = "v", type = tensor<3xf32>, value = dense<1.0> : tensor<2xf32>}> : () -> ()
 }
 
 // -----
 
 module attributes {tf_saved_model.semantics} {
-  // expected-error@+1 {{'tf_saved_model.global_tensor' op 'type' 'tensor<2x2xf32>' is not compatible with the value's type 'tensor<2xf32>'}}
+  // expected-error@+1 {{'type' and 'value' attributes should have compatible tensor types}}
   "tf_saved_model.global_tensor"() <{is_mutable, sym_name = "v", type = tensor<2x2xf32>, value = dense<1.0> : tensor<2xf32>}> : () -> ()
 }
 
 // -----
 
 module attributes {tf_saved_model.semantics} {
-  // A constant (immutable) global tensor can't relax its value's shape.
-  // expected-error@+1 {{'tf_saved_model.global_tensor' op an immutable global tensor must have the value's exact type}}
+  // A constant (immutable) global tensor has a static type.
+  // expected-error@+1 {{'type' attribute for immutable 'tf_saved_model.global_tensor' should have a static shape}}
   "tf_saved_model.global_tensor"() <{sym_name = "c", type = tensor<?xf32>, value = dense<1.0> : tensor<2xf32>}> : () -> ()
-}
-
-// -----
-
-module attributes {tf_saved_model.semantics} {
-  // expected-error@+1 {{'tf_saved_model.global_tensor' op requires attribute 'value'}}
-  "tf_saved_model.global_tensor"() <{is_mutable, sym_name = "v", type = tensor<f32>}> : () -> ()
 }
 
 // -----
