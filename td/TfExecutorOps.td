@@ -24,8 +24,13 @@ def TfExecutor_Dialect : Dialect {
     Exit, NextIteration, LoopCond, ControlTrigger). Every op but fetch and
     NextIteration.Sink produces a `!tf_executor.control` token last.
   }];
-  let useDefaultTypePrinterParser = 1;
-  let extraClassDeclaration = [{ void registerTypes(); }];
+  // Hand-written type parser: TF's diagnostic for an unknown type name.
+  let useDefaultTypePrinterParser = 0;
+  let extraClassDeclaration = [{
+    void registerTypes();
+    ::mlir::Type parseType(::mlir::DialectAsmParser &parser) const override;
+    void printType(::mlir::Type type, ::mlir::DialectAsmPrinter &os) const override;
+  }];
 }
 
 class TfExecutor_Type<string name, string typeMnemonic>
@@ -48,10 +53,22 @@ def TfeNonControl : Type<And<[CPred<"!::llvm::isa<::tfmlir::tf_executor::Control
                          "non-control, non-token type">;
 def TfeI1Tensor : TensorOf<[I1]>;
 
-// Every control operand comes after all data operands.
+// Every control operand comes after all data operands. Like TF's predicate
+// trait, a violation reports the offending operand and then
+// "failed to verify that all control inputs must appear after any non-control
+// input".
 def TfeControlOperandsAfterAllData : NativeOpTrait<"ControlOperandsAfterAllData"> {
   let cppNamespace = "::tfmlir::tf_executor::OpTrait";
 }
+
+// Operand `opIdx` is broadcast compatible with result `resIdx` (TF's
+// BroadcastCompatible: ref types dropped, resource/variant subtypes matched
+// where both have them, broadcastable shapes).
+class TfeOperandBroadcastableToResult<int opIdx, int resIdx> : And<[
+    TCOpResIsShapedTypePred<opIdx, resIdx>,
+    CPred<"::tfmlir::TF::areBroadcastCompatible($_op.getOperand(" # opIdx #
+          ").getType(), $_op.getResult(" # resIdx # ").getType())">]>;
+def TfeInGraph : HasParent<"GraphOp">;
 
 class TfExecutor_Op<string mnemonic, list<Trait> traits = []>
     : Op<TfExecutor_Dialect, mnemonic, traits>;
@@ -120,7 +137,8 @@ def TfExecutor_IslandOp : TfExecutor_CustomOp<"island",
 }
 
 def TfExecutor_YieldOp : TfExecutor_Op<"yield",
-    [Terminator, HasParent<"IslandOp">, Pure, ReturnLike]> {
+    [Terminator, HasParent<"IslandOp">, Pure, ReturnLike,
+     TfeControlOperandsAfterAllData]> {
   let summary = "terminates a tf_executor.island and yields its results";
   let arguments = (ins Variadic<AnyType>:$fetches);
   let assemblyFormat = "($fetches^ `:` type($fetches))? attr-dict";
@@ -131,7 +149,14 @@ def TfExecutor_YieldOp : TfExecutor_Op<"yield",
 // v1 control flow
 //===----------------------------------------------------------------------===//
 
-def TfExecutor_SwitchOp : TfExecutor_CustomOp<"Switch", [TfeControlOperandsAfterAllData]> {
+// TF checks result 0 under the name "true result" and result 1 as "false
+// result" (its names are swapped relative to the results); the messages are
+// kept as TF prints them.
+def TfExecutor_SwitchOp : TfExecutor_CustomOp<"Switch", [TfeControlOperandsAfterAllData, TfeInGraph,
+    PredOpTrait<"data operand must be broadcastable to true result",
+                TfeOperandBroadcastableToResult<0, 0>>,
+    PredOpTrait<"data operand must be broadcastable to false result",
+                TfeOperandBroadcastableToResult<0, 1>>]> {
   let summary = "forwards data to the output selected by a boolean predicate";
   let description = [{
     `data` goes to `trueOutput` if `predicate` is true, to `falseOutput`
@@ -142,7 +167,7 @@ def TfExecutor_SwitchOp : TfExecutor_CustomOp<"Switch", [TfeControlOperandsAfter
   let results = (outs AnyType:$falseOutput, AnyType:$trueOutput, TfeControl:$control);
 }
 
-def TfExecutor_SwitchNOp : TfExecutor_CustomOp<"_SwitchN", [TfeControlOperandsAfterAllData]> {
+def TfExecutor_SwitchNOp : TfExecutor_CustomOp<"_SwitchN", [TfeControlOperandsAfterAllData, TfeInGraph]> {
   let summary = "forwards data to the output selected by an index";
   let arguments = (ins AnyType:$data, TensorOf<[I32]>:$index,
                    I64Attr:$num_outs, Variadic<TfeControl>:$controlInputs);
@@ -150,7 +175,7 @@ def TfExecutor_SwitchNOp : TfExecutor_CustomOp<"_SwitchN", [TfeControlOperandsAf
   let hasVerifier = 1;
 }
 
-def TfExecutor_MergeOp : TfExecutor_CustomOp<"Merge", [TfeControlOperandsAfterAllData]> {
+def TfExecutor_MergeOp : TfExecutor_CustomOp<"Merge", [TfeControlOperandsAfterAllData, TfeInGraph]> {
   let summary = "forwards the first live data input and its index";
   let description = [{
     The output is dead only when every data input is dead (or a control
@@ -161,7 +186,9 @@ def TfExecutor_MergeOp : TfExecutor_CustomOp<"Merge", [TfeControlOperandsAfterAl
   let hasVerifier = 1;
 }
 
-def TfExecutor_EnterOp : TfExecutor_CustomOp<"Enter", [TfeControlOperandsAfterAllData]> {
+def TfExecutor_EnterOp : TfExecutor_CustomOp<"Enter", [TfeControlOperandsAfterAllData, TfeInGraph,
+    PredOpTrait<"data operand must be broadcastable to result",
+                TfeOperandBroadcastableToResult<0, 0>>]> {
   let summary = "forwards its input into the execution frame named frame_name";
   let arguments = (ins AnyType:$data, StrAttr:$frame_name,
                    DefaultValuedAttr<BoolAttr, "false">:$is_constant,
@@ -170,19 +197,21 @@ def TfExecutor_EnterOp : TfExecutor_CustomOp<"Enter", [TfeControlOperandsAfterAl
   let results = (outs AnyType:$output, TfeControl:$control);
 }
 
-def TfExecutor_ExitOp : TfExecutor_CustomOp<"Exit", [TfeControlOperandsAfterAllData]> {
+def TfExecutor_ExitOp : TfExecutor_CustomOp<"Exit", [TfeInGraph,
+    PredOpTrait<"data operand must be broadcastable to result",
+                TfeOperandBroadcastableToResult<0, 0>>]> {
   let summary = "forwards its input out of the current execution frame";
   let arguments = (ins AnyType:$data, Variadic<TfeControl>:$controlInputs);
   let results = (outs AnyType:$output, TfeControl:$control);
 }
 
-def TfExecutor_LoopCondOp : TfExecutor_CustomOp<"LoopCond", [TfeControlOperandsAfterAllData]> {
+def TfExecutor_LoopCondOp : TfExecutor_CustomOp<"LoopCond", [TfeInGraph]> {
   let summary = "forwards the loop predicate; the pivot of a v1 while loop";
   let arguments = (ins TfeI1Tensor:$input, Variadic<TfeControl>:$controlInputs);
   let results = (outs TfeI1Tensor:$output, TfeControl:$control);
 }
 
-def TfExecutor_NextIterationSourceOp : TfExecutor_CustomOp<"NextIteration.Source"> {
+def TfExecutor_NextIterationSourceOp : TfExecutor_CustomOp<"NextIteration.Source", [TfeInGraph]> {
   let summary = "the source half of a NextIteration back-edge";
   let description = [{
     Produces the value the paired `tf_executor.NextIteration.Sink` received in
@@ -197,7 +226,7 @@ def TfExecutor_NextIterationSourceOp : TfExecutor_CustomOp<"NextIteration.Source
 }
 
 def TfExecutor_NextIterationSinkOp : TfExecutor_CustomOp<"NextIteration.Sink",
-    [TfeControlOperandsAfterAllData]> {
+    [TfeInGraph]> {
   let summary = "the sink half of a NextIteration back-edge";
   let arguments = (ins TfeToken:$token, AnyType:$input,
                    Variadic<TfeControl>:$controlInputs);
@@ -208,7 +237,7 @@ def TfExecutor_NextIterationSinkOp : TfExecutor_CustomOp<"NextIteration.Sink",
   }];
 }
 
-def TfExecutor_ControlTriggerOp : TfExecutor_CustomOp<"ControlTrigger"> {
+def TfExecutor_ControlTriggerOp : TfExecutor_CustomOp<"ControlTrigger", [TfeInGraph]> {
   let summary = "produces a live control token once its control inputs have run, even dead ones";
   let arguments = (ins Variadic<TfeControl>:$controlInputs);
   let results = (outs TfeControl:$control);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tfmlir/TfExecutor.h"
 #include "tfmlir/Limits.h"
+#include "tfmlir/TfBase.h"
 #include "tfmlir/TfType.h"
 
 #include "mlir/Dialect/Traits.h"
@@ -65,6 +66,26 @@ void TfExecutorDialect::registerTypes() {
       >();
 }
 
+/// `!tf_executor.control` and `!tf_executor.token`; any other name gets TF's
+/// diagnostic.
+Type TfExecutorDialect::parseType(DialectAsmParser &parser) const {
+  SMLoc loc = parser.getNameLoc();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return Type();
+  if (name == "control")
+    return ControlType::get(getContext());
+  if (name == "token")
+    return TokenType::get(getContext());
+  parser.emitError(loc) << "unknown tf_executor type: " << name;
+  return Type();
+}
+
+void TfExecutorDialect::printType(Type type, DialectAsmPrinter &os) const {
+  if (failed(generatedTypePrinter(type, os)))
+    os << "<unknown tf_executor type>";
+}
+
 //===----------------------------------------------------------------------===//
 // Shared helpers
 //===----------------------------------------------------------------------===//
@@ -76,8 +97,13 @@ tfmlir::tf_executor::OpTrait::verifyControlOperandsAfterAllData(Operation *op) {
     if (llvm::isa<ControlType>(operand.getType())) {
       seenControl = true;
     } else if (seenControl) {
-      return op->emitOpError() << "found non-control operand #" << idx
-                               << " after control operand";
+      // The offending operand, then the constraint that failed (TF reports
+      // both, the second from its ODS predicate trait).
+      op->emitOpError() << "found non-control operand #" << idx
+                        << " after control operand";
+      return op->emitOpError()
+             << "failed to verify that all control inputs must appear after "
+                "any non-control input";
     }
   }
   return success();
@@ -118,16 +144,20 @@ resolveDataThenControl(OpAsmParser &parser, SMLoc loc,
   return parser.resolveOperands(operands, types, loc, result.operands);
 }
 
-/// Parses `: T` or `: (inputs) -> (results)`. For the functional form,
-/// `fnType` is set; otherwise `single` is.
-static ParseResult parseShortOrFunctionalType(OpAsmParser &parser,
-                                              FunctionType &fnType,
-                                              Type &single) {
-  Type type;
-  if (parser.parseColonType(type))
+/// Parses `: T` or `: (inputs) -> (results)`: for the functional form `fnType`
+/// is set, otherwise `single`. A list of types is refused with TF's diagnostic
+/// (`: T1, T2` is not a single data type).
+static ParseResult parseSingleOrFunctionalType(OpAsmParser &parser,
+                                               FunctionType &fnType,
+                                               Type &single) {
+  SmallVector<Type, 1> types;
+  if (parser.parseColonTypeList(types))
     return failure();
-  fnType = llvm::dyn_cast<FunctionType>(type);
-  single = fnType ? Type() : type;
+  if (types.size() != 1)
+    return parser.emitError(parser.getNameLoc())
+           << " expects only a single data type";
+  fnType = llvm::dyn_cast<FunctionType>(types.front());
+  single = fnType ? Type() : types.front();
   return success();
 }
 
@@ -141,34 +171,28 @@ static void printShortOrFunctionalType(OpAsmPrinter &p, Operation *op,
     p.printFunctionalType(op);
 }
 
-/// Checks that `operand` can flow into `result` as TF's executor allows:
-/// broadcast-compatible after dropping ref types and subtypes, and a ref
-/// result only from a ref operand.
-static LogicalResult verifyCompatibleTensorTypes(Operation *op, Type operand,
-                                                 Type result, StringRef what) {
-  auto operandTensor = llvm::dyn_cast<TensorType>(operand);
-  auto resultTensor = llvm::dyn_cast<TensorType>(result);
-  if (!operandTensor || !resultTensor)
-    return op->emitOpError() << "expects " << what << " to have tensor type but got "
-                             << (operandTensor ? result : operand);
-  Type resultElt = resultTensor.getElementType();
-  Type operandElt = operandTensor.getElementType();
-  if (tf_type::isRefType(resultElt) && !tf_type::isRefType(operandElt))
-    return op->emitOpError() << "expects same operand and output element type but got "
-                             << operand << " vs " << result;
-  auto strip = [](TensorType t) -> Type {
-    Type elt = tf_type::dropRefType(t.getElementType());
-    if (auto r = llvm::dyn_cast<tf_type::ResourceType>(elt))
-      elt = tf_type::ResourceType::get(t.getContext());
-    else if (auto v = llvm::dyn_cast<tf_type::VariantType>(elt))
-      elt = tf_type::VariantType::get(t.getContext());
-    return t.clone(elt);
-  };
-  if (!mlir::OpTrait::util::getBroadcastedType(strip(operandTensor), strip(resultTensor)))
-    return op->emitOpError() << "expects " << what
-                             << " to be broadcastable with the output type but got "
-                             << operand << " vs " << result;
-  return success();
+/// `t` without ref element types and without resource/variant subtypes.
+static TensorType dropRefAndSubtypes(TensorType t) {
+  Type elt = tf_type::dropRefType(t.getElementType());
+  if (llvm::isa<tf_type::ResourceType>(elt))
+    elt = tf_type::ResourceType::get(t.getContext());
+  else if (llvm::isa<tf_type::VariantType>(elt))
+    elt = tf_type::VariantType::get(t.getContext());
+  return t.clone(elt);
+}
+
+/// TF's rule for a value flowing from `operand` to `result` in Merge and
+/// _SwitchN: a ref result needs a ref operand; otherwise the types must
+/// broadcast once ref types and subtypes are dropped.
+enum class FlowCheck { Ok, RefMismatch, NotBroadcastable };
+static FlowCheck checkTensorFlow(TensorType operand, TensorType result) {
+  if (tf_type::isRefType(result.getElementType()) &&
+      !tf_type::isRefType(operand.getElementType()))
+    return FlowCheck::RefMismatch;
+  if (!mlir::OpTrait::util::getBroadcastedType(dropRefAndSubtypes(result),
+                                               dropRefAndSubtypes(operand)))
+    return FlowCheck::NotBroadcastable;
+  return FlowCheck::Ok;
 }
 
 //===----------------------------------------------------------------------===//
@@ -206,8 +230,8 @@ LogicalResult GraphOp::verify() {
     if (getResult(idx).getType() != operand.getType())
       return fetch.emitOpError() << "operand #" << idx
                                  << " type mismatch graph results ("
-                                 << operand.getType() << " vs "
-                                 << getResult(idx).getType() << ")";
+                                 << getResult(idx).getType() << " != "
+                                 << operand.getType() << ")";
   }
   return success();
 }
@@ -306,6 +330,8 @@ bool IslandOp::WrapsSingleOp() {
 
 LogicalResult IslandOp::verify() {
   Block &body = GetBody();
+  if (body.getNumArguments() != 0)
+    return emitOpError() << "expects body without any arguments";
   if (body.empty())
     return emitOpError() << "expects a non-empty body";
   auto yield = llvm::dyn_cast<YieldOp>(body.back());
@@ -496,14 +522,14 @@ ParseResult SwitchOp::parse(OpAsmParser &parser, OperationState &result) {
   FunctionType fnType;
   Type single;
   if (parser.parseOperandList(operands) ||
-      parseShortOrFunctionalType(parser, fnType, single))
+      parseSingleOrFunctionalType(parser, fnType, single))
     return failure();
-  if (operands.size() < 2)
-    return parser.emitError(loc) << "expects a data operand and a predicate";
+  // TF's wording (its messages start with a space).
+  if (fnType ? fnType.getNumInputs() < 2 : operands.size() < 2)
+    return parser.emitError(parser.getNameLoc())
+           << " expects a single data type and a predicate";
   SmallVector<Type> dataTypes;
   if (fnType) {
-    if (fnType.getNumInputs() < 2)
-      return parser.emitError(loc) << "expects a single data type and a predicate";
     dataTypes.assign(fnType.getInputs().begin(), fnType.getInputs().end());
     result.types.assign(fnType.getResults().begin(), fnType.getResults().end());
   } else {
@@ -530,10 +556,27 @@ LogicalResult SwitchNOp::verify() {
   if (static_cast<int64_t>(getNumResults()) != numOuts + 1)
     return emitOpError() << "expect `num_outs` (" << numOuts
                          << ") results but got " << (getNumResults() - 1);
-  for (Value out : getOutputs())
-    if (failed(verifyCompatibleTensorTypes(*this, getData().getType(),
-                                           out.getType(), "data operand")))
-      return failure();
+  Type dataType = getData().getType();
+  auto dataTensor = llvm::dyn_cast<TensorType>(dataType);
+  if (!dataTensor)
+    return emitOpError() << "expects data operand to have tensor type but got "
+                         << dataType;
+  for (Type outType : getOutputs().getTypes()) {
+    auto outTensor = llvm::dyn_cast<TensorType>(outType);
+    if (!outTensor)
+      return emitOpError() << "expects outputs to have tensor type but got " << outType;
+    switch (checkTensorFlow(dataTensor, outTensor)) {
+    case FlowCheck::Ok:
+      break;
+    case FlowCheck::RefMismatch:
+      return emitOpError() << "expects same operand and output element type but got "
+                           << dataTensor << " vs " << outTensor;
+    case FlowCheck::NotBroadcastable:
+      return emitOpError()
+             << "expects data operand to be broadcastable with all output types but got "
+             << dataTensor << " vs " << outTensor;
+    }
+  }
   return success();
 }
 
@@ -568,10 +611,10 @@ ParseResult SwitchNOp::parse(OpAsmParser &parser, OperationState &result) {
   Type single;
   if (parser.parseInteger(numOuts) ||
       parser.parseOperandList(operands, OpAsmParser::Delimiter::OptionalParen) ||
-      parseShortOrFunctionalType(parser, fnType, single))
+      parseSingleOrFunctionalType(parser, fnType, single))
     return failure();
   if (numOuts <= 0)
-    return parser.emitError(numLoc) << "expects a positive number of outputs";
+    return parser.emitError(parser.getNameLoc()) << " expects a positive number of outputs";
   if (numOuts >= tfmlir_limits::kMaxParsedResults)
     return parser.emitError(numLoc) << "expects fewer than " << tfmlir_limits::kMaxParsedResults
                                     << " outputs, got " << numOuts;
@@ -605,12 +648,27 @@ LogicalResult MergeOp::verify() {
     return emitOpError() << "expects at least one operand";
   if (isControl(getOperand(0).getType()))
     return emitOpError() << "expects a non-control input";
+  Type outType = getOutput().getType();
+  auto outTensor = llvm::dyn_cast<TensorType>(outType);
+  if (!outTensor)
+    return emitOpError() << "expects output to have tensor type but got " << outType;
   for (Type t : getOperandTypes()) {
     if (isControl(t))
       break;
-    if (failed(verifyCompatibleTensorTypes(*this, t, getOutput().getType(),
-                                           "data operands")))
-      return failure();
+    auto operandTensor = llvm::dyn_cast<TensorType>(t);
+    if (!operandTensor)
+      return emitOpError() << "expects data operands to have tensor type but got " << t;
+    switch (checkTensorFlow(operandTensor, outTensor)) {
+    case FlowCheck::Ok:
+      break;
+    case FlowCheck::RefMismatch:
+      return emitOpError() << "expects same operand and output element type but got "
+                           << operandTensor << " vs " << outTensor;
+    case FlowCheck::NotBroadcastable:
+      return emitOpError()
+             << "expects all operands to be broadcastable with output type but got "
+             << operandTensor << " vs " << outTensor;
+    }
   }
   return success();
 }
@@ -640,7 +698,7 @@ ParseResult MergeOp::parse(OpAsmParser &parser, OperationState &result) {
   FunctionType fnType;
   Type single;
   if (parser.parseOperandList(operands) ||
-      parseShortOrFunctionalType(parser, fnType, single))
+      parseSingleOrFunctionalType(parser, fnType, single))
     return failure();
   SmallVector<Type> dataTypes;
   if (fnType) {
@@ -692,7 +750,7 @@ ParseResult EnterOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOperandList(operands))
     return failure();
   if (operands.empty())
-    return parser.emitError(loc) << "expects at least one data operand";
+    return parser.emitError(loc) << " expects at least one data operand";
   if (parser.parseKeyword("frame") || parser.parseString(&frame))
     return failure();
   int64_t parallelIterations = kDefaultParallelIterations;
@@ -708,12 +766,12 @@ ParseResult EnterOp::parse(OpAsmParser &parser, OperationState &result) {
 
   FunctionType fnType;
   Type single;
-  if (parseShortOrFunctionalType(parser, fnType, single))
+  if (parseSingleOrFunctionalType(parser, fnType, single))
     return failure();
   SmallVector<Type> dataTypes;
   if (fnType) {
     if (fnType.getNumInputs() < 1)
-      return parser.emitError(loc) << "expects a data input";
+      return parser.emitError(parser.getNameLoc()) << " expects a data input";
     dataTypes.assign(fnType.getInputs().begin(), fnType.getInputs().end());
     result.types.assign(fnType.getResults().begin(), fnType.getResults().end());
   } else {
@@ -750,15 +808,16 @@ static ParseResult parseForwardingOp(OpAsmParser &parser, OperationState &result
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   FunctionType fnType;
   Type single;
-  if (parser.parseOperandList(operands) ||
-      parseShortOrFunctionalType(parser, fnType, single))
+  if (parser.parseOperandList(operands))
     return failure();
   if (operands.empty())
-    return parser.emitError(loc) << "expects at least one operand";
+    return parser.emitError(parser.getNameLoc()) << "expects at least one operand";
+  if (parseSingleOrFunctionalType(parser, fnType, single))
+    return failure();
   SmallVector<Type> dataTypes;
   if (fnType) {
     if (llvm::count_if(fnType.getInputs(), [](Type t) { return !isControl(t); }) != 1)
-      return parser.emitError(loc) << "expects a single data type";
+      return parser.emitError(parser.getNameLoc()) << " expects a single data type";
     dataTypes.assign(fnType.getInputs().begin(), fnType.getInputs().end());
     result.types.assign(fnType.getResults().begin(), fnType.getResults().end());
   } else {

@@ -77,7 +77,7 @@ func.func @graph_fetch_extra_data(%arg0: tensor<f32>) {
 
 func.func @graph_fetch_type_mismatch(%arg0: tensor<f32>) {
   %0 = "tf_executor.graph"() ({
-    // expected-error@+1 {{'tf_executor.fetch' op operand #0 type mismatch graph results ('tensor<f32>' vs 'tensor<*xf32>')}}
+    // expected-error@+1 {{'tf_executor.fetch' op operand #0 type mismatch graph results ('tensor<*xf32>' != 'tensor<f32>')}}
     "tf_executor.fetch"(%arg0) : (tensor<f32>) -> ()
   }) : () -> tensor<*xf32>
   return
@@ -88,7 +88,8 @@ func.func @graph_fetch_type_mismatch(%arg0: tensor<f32>) {
 func.func @fetch_control_before_data(%arg0: tensor<f32>) {
   "tf_executor.graph"() ({
     %1 = "tf_executor.ControlTrigger"() : () -> !tf_executor.control
-    // expected-error@+1 {{'tf_executor.fetch' op found non-control operand #1 after control operand}}
+    // expected-error@+2 {{'tf_executor.fetch' op found non-control operand #1 after control operand}}
+    // expected-error@+1 {{'tf_executor.fetch' op failed to verify that all control inputs must appear after any non-control input}}
     "tf_executor.fetch"(%1, %arg0) : (!tf_executor.control, tensor<f32>) -> ()
   }) : () -> ()
   return
@@ -266,7 +267,7 @@ func.func @island_control_operand_type(%arg0: tensor<f32>) {
 
 func.func @switch_one_operand(%arg0: tensor<f32>) {
   tf_executor.graph {
-    // expected-error@+1 {{expects a data operand and a predicate}}
+    // expected-error@+1 {{custom op 'tf_executor.Switch'  expects a single data type and a predicate}}
     %0:3 = tf_executor.Switch %arg0 : tensor<f32>
     tf_executor.fetch
   }
@@ -374,7 +375,7 @@ func.func @switchn_result_count(%arg0: tensor<f32>, %arg1: tensor<i32>) {
 
 func.func @switchn_not_tensor(%arg0: tensor<f32>, %arg1: tensor<i32>) {
   tf_executor.graph {
-    // expected-error@+1 {{'tf_executor._SwitchN' op expects data operand to have tensor type but got 'i32'}}
+    // expected-error@+1 {{'tf_executor._SwitchN' op expects outputs to have tensor type but got 'i32'}}
     %0:3 = tf_executor._SwitchN %arg0, %arg1 of 2 : (tensor<f32>, tensor<i32>) -> (tensor<f32>, i32, !tf_executor.control)
     tf_executor.fetch
   }
@@ -385,7 +386,7 @@ func.func @switchn_not_tensor(%arg0: tensor<f32>, %arg1: tensor<i32>) {
 
 func.func @switchn_not_broadcastable(%arg0: tensor<2xf32>, %arg1: tensor<i32>) {
   tf_executor.graph {
-    // expected-error@+1 {{'tf_executor._SwitchN' op expects data operand to be broadcastable with the output type but got 'tensor<2xf32>' vs 'tensor<3xf32>'}}
+    // expected-error@+1 {{'tf_executor._SwitchN' op expects data operand to be broadcastable with all output types but got 'tensor<2xf32>' vs 'tensor<3xf32>'}}
     %0:3 = tf_executor._SwitchN %arg0, %arg1 of 2 : (tensor<2xf32>, tensor<i32>) -> (tensor<2xf32>, tensor<3xf32>, !tf_executor.control)
     tf_executor.fetch
   }
@@ -456,7 +457,7 @@ func.func @merge_control_first(%arg0: tensor<f32>) {
 
 func.func @merge_not_broadcastable(%arg0: tensor<2xf32>, %arg1: tensor<4xf32>) {
   tf_executor.graph {
-    // expected-error@+1 {{'tf_executor.Merge' op expects data operands to be broadcastable with the output type but got 'tensor<4xf32>' vs 'tensor<2xf32>'}}
+    // expected-error@+1 {{'tf_executor.Merge' op expects all operands to be broadcastable with output type but got 'tensor<4xf32>' vs 'tensor<2xf32>'}}
     %0:3 = tf_executor.Merge %arg0, %arg1 : (tensor<2xf32>, tensor<4xf32>) -> (tensor<2xf32>, tensor<i32>, !tf_executor.control)
     tf_executor.fetch
   }
@@ -467,7 +468,7 @@ func.func @merge_not_broadcastable(%arg0: tensor<2xf32>, %arg1: tensor<4xf32>) {
 
 func.func @merge_element_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
   tf_executor.graph {
-    // expected-error@+1 {{'tf_executor.Merge' op expects data operands to be broadcastable with the output type but got 'tensor<i32>' vs 'tensor<f32>'}}
+    // expected-error@+1 {{'tf_executor.Merge' op expects all operands to be broadcastable with output type but got 'tensor<i32>' vs 'tensor<f32>'}}
     %0:3 = tf_executor.Merge %arg0, %arg1 : (tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>, !tf_executor.control)
     tf_executor.fetch
   }
@@ -501,7 +502,8 @@ func.func @merge_ref_output_from_non_ref(%arg0: tensor<f32>, %arg1: tensor<!tf_t
 func.func @merge_control_before_data(%arg0: tensor<f32>) {
   tf_executor.graph {
     %0 = tf_executor.ControlTrigger {}
-    // expected-error@+1 {{'tf_executor.Merge' op found non-control operand #2 after control operand}}
+    // expected-error@+2 {{'tf_executor.Merge' op found non-control operand #2 after control operand}}
+    // expected-error@+1 {{'tf_executor.Merge' op failed to verify that all control inputs must appear after any non-control input}}
     %1:3 = tf_executor.Merge %arg0, %0, %arg0 : (tensor<f32>, !tf_executor.control, tensor<f32>) -> (tensor<f32>, tensor<i32>, !tf_executor.control)
     tf_executor.fetch
   }
@@ -729,9 +731,11 @@ func.func @sink_token_block_argument(%arg0: !tf_executor.token, %arg1: tensor<f3
 
 // -----
 
-func.func @sink_token_from_other_op(%arg0: tensor<f32>, %arg1: tensor<f32>) {
+func.func @sink_token_from_other_op(%arg0: !tf_executor.token, %arg1: tensor<f32>) {
   tf_executor.graph {
-    %output, %control = tf_executor.Exit %arg0 : (tensor<f32>) -> (!tf_executor.token, !tf_executor.control)
+    %output, %control = tf_executor.island {
+      tf_executor.yield %arg0 : !tf_executor.token
+    }
     // expected-error@+1 {{'tf_executor.NextIteration.Sink' op expects a token produced by a tf_executor.NextIteration.Source op}}
     tf_executor.NextIteration.Sink[%output] %arg1 : tensor<f32>
     tf_executor.fetch
