@@ -147,7 +147,9 @@ def test_saved_model_ops_are_errors():
       module attributes {tf_saved_model.semantics} {
         "tf_saved_model.global_tensor"() <{is_mutable, sym_name = "w", type = tensor<2xf32>,
                                            value = dense<1.0> : tensor<2xf32>}> : () -> ()
-        func.func @main() { tf_executor.graph { tf_executor.fetch } return }
+        func.func @main() attributes {tf_saved_model.exported_names = ["main"]} {
+          tf_executor.graph { tf_executor.fetch } return
+        }
       }''', ctx)
     with pytest.raises(exporters.TFExportError, match="tf_saved_model"):
         exporters.export_graph_def(m)

@@ -179,6 +179,7 @@ module attributes {tf_saved_model.semantics} {
     %1 = "tf.StatefulPartitionedCall"(%0) {config = "", config_proto = "", executor_type = "", f = @exported_helper} : (tensor<f32>) -> tensor<f32>
     func.return %1 : tensor<f32>
   }
+  // expected-note @+1 {{references this exported function}}
   func.func @exported_helper(%x: tensor<f32> {tf_saved_model.index_path = [0]}) -> (tensor<f32> {tf_saved_model.index_path = []}) attributes {tf_saved_model.exported_names = ["helper"]} {
     func.return %x : tensor<f32>
   }
