@@ -791,6 +791,15 @@ OpFoldResult foldEnsureShapeOp(Operation *op, ArrayRef<Attribute>) {
       return {};
   return input;
 }
+/// Tile with all multiples one -> its input (TF's folder).
+OpFoldResult foldTileOp(Operation *op, ArrayRef<Attribute> operands) {
+  auto multiples = llvm::dyn_cast_or_null<DenseIntElementsAttr>(operands[1]);
+  if (!multiples || !multiples.isSplat() || multiples.getSplatValue<APInt>().getSExtValue() != 1 ||
+      op->getOperand(0).getType() != op->getResult(0).getType())
+    return {};
+  return op->getOperand(0);
+}
+
 /// Pow(x, 0) -> ones of a static result type; Pow(x, 1) -> x (TF's folder,
 /// splat float exponents).
 OpFoldResult foldPowOp(Operation *op, ArrayRef<Attribute> operands) {
@@ -889,6 +898,7 @@ const llvm::StringMap<Folder> &folderTable() {
              {"ConcatV2", foldConcatV2Op}, {"StridedSlice", foldStridedSliceOp},
              {"VariableShape", foldVariableShapeOp}, {"Empty", foldEmptyOp},
              {"LeakyRelu", foldLeakyReluOp}, {"Pow", foldPowOp}, {"Range", foldRangeOp},
+             {"Tile", foldTileOp},
              {"EnsureShape", foldEnsureShapeOp}})
       t[std::string("tf.") + name] = fn;
     return t;

@@ -352,23 +352,145 @@ void populateBroadcastGradientArgs(RewritePatternSet &results, MLIRContext *cont
     if (!ok0 || !ok1 || !OpTrait::util::getBroadcastedShape(s0, s1, shape))
       return failure();
     tfmlir::TF::broadcastGradientIndices(shape, s0, s1, r0, r1);
-    SmallVector<Value> values;
+    // Both values first (nothing is built unless both fold).
+    SmallVector<DenseElementsAttr> folded;
     for (auto [i, indices] : llvm::enumerate(ArrayRef<SmallVector<int64_t>>{r0, r1})) {
       Type element = getElementTypeOrSelf(op->getOperand(i).getType());
       if (!element.isInteger(32) && !element.isInteger(64))
         return failure();
       auto type = RankedTensorType::get({static_cast<int64_t>(indices.size())}, element);
+      if (failed(verifyCompatibleShape(op->getResult(i).getType(), type)))
+        return failure();
       SmallVector<APInt> ints;
       for (int64_t v : indices)
         ints.push_back(APInt(element.getIntOrFloatBitWidth(), v, /*isSigned=*/true));
-      Type resultType = op->getResult(i).getType();
-      if (failed(verifyCompatibleShape(resultType, type)))
-        return failure();
-      // A constant of the result's type holding the value, as TF's
-      // materializer builds for its folder.
-      values.push_back(build(rw, op->getLoc(), "tf.Const", {}, resultType,
-                             {rw.getNamedAttr("value", DenseElementsAttr::get(type, ints))})
+      folded.push_back(DenseElementsAttr::get(type, ints));
+    }
+    // Constants of the results' types holding the values, as TF's
+    // materializer builds for its folder.
+    SmallVector<Value> values;
+    for (auto [value, result] : llvm::zip(folded, op->getResults()))
+      values.push_back(build(rw, op->getLoc(), "tf.Const", {}, result.getType(),
+                             {rw.getNamedAttr("value", value)})
                            ->getResult(0));
+    rw.replaceOp(op, values);
+    return success();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// ShapeN: static inputs -> constants, one input -> Shape; ConcatOffset of
+// constant shapes -> constants (TF's ShapeN patterns and ConcatOffset folder)
+//===----------------------------------------------------------------------===//
+
+/// A tf.Const of `resultType` holding `value`.
+Value constant(PatternRewriter &rw, Location loc, Type resultType, DenseElementsAttr value) {
+  return build(rw, loc, "tf.Const", {}, resultType, {rw.getNamedAttr("value", value)})->getResult(0);
+}
+
+/// The 1-D constant of a static type's dimensions, of element width `width`.
+DenseElementsAttr shapeConstant(Type type, unsigned width) {
+  auto ranked = llvm::dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape())
+    return {};
+  SmallVector<APInt> dims;
+  for (int64_t d : ranked.getShape())
+    dims.push_back(APInt(width, d, /*isSigned=*/true));
+  auto shapeType = RankedTensorType::get({ranked.getRank()},
+                                         IntegerType::get(type.getContext(), width));
+  return DenseElementsAttr::get(shapeType, dims);
+}
+
+void populateShapeN(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.ShapeN", context, [](Operation *op, PatternRewriter &rw) {
+    if (op->getNumOperands() == 0) {
+      rw.eraseOp(op);
+      return success();
+    }
+    if (op->getNumOperands() == 1) {
+      Operation *shape = build(rw, op->getLoc(), "tf.Shape", op->getOperand(0),
+                               op->getResult(0).getType());
+      rw.replaceOp(op, shape->getResults());
+      return success();
+    }
+    unsigned width = getElementTypeOrSelf(op->getResult(0).getType()).getIntOrFloatBitWidth();
+    SmallVector<Value> values(op->getNumOperands());
+    SmallVector<Value> dynamicInputs;
+    SmallVector<Type> dynamicTypes;
+    SmallVector<unsigned> dynamicIndices;
+    SmallVector<DenseElementsAttr> statics(op->getNumOperands());
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      DenseElementsAttr value = shapeConstant(operand.getType(), width);
+      // (a result type incompatible with the shape is left to the op)
+      if (value && succeeded(verifyCompatibleShape(value.getType(), op->getResult(i).getType()))) {
+        statics[i] = value;
+      } else {
+        dynamicIndices.push_back(i);
+        dynamicInputs.push_back(operand);
+        dynamicTypes.push_back(op->getResult(i).getType());
+      }
+    }
+    if (dynamicInputs.size() == op->getNumOperands())
+      return failure();
+    for (auto [i, value] : llvm::enumerate(statics))
+      if (value)
+        values[i] = constant(rw, op->getLoc(), value.getType(), value);
+    if (!dynamicInputs.empty()) {
+      Operation *rest = build(rw, op->getLoc(), "tf.ShapeN", dynamicInputs, dynamicTypes);
+      for (auto [index, value] : llvm::zip(dynamicIndices, rest->getResults()))
+        values[index] = value;
+    }
+    rw.replaceOp(op, values);
+    return success();
+  });
+}
+
+void populateConcatOffset(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FnPattern>("tf.ConcatOffset", context, [](Operation *op, PatternRewriter &rw) {
+    if (op->getNumOperands() < 3)
+      return failure();
+    DenseIntElementsAttr dimAttr;
+    if (!matchPattern(op->getOperand(0), m_Constant(&dimAttr)) || dimAttr.getType().getRank() != 0)
+      return failure();
+    SmallVector<SmallVector<int64_t>> shapes;
+    for (Value shape : op->getOperands().drop_front()) {
+      DenseIntElementsAttr attr;
+      if (!matchPattern(shape, m_Constant(&attr)) || attr.getType().getRank() != 1)
+        return failure();
+      SmallVector<int64_t> dims;
+      for (const APInt &d : attr.getValues<APInt>())
+        dims.push_back(d.getSExtValue());
+      shapes.push_back(std::move(dims));
+    }
+    int64_t rank = shapes.front().size();
+    int64_t dim = (*dimAttr.getValues<APInt>().begin()).getSExtValue();
+    if (dim < 0)
+      dim += rank;
+    if (dim < 0 || dim >= rank)
+      return failure();
+    for (const auto &shape : shapes) {
+      if (static_cast<int64_t>(shape.size()) != rank)
+        return failure();
+      for (int64_t i = 0; i < rank; ++i)
+        if (i != dim && shape[i] != shapes.front()[i])
+          return failure();
+    }
+    Type element = getElementTypeOrSelf(op->getOperand(1).getType());
+    if (!element.isInteger(32) && !element.isInteger(64))
+      return failure();
+    auto type = RankedTensorType::get({rank}, element);
+    if (op->getNumResults() != shapes.size() ||
+        llvm::any_of(op->getResultTypes(),
+                     [&](Type t) { return failed(verifyCompatibleShape(t, type)); }))
+      return failure();
+    SmallVector<int64_t> offset(rank, 0);
+    SmallVector<Value> values;
+    for (auto [shape, result] : llvm::zip(shapes, op->getResults())) {
+      SmallVector<APInt> ints;
+      for (int64_t v : offset)
+        ints.push_back(APInt(element.getIntOrFloatBitWidth(), v, /*isSigned=*/true));
+      values.push_back(constant(rw, op->getLoc(), result.getType(), DenseElementsAttr::get(type, ints)));
+      offset[dim] += shape[dim];
     }
     rw.replaceOp(op, values);
     return success();
@@ -397,4 +519,6 @@ void tfmlir::TF::registerSimplificationPatterns(
     populateNoNan(r, c, "tf.MulNoNan", "tf.Mul");
   });
   table["tf.BroadcastGradientArgs"].push_back(populateBroadcastGradientArgs);
+  table["tf.ShapeN"].push_back(populateShapeN);
+  table["tf.ConcatOffset"].push_back(populateConcatOffset);
 }
