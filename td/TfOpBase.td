@@ -77,7 +77,7 @@ def TF_VariableResource : Resource<"::tfmlir::TF::ResourceEffects::Variable">;
 
 def TF_ElementType : Type<Or<[
     AnyInteger.predicate, AnyFloat.predicate, AnyComplex.predicate,
-    CPred<"::tfmlir::tf_type::isTFType($_self)">]>, "TensorFlow element type">;
+    CPred<"::tfmlir::tf_type::isTFType($_self)">]>, "tf.dtype">;
 def TF_Tensor : TensorOf<[TF_ElementType]>;
 def TF_Resource : Type<CPred<"::llvm::isa<::tfmlir::tf_type::ResourceType>($_self)">,
                        "resource", "::tfmlir::tf_type::ResourceType">;

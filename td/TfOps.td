@@ -56,10 +56,10 @@ def TF_NoOp : TF_Op<"NoOp", [Pure]> {
 
 def TF_IfOp : TF_Op<"If", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "output = cond ? then_branch(input) : else_branch(input)";
-  let arguments = (ins AnyTensor:$cond, Variadic<AnyTensor>:$input,
+  let arguments = (ins TF_Tensor:$cond, Variadic<TF_Tensor>:$input,
                    FlatSymbolRefAttr:$then_branch, FlatSymbolRefAttr:$else_branch,
                    BoolAttr:$is_stateless);
-  let results = (outs Variadic<AnyTensor>:$output);
+  let results = (outs Variadic<TF_Tensor>:$output);
   TF_DerivedOperandTypeAttr Tcond = TF_DerivedOperandTypeAttr<0>;
   TF_DerivedOperandTypeListAttr Tin = TF_DerivedOperandTypeListAttr<1>;
   TF_DerivedResultTypeListAttr Tout = TF_DerivedResultTypeListAttr<0>;
@@ -68,52 +68,56 @@ def TF_IfOp : TF_Op<"If", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
 
 def TF_WhileOp : TF_Op<"While", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "output = input; While (Cond(output)) { output = Body(output) }";
-  let arguments = (ins Variadic<AnyTensor>:$input,
+  let arguments = (ins Variadic<TF_Tensor>:$input,
                    FlatSymbolRefAttr:$cond, FlatSymbolRefAttr:$body,
                    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "10">, [IntMinValue<1>]>:$parallel_iterations,
                    BoolAttr:$is_stateless,
                    UnitAttr:$shape_invariant);
-  let results = (outs Variadic<AnyTensor>:$output);
-  let hasVerifier = 1;
+  let results = (outs Variadic<TF_Tensor>:$output);
   TF_DerivedOperandTypeListAttr T = TF_DerivedOperandTypeListAttr<0>;
   DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
 }
 
 def TF_CaseOp : TF_Op<"Case", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "An n-way switch statement which calls a single branch function.";
-  let arguments = (ins TF_Int32Tensor:$branch_index, Variadic<AnyTensor>:$input,
+  let arguments = (ins TF_Int32Tensor:$branch_index, Variadic<TF_Tensor>:$input,
                    ConfinedAttr<SymbolRefArrayAttr, [ArrayMinCount<1>]>:$branches,
                    BoolAttr:$is_stateless);
-  let results = (outs Variadic<AnyTensor>:$output);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let hasVerifier = 1;
   TF_DerivedOperandTypeListAttr Tin = TF_DerivedOperandTypeListAttr<1>;
   TF_DerivedResultTypeListAttr Tout = TF_DerivedResultTypeListAttr<0>;
   DerivedAttr output_shapes = TF_DerivedResultShapeListAttr;
 }
 
-def TF_YieldOp : TF_Op<"Yield", [Terminator, Pure, ReturnLike,
-    ParentOneOf<["IfRegionOp", "WhileRegionOp", "CaseRegionOp"]>]> {
+// The parent is one of CaseRegion, IfRegion, WhileRegion or the generated
+// GeneratorDatasetRegion (checked by name in the verifier, TF's ParentOneOf).
+def TF_YieldOp : TF_Op<"Yield", [Terminator, Pure, ReturnLike]> {
   let summary = "Yields the values of a region of IfRegion, WhileRegion or CaseRegion.";
   let arguments = (ins Variadic<AnyType>:$operands);
+  let hasVerifier = 1;
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange{}); }]>];
 }
 
 def TF_IfRegionOp : TF_Op<"IfRegion", [SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {
   let summary = "output = cond ? then_branch output : else_branch output";
-  let arguments = (ins TensorOf<[I1]>:$cond, BoolAttr:$is_stateless,
+  let arguments = (ins 0DTensorOf<[I1]>:$cond, BoolAttr:$is_stateless,
                    OptionalAttr<StrAttr>:$_then_func_name,
                    OptionalAttr<StrAttr>:$_else_func_name);
-  let results = (outs Variadic<AnyType>:$output);
+  let results = (outs Variadic<TF_Tensor>:$output);
   let regions = (region SizedRegion<1>:$then_branch, SizedRegion<1>:$else_branch);
-  let hasVerifier = 1;
+  // As TF's: checked after the regions' blocks (a block without terminator is
+  // reported as such first).
+  let hasRegionVerifier = 1;
 }
 
 def TF_WhileRegionOp : TF_Op<"WhileRegion", [SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "while (cond(input)) { input = body(input) }, with both as regions";
-  let arguments = (ins Variadic<AnyType>:$input,
+  let arguments = (ins Variadic<AnyTensor>:$input,
                    ConfinedAttr<DefaultValuedOptionalAttr<I64Attr, "10">, [IntMinValue<1>]>:$parallel_iterations,
                    BoolAttr:$is_stateless,
                    UnitAttr:$shape_invariant);
-  let results = (outs Variadic<AnyType>:$output);
+  let results = (outs Variadic<AnyTensor>:$output);
   let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
   let hasVerifier = 1;
   // TF's WhileRegionExplicitCast and WhileRegionEliminatePassThrough
@@ -124,7 +128,7 @@ def TF_WhileRegionOp : TF_Op<"WhileRegion", [SingleBlockImplicitTerminator<"Yiel
 def TF_CaseRegionOp : TF_Op<"CaseRegion", [SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {
   let summary = "An n-way switch statement with one region per branch.";
   let arguments = (ins TF_Int32Tensor:$branch_index, BoolAttr:$is_stateless);
-  let results = (outs Variadic<AnyType>:$output);
+  let results = (outs Variadic<TF_Tensor>:$output);
   let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
   let hasVerifier = 1;
 }
@@ -164,10 +168,11 @@ def TF_StatefulPartitionedCallOp : TF_CallOp<"StatefulPartitionedCall"> {
 
 def TF_LegacyCallOp : TF_CallOp<"LegacyCall", [Pure]> {
   let summary = "returns `f(inputs)`, a call of a FunctionDef as a TF1 graph node";
-  let arguments = (ins Variadic<AnyTensor>:$args, FlatSymbolRefAttr:$f,
+  let arguments = (ins Variadic<TF_Tensor>:$args, FlatSymbolRefAttr:$f,
                    DefaultValuedOptionalAttr<BoolAttr, "false">:$_disable_call_shape_inference,
                    OptionalAttr<DictArrayAttr>:$arg_attrs,
                    OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<TF_Tensor>:$output);
 }
 
 //===----------------------------------------------------------------------===//
@@ -181,6 +186,7 @@ def TF_VarHandleOp : TF_Op<"VarHandleOp", []> {
   let arguments = (ins DefaultValuedOptionalAttr<StrAttr, "\"\"">:$container,
                    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$shared_name);
   let results = (outs Res<TF_ResourceTensor, "", [MemAlloc<TF_VariableResource>]>:$resource);
+  let hasVerifier = 1;
   TF_DerivedResultSubtypeTypeAttr dtype = TF_DerivedResultSubtypeTypeAttr<0>;
   TF_DerivedResultSubtypeShapeAttr shape = TF_DerivedResultSubtypeShapeAttr<0>;
 }
@@ -380,11 +386,14 @@ def TF_TPUExecuteAndUpdateVariablesOp : TF_Op<"TPUExecuteAndUpdateVariables"> {
 
 def TF__XlaHostComputeMlirOp : TF_Op<"_XlaHostComputeMlir"> {
   let summary = "A host-side computation called from a TPU computation.";
-  let arguments = (ins Variadic<AnyTensor>:$inputs,
+  let arguments = (ins Variadic<TF_Tensor>:$inputs,
                    StrAttr:$send_key, StrAttr:$recv_key,
                    DefaultValuedOptionalAttr<StrAttr, "\"\"">:$host_mlir_module,
                    DefaultValuedOptionalAttr<BoolAttr, "false">:$manual_sharding);
-  let results = (outs Variadic<AnyTensor>:$outputs);
+  let results = (outs Variadic<TF_Tensor>:$outputs);
+  // TF's: a non-empty host_mlir_module parses and has a `host_func` taking
+  // and returning as many values as the op.
+  let hasVerifier = 1;
   TF_DerivedOperandTypeListAttr Tinputs = TF_DerivedOperandTypeListAttr<0>;
   TF_DerivedResultTypeListAttr Toutputs = TF_DerivedResultTypeListAttr<0>;
 }

@@ -3,11 +3,13 @@
 #include "tfmlir/TfInterfaces.h"
 #include "tfmlir/TfOpSemantics.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -198,43 +200,6 @@ bool tfmlir::TF::areBroadcastCompatible(Type a, Type b) {
   return OpTrait::util::getBroadcastedShape(ra.getShape(), rb.getShape(), shape);
 }
 
-/// Checks the callee `sym` of `op` against the given argument and result
-/// types: it must be a function with matching arity and cast-compatible types.
-static LogicalResult verifyCalleeSignature(Operation *op, SymbolTableCollection &symbols,
-                                           SymbolRefAttr sym, StringRef what,
-                                           TypeRange argTypes,
-                                           std::optional<TypeRange> resultTypes) {
-  Operation *callee = symbols.lookupNearestSymbolFrom(op, sym);
-  if (!callee)
-    return op->emitOpError() << "'" << what << "' references an undefined function: " << sym;
-  auto fn = llvm::dyn_cast<FunctionOpInterface>(callee);
-  if (!fn)
-    return op->emitOpError() << "'" << what << "' does not reference a function: " << sym;
-  ArrayRef<Type> fnInputs = fn.getArgumentTypes();
-  if (fnInputs.size() != argTypes.size())
-    return op->emitOpError() << "'" << what << "' " << sym << " takes " << fnInputs.size()
-                             << " arguments but " << argTypes.size() << " are passed";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(argTypes, fnInputs))) {
-    auto [given, expected] = pair;
-    if (!areCastCompatible(given, expected))
-      return op->emitOpError() << "'" << what << "' " << sym << " input #" << i << " type "
-                               << expected << " is incompatible with operand type " << given;
-  }
-  if (resultTypes) {
-    ArrayRef<Type> fnResults = fn.getResultTypes();
-    if (fnResults.size() != resultTypes->size())
-      return op->emitOpError() << "'" << what << "' " << sym << " returns " << fnResults.size()
-                               << " values but the op has " << resultTypes->size() << " results";
-    for (auto [i, pair] : llvm::enumerate(llvm::zip(*resultTypes, fnResults))) {
-      auto [given, expected] = pair;
-      if (!areCastCompatible(given, expected))
-        return op->emitOpError() << "'" << what << "' " << sym << " result #" << i << " type "
-                                 << expected << " is incompatible with op result type " << given;
-    }
-  }
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // Support for the generated ops
 //===----------------------------------------------------------------------===//
@@ -412,118 +377,289 @@ LogicalResult IdentityOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// If / While / Case
+// Type lists of control flow ops: TF's cast compatibility
 //===----------------------------------------------------------------------===//
 
-LogicalResult IfOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  TypeRange args = getInput().getTypes();
-  TypeRange results = getResultTypes();
-  if (failed(verifyCalleeSignature(*this, symbols, getThenBranchAttr(), "then_branch",
-                                   args, results)) ||
-      failed(verifyCalleeSignature(*this, symbols, getElseBranchAttr(), "else_branch",
-                                   args, results)))
-    return failure();
+/// The most refined type both `a` and `b` may be cast to, or null if there is
+/// none (TF's rule, stricter than areCastCompatible: ref types are kept and
+/// resource subtypes are compared). Non-tensor types must be equal, or both
+/// resources (whose subtypes refine pairwise; no subtypes match any) or both
+/// variants (always compatible). Tensors refine element types and shapes
+/// (equal ranks; a dynamic dimension takes the other's size).
+static Type getCastCompatibleType(Type a, Type b) {
+  if (a == b)
+    return b;
+  auto ta = llvm::dyn_cast<TensorType>(a);
+  auto tb = llvm::dyn_cast<TensorType>(b);
+  if (static_cast<bool>(ta) != static_cast<bool>(tb))
+    return {};
+  if (!ta) {
+    if (a.getTypeID() != b.getTypeID())
+      return {};
+    if (llvm::isa<tf_type::VariantType>(a))
+      return a;
+    auto ra = llvm::dyn_cast<tf_type::ResourceType>(a);
+    auto rb = llvm::dyn_cast<tf_type::ResourceType>(b);
+    if (!ra || !rb)
+      return {};
+    ArrayRef<TensorType> sa = ra.getSubtypes(), sb = rb.getSubtypes();
+    if (sa.empty())
+      return b;
+    if (sb.empty())
+      return a;
+    if (sa.size() != sb.size())
+      return {};
+    SmallVector<TensorType> refined;
+    for (auto [x, y] : llvm::zip_equal(sa, sb)) {
+      Type r = getCastCompatibleType(x, y);
+      if (!r)
+        return {};
+      refined.push_back(llvm::cast<TensorType>(r));
+    }
+    return tf_type::ResourceType::get(a.getContext(), refined);
+  }
+  Type element = getCastCompatibleType(ta.getElementType(), tb.getElementType());
+  if (!element)
+    return {};
+  if (!ta.hasRank() && !tb.hasRank())
+    return UnrankedTensorType::get(element);
+  if (!ta.hasRank() || !tb.hasRank())
+    return RankedTensorType::get((ta.hasRank() ? ta : tb).getShape(), element);
+  if (ta.getRank() != tb.getRank())
+    return {};
+  SmallVector<int64_t> shape;
+  for (auto [x, y] : llvm::zip_equal(ta.getShape(), tb.getShape())) {
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return {};
+    shape.push_back(ShapedType::isDynamic(x) ? y : x);
+  }
+  return RankedTensorType::get(shape, element);
+}
+
+/// True if one type refines all of `types` (folded left to right, as TF).
+static bool allCastCompatible(ArrayRef<Type> types) {
+  Type common = types.front();
+  for (Type t : types.drop_front())
+    if (!(common = getCastCompatibleType(common, t)))
+      return false;
+  return true;
+}
+
+static std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// TF's VerifyTypeRangesAreCompatible: as many values, pairwise cast
+/// compatible; `what0`/`what1` describe the lists in the singular.
+static LogicalResult verifyTypeLists(Operation *op, TypeRange types0, StringRef what0,
+                                     TypeRange types1, StringRef what1) {
+  if (types0.size() != types1.size())
+    return op->emitOpError() << what0 << "s (size = " << types0.size()
+                             << ") should have the same number of values as " << what1
+                             << "s (size = " << types1.size() << ")";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(types0, types1))) {
+    auto [t0, t1] = pair;
+    if (!getCastCompatibleType(t0, t1))
+      return op->emitOpError() << what0 << " type " << typeString(t0) << " is incompatible with "
+                               << what1 << " type " << typeString(t1) << " at index " << i;
+  }
   return success();
 }
 
-LogicalResult WhileOp::verify() {
-  if (getNumOperands() != getNumResults())
-    return emitOpError() << "requires as many results (" << getNumResults()
-                         << ") as operands (" << getNumOperands() << ")";
+/// The func.func `sym` refers to, as TF looks branches and callees up.
+static func::FuncOp lookupFunc(SymbolTableCollection &symbols, Operation *op, Attribute sym) {
+  auto ref = llvm::dyn_cast<SymbolRefAttr>(sym);
+  if (!ref)
+    return {};
+  return llvm::dyn_cast_or_null<func::FuncOp>(symbols.lookupNearestSymbolFrom(op, ref));
+}
+
+//===----------------------------------------------------------------------===//
+// If / While / Case
+//===----------------------------------------------------------------------===//
+
+/// The branch functions of If/Case: each takes the op's operands but the
+/// first and returns its results (cast compatible), and the branches agree
+/// on the type of every argument.
+static LogicalResult verifyBranchFunctions(SymbolTableCollection &symbols, Operation *op,
+                                           ArrayRef<Attribute> branches,
+                                           llvm::function_ref<std::string(size_t)> name) {
+  TypeRange inputs = op->getOperands().drop_front().getTypes();
+  TypeRange results = op->getResultTypes();
+  SmallVector<FunctionType> types;
+  for (auto [i, branch] : llvm::enumerate(branches)) {
+    func::FuncOp fn = lookupFunc(symbols, op, branch);
+    if (!fn)
+      return op->emitOpError() << "expects " << name(i) << " (" << branch
+                               << ") to point to a defined function";
+    FunctionType type = fn.getFunctionType();
+    if (failed(verifyTypeLists(op, type.getInputs(), name(i) + " input", inputs, "input")) ||
+        failed(verifyTypeLists(op, type.getResults(), name(i) + " result", results, "result")))
+      return failure();
+    types.push_back(type);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    SmallVector<Type> argTypes;
+    for (FunctionType type : types)
+      argTypes.push_back(type.getInput(i));
+    if (!allCastCompatible(argTypes)) {
+      std::string list;
+      llvm::raw_string_ostream os(list);
+      llvm::interleaveComma(argTypes, os);
+      return op->emitOpError() << "expects all branch input type(s) (" << list << ") at index "
+                               << i << " to be cast compatible";
+    }
+  }
+  return success();
+}
+
+LogicalResult IfOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyBranchFunctions(symbols, *this, {getThenBranchAttr(), getElseBranchAttr()},
+                               [](size_t i) -> std::string {
+                                 return i == 0 ? "'then_branch'" : "'else_branch'";
+                               });
+}
+
+/// TF's VerifyWhileTypes: the lists of types a While's values flow between
+/// (operands, results, cond arguments, body arguments, body results) are
+/// pairwise cast compatible, except operands and body results (never
+/// converted into each other), and operands and results when the op is
+/// shape invariant.
+static LogicalResult verifyWhileTypes(Operation *op, TypeRange condInputs, TypeRange bodyInputs,
+                                      TypeRange bodyResults, bool shapeInvariant) {
+  TypeRange inputs = op->getOperandTypes(), results = op->getResultTypes();
+  std::pair<TypeRange, StringRef> lists[] = {{bodyResults, "body result"},
+                                             {condInputs, "condition input"},
+                                             {bodyInputs, "body input"}};
+  if (!shapeInvariant && failed(verifyTypeLists(op, inputs, "input", results, "result")))
+    return failure();
+  for (int i = 1; i < 3; ++i)
+    if (failed(verifyTypeLists(op, inputs, "input", lists[i].first, lists[i].second)))
+      return failure();
+  for (int i = 0; i < 3; ++i)
+    if (failed(verifyTypeLists(op, results, "result", lists[i].first, lists[i].second)))
+      return failure();
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (failed(verifyTypeLists(op, lists[i].first, lists[i].second, lists[j].first,
+                                 lists[j].second)))
+        return failure();
   return success();
 }
 
 LogicalResult WhileOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  TypeRange args = getInput().getTypes();
-  if (failed(verifyCalleeSignature(*this, symbols, getCondAttr(), "cond", args, std::nullopt)) ||
-      failed(verifyCalleeSignature(*this, symbols, getBodyAttr(), "body", args,
-                                   TypeRange(getResultTypes()))))
-    return failure();
-  auto cond = symbols.lookupNearestSymbolFrom<FunctionOpInterface>(*this, getCondAttr());
-  if (cond.getResultTypes().size() != 1)
-    return emitOpError() << "'cond' " << getCondAttr() << " must return a single value, got "
-                         << cond.getResultTypes().size();
+  func::FuncOp cond = lookupFunc(symbols, *this, getCondAttr());
+  func::FuncOp body = lookupFunc(symbols, *this, getBodyAttr());
+  if (!cond)
+    return emitOpError() << "cond refers to an undefined function : " << getCond();
+  if (!body)
+    return emitOpError() << "body refers to an undefined function : " << getBody();
+  FunctionType condType = cond.getFunctionType(), bodyType = body.getFunctionType();
+  if (condType.getNumResults() != 1)
+    return emitOpError() << "requires cond function to have exactly one result";
+  return verifyWhileTypes(*this, condType.getInputs(), bodyType.getInputs(),
+                          bodyType.getResults(), getShapeInvariant());
+}
+
+/// A Case's branch index is a scalar (or unranked).
+static LogicalResult verifyBranchIndex(Operation *op, Value index) {
+  auto ranked = llvm::dyn_cast<RankedTensorType>(index.getType());
+  if (ranked && ranked.getRank() != 0)
+    return op->emitOpError() << "expects 'branch_index' to be a scalar, but got "
+                             << index.getType();
   return success();
 }
+
+LogicalResult CaseOp::verify() { return verifyBranchIndex(*this, getBranchIndex()); }
 
 LogicalResult CaseOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  TypeRange args = getInput().getTypes();
+  return verifyBranchFunctions(symbols, *this, getBranches().getValue(),
+                               [](size_t i) { return "branch #" + std::to_string(i); });
+}
+
+//===----------------------------------------------------------------------===//
+// IfRegion / WhileRegion / CaseRegion / Yield
+//===----------------------------------------------------------------------===//
+
+/// The terminator of a region's block, or null if it has none yet (the
+/// block's own verification reports that).
+static Operation *terminatorOf(Region &region) {
+  if (region.empty() || region.front().empty())
+    return nullptr;
+  Operation &last = region.front().back();
+  return last.mightHaveTrait<OpTrait::IsTerminator>() ? &last : nullptr;
+}
+
+LogicalResult YieldOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!parent || !llvm::is_contained({StringRef("tf.CaseRegion"), StringRef("tf.IfRegion"),
+                                      StringRef("tf.WhileRegion"),
+                                      StringRef("tf.GeneratorDatasetRegion")},
+                                     parent->getName().getStringRef()))
+    return emitOpError() << "expects parent op to be one of 'tf.CaseRegion, tf.IfRegion, "
+                            "tf.WhileRegion, tf.GeneratorDatasetRegion'";
+  return success();
+}
+
+LogicalResult IfRegionOp::verifyRegions() {
   TypeRange results = getResultTypes();
-  for (auto [i, branch] : llvm::enumerate(getBranches())) {
-    auto sym = llvm::dyn_cast<SymbolRefAttr>(branch);
-    if (!sym)
-      return emitOpError() << "branch #" << i << " is not a symbol reference";
-    std::string what = "branches[" + std::to_string(i) + "]";
-    if (failed(verifyCalleeSignature(*this, symbols, sym, what, args, results)))
-      return failure();
+  // The count along each edge back to the op, as the region control flow
+  // interface of TF's IfRegion checks it (first, in the wording of TF's MLIR).
+  Region *regions[] = {&getThenBranch(), &getElseBranch()};
+  for (auto [i, region] : llvm::enumerate(regions)) {
+    Operation *yield = terminatorOf(*region);
+    if (yield && yield->getNumOperands() != results.size())
+      return emitOpError() << "region control flow edge from Region #" << i
+                           << " to parent results: source has " << yield->getNumOperands()
+                           << " operands, but target successor needs " << results.size();
   }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// IfRegion / WhileRegion / CaseRegion
-//===----------------------------------------------------------------------===//
-
-/// The region must end in tf.Yield whose operand types are compatible with `types`.
-static LogicalResult verifyYield(Operation *op, Region &region, StringRef name,
-                                 TypeRange types) {
-  auto yield = llvm::dyn_cast<YieldOp>(region.front().back());
-  if (!yield)
-    return op->emitOpError() << name << " must end with tf.Yield";
-  if (yield.getNumOperands() != types.size())
-    return op->emitOpError() << name << " yields " << yield.getNumOperands()
-                             << " values but " << types.size() << " are expected";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(yield.getOperandTypes(), types))) {
-    auto [given, expected] = pair;
-    if (!areCastCompatible(given, expected))
-      return op->emitOpError() << name << " result #" << i << " type " << given
-                               << " is incompatible with " << expected;
-  }
-  return success();
-}
-
-LogicalResult IfRegionOp::verify() {
-  if (failed(verifyYield(*this, getThenBranch(), "then_branch", getResultTypes())) ||
-      failed(verifyYield(*this, getElseBranch(), "else_branch", getResultTypes())))
-    return failure();
+  StringRef whats[] = {"then result", "else result"};
+  for (auto [region, what] : llvm::zip_equal(regions, whats))
+    if (Operation *yield = terminatorOf(*region))
+      if (failed(verifyTypeLists(*this, yield->getOperandTypes(), what, results, "result")))
+        return failure();
   return success();
 }
 
 LogicalResult CaseRegionOp::verify() {
   if (getBranches().empty())
-    return emitOpError() << "expects at least one branch region";
+    return emitOpError() << "expects to have at least 1 region";
+  if (failed(verifyBranchIndex(*this, getBranchIndex())))
+    return failure();
   for (auto [i, region] : llvm::enumerate(getBranches()))
-    if (failed(verifyYield(*this, region, "branch #" + std::to_string(i), getResultTypes())))
-      return failure();
+    if (Operation *yield = terminatorOf(region))
+      if (failed(verifyTypeLists(*this, yield->getOperandTypes(),
+                                 "branch #" + std::to_string(i) + " result", getResultTypes(),
+                                 "result")))
+        return failure();
   return success();
 }
 
 LogicalResult WhileRegionOp::verify() {
-  TypeRange inputs = getInput().getTypes();
-  if (getNumResults() != inputs.size())
-    return emitOpError() << "requires as many results (" << getNumResults()
-                         << ") as operands (" << inputs.size() << ")";
-  for (auto [name, region] : {std::pair<StringRef, Region *>{"cond", &getCond()},
-                              std::pair<StringRef, Region *>{"body", &getBody()}}) {
-    Block &block = region->front();
-    if (block.getNumArguments() != inputs.size())
-      return emitOpError() << name << " region has " << block.getNumArguments()
-                           << " arguments but " << inputs.size() << " are expected";
-    for (auto [i, pair] : llvm::enumerate(llvm::zip(block.getArgumentTypes(), inputs))) {
-      auto [arg, in] = pair;
-      if (!areCastCompatible(arg, in))
-        return emitOpError() << name << " region argument #" << i << " type " << arg
-                             << " is incompatible with operand type " << in;
-    }
-  }
-  auto condYield = llvm::dyn_cast<YieldOp>(getCond().front().back());
-  if (!condYield || condYield.getNumOperands() < 1)
-    return emitOpError() << "cond region must yield a boolean tensor";
-  auto pred = llvm::dyn_cast<TensorType>(condYield.getOperand(0).getType());
-  if (!pred || !pred.getElementType().isInteger(1))
-    return emitOpError() << "cond region must yield a tensor of i1, got "
-                         << condYield.getOperand(0).getType();
-  return verifyYield(*this, getBody(), "body", getResultTypes());
+  Operation *condYield = terminatorOf(getCond());
+  Operation *bodyYield = terminatorOf(getBody());
+  if (!condYield || !bodyYield)
+    return success();  // the block verifier reports the missing terminator
+  // The cond region yields its predicate, optionally followed by its
+  // arguments, unchanged.
+  unsigned numCondArgs = getCond().getNumArguments();
+  if (condYield->getNumOperands() != 1 && condYield->getNumOperands() != numCondArgs + 1)
+    return emitOpError() << "condition should yield a tensor<i1> and forward the arguments";
+  auto pred = llvm::dyn_cast<RankedTensorType>(condYield->getOperand(0).getType());
+  if (!pred || pred.getRank() != 0 || !pred.getElementType().isInteger(1))
+    return emitOpError() << "condition should have a single tensor<i1> result";
+  if (failed(verifyWhileTypes(*this, getCond().getArgumentTypes(), getBody().getArgumentTypes(),
+                              bodyYield->getOperandTypes(), getShapeInvariant())))
+    return failure();
+  if (condYield->getNumOperands() > 1)
+    for (auto [arg, forwarded] :
+         llvm::zip(getCond().getArguments(), condYield->getOperands().drop_front()))
+      if (arg != forwarded)
+        return emitOpError() << "arguments on condition block aren't forwarded to yield";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -550,14 +686,86 @@ static LogicalResult verifyCallee(Operation *op, SymbolTableCollection &symbols,
     setFAttr(llvm::cast<SymAttrT>(llvm::cast<SymbolRefAttr>(callee)));         \
   }                                                                            \
   Operation::operand_range OpT::getArgOperands() { return getArgs(); }        \
-  MutableOperandRange OpT::getArgOperandsMutable() { return getArgsMutable(); } \
-  LogicalResult OpT::verifySymbolUses(SymbolTableCollection &symbols) {        \
-    return verifyCallee(*this, symbols, getFAttr(), getArgs().size());         \
-  }
+  MutableOperandRange OpT::getArgOperandsMutable() { return getArgsMutable(); }
 TFMLIR_DEFINE_CALL_INTERFACE(PartitionedCallOp, SymbolRefAttr)
 TFMLIR_DEFINE_CALL_INTERFACE(StatefulPartitionedCallOp, FlatSymbolRefAttr)
 TFMLIR_DEFINE_CALL_INTERFACE(LegacyCallOp, FlatSymbolRefAttr)
 #undef TFMLIR_DEFINE_CALL_INTERFACE
+
+LogicalResult PartitionedCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyCallee(*this, symbols, getFAttr(), getArgs().size());
+}
+
+LogicalResult StatefulPartitionedCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyCallee(*this, symbols, getFAttr(), getArgs().size());
+}
+
+/// TF's LegacyCall names its callee without the '@' and counts "argument(s)".
+LogicalResult LegacyCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  StringRef name = getF();
+  func::FuncOp fn = lookupFunc(symbols, *this, getFAttr());
+  if (!fn)
+    return emitError() << "'f' attribute refers to an undefined function: " << name;
+  unsigned expected = fn.getFunctionType().getNumInputs();
+  if (getArgs().size() != expected)
+    return emitError() << "argument count mismatch: 'args' has " << getArgs().size()
+                       << " argument(s), but '" << name << "' expects " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// VarHandleOp / _XlaHostComputeMlir
+//===----------------------------------------------------------------------===//
+
+/// The dtype and shape attributes come from the handle's one subtype.
+LogicalResult VarHandleOp::verify() {
+  auto resource =
+      llvm::dyn_cast<tf_type::ResourceType>(tf_type::getElementTypeOrSelf(getResource().getType()));
+  if (!resource || resource.getSubtypes().size() != 1)
+    return emitOpError() << "must have exactly one subtype in the result resource type";
+  return success();
+}
+
+LogicalResult _XlaHostComputeMlirOp::verify() {
+  StringRef text = getHostMlirModule();
+  if (text.empty())
+    return success();
+  // Parsed (and verified) as TF deserializes it, its errors appended to the
+  // message ("<file>:<line>:<col>: error: <message>") instead of reported.
+  std::string messages;
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler collect(getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return success();
+      llvm::raw_string_ostream os(messages);
+      if (auto file = llvm::dyn_cast<FileLineColLoc>(diag.getLocation()))
+        os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
+      else
+        os << diag.getLocation();
+      os << ": error: " << diag.str();
+      return success();
+    });
+    module = parseSourceString<ModuleOp>(text, ParserConfig(getContext()), "-");
+  }
+  if (!module)
+    return emitError() << "attribute 'host_mlir_module' can not be deserialized. "
+                       << "could not parse MLIR module" << messages;
+  auto fn = module->lookupSymbol<func::FuncOp>("host_func");
+  if (!fn)
+    return emitError() << "serialized module in attribute 'host_mlir_module' does not contain "
+                          "'host_func' function.";
+  FunctionType type = fn.getFunctionType();
+  if (getNumOperands() != type.getNumInputs())
+    return emitError() << "'host_func' has " << type.getNumInputs()
+                       << " inputs and '_XlaHostComputeMlir' has " << getNumOperands()
+                       << " operands.  Number of operands/inputs should be the same.";
+  if (getNumResults() != type.getNumResults())
+    return emitError() << "'host_func' has " << type.getNumResults()
+                       << " results and '_XlaHostComputeMlir' has " << getNumResults()
+                       << " results.  Number of results should be the same.";
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Shape / VariableShape

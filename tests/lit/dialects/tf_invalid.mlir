@@ -25,7 +25,7 @@ func.func @const_missing_value() -> tensor<i32> {
 // -----
 
 func.func @const_not_tensor() -> i32 {
-  // expected-error@+1 {{'tf.Const' op result #0 must be tensor of TensorFlow element type values, but got 'i32'}}
+  // expected-error@+1 {{'tf.Const' op result #0 must be tensor of tf.dtype values, but got 'i32'}}
   %0 = "tf.Const"() <{value = dense<1> : tensor<i32>}> : () -> i32
   return %0 : i32
 }
@@ -71,7 +71,7 @@ func.func @noop_with_result() {
 func.func private @branch(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @if_missing_then(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.If' op 'then_branch' references an undefined function: @missing}}
+  // expected-error@+1 {{'tf.If' op expects 'then_branch' (@missing) to point to a defined function}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @branch, is_stateless = false, then_branch = @missing}> : (tensor<i1>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -81,7 +81,7 @@ func.func @if_missing_then(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32>
 func.func private @branch(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @if_missing_else(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.If' op 'else_branch' references an undefined function: @missing}}
+  // expected-error@+1 {{'tf.If' op expects 'else_branch' (@missing) to point to a defined function}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @missing, is_stateless = false, then_branch = @branch}> : (tensor<i1>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -92,7 +92,7 @@ func.func @if_missing_else(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32>
 func.func private @branch(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @if_branch_not_a_function(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.If' op 'then_branch' does not reference a function: @v}}
+  // expected-error@+1 {{'tf.If' op expects 'then_branch' (@v) to point to a defined function}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @branch, is_stateless = false, then_branch = @v}> : (tensor<i1>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -103,7 +103,7 @@ func.func private @then(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32>
 func.func private @else(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @if_branch_arity(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.If' op 'then_branch' @then takes 2 arguments but 1 are passed}}
+  // expected-error@+1 {{'tf.If' op 'then_branch' inputs (size = 2) should have the same number of values as inputs (size = 1)}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @else, is_stateless = false, then_branch = @then}> : (tensor<i1>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -114,7 +114,7 @@ func.func private @then(%arg0: tensor<f32>) -> tensor<f32>
 func.func private @else(%arg0: tensor<i32>) -> tensor<f32>
 
 func.func @if_branch_input_type(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.If' op 'else_branch' @else input #0 type 'tensor<i32>' is incompatible with operand type 'tensor<f32>'}}
+  // expected-error@+1 {{'tf.If' op 'else_branch' input type tensor<i32> is incompatible with input type tensor<f32> at index 0}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @else, is_stateless = false, then_branch = @then}> : (tensor<i1>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -125,7 +125,7 @@ func.func private @then(%arg0: tensor<f32>) -> (tensor<f32>, tensor<f32>)
 func.func private @else(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @if_branch_result_count(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.If' op 'then_branch' @then returns 2 values but the op has 1 results}}
+  // expected-error@+1 {{'tf.If' op 'then_branch' results (size = 2) should have the same number of values as results (size = 1)}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @else, is_stateless = false, then_branch = @then}> : (tensor<i1>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -136,7 +136,7 @@ func.func private @then(%arg0: tensor<f32>) -> tensor<2xf32>
 func.func private @else(%arg0: tensor<f32>) -> tensor<3xf32>
 
 func.func @if_branch_result_type(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<2xf32> {
-  // expected-error@+1 {{'tf.If' op 'else_branch' @else result #0 type 'tensor<3xf32>' is incompatible with op result type 'tensor<2xf32>'}}
+  // expected-error@+1 {{'tf.If' op 'else_branch' result type tensor<3xf32> is incompatible with result type tensor<2xf32> at index 0}}
   %0 = "tf.If"(%arg0, %arg1) <{else_branch = @else, is_stateless = false, then_branch = @then}> : (tensor<i1>, tensor<f32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -181,7 +181,7 @@ func.func private @cond(%arg0: tensor<i32>) -> tensor<i1>
 func.func private @body(%arg0: tensor<i32>) -> tensor<i32>
 
 func.func @while_result_count(%arg0: tensor<i32>) {
-  // expected-error@+1 {{'tf.While' op requires as many results (2) as operands (1)}}
+  // expected-error@+1 {{'tf.While' op inputs (size = 1) should have the same number of values as results (size = 2)}}
   %0:2 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> (tensor<i32>, tensor<i32>)
   return
 }
@@ -202,7 +202,7 @@ func.func @while_parallel_iterations(%arg0: tensor<i32>) -> tensor<i32> {
 func.func private @body(%arg0: tensor<i32>) -> tensor<i32>
 
 func.func @while_missing_cond_function(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.While' op 'cond' references an undefined function: @cond}}
+  // expected-error@+1 {{'tf.While' op cond refers to an undefined function : cond}}
   %0 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
@@ -213,7 +213,7 @@ func.func private @cond(%arg0: tensor<i32>) -> tensor<i1>
 func.func private @body(%arg0: tensor<i32>, %arg1: tensor<i32>) -> (tensor<i32>, tensor<i32>)
 
 func.func @while_body_arity(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.While' op 'body' @body takes 2 arguments but 1 are passed}}
+  // expected-error@+1 {{'tf.While' op inputs (size = 1) should have the same number of values as body inputs (size = 2)}}
   %0 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
@@ -224,7 +224,7 @@ func.func private @cond(%arg0: tensor<i32>) -> tensor<i1>
 func.func private @body(%arg0: tensor<i32>) -> (tensor<i32>, tensor<i32>)
 
 func.func @while_body_result_count(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.While' op 'body' @body returns 2 values but the op has 1 results}}
+  // expected-error@+1 {{'tf.While' op results (size = 1) should have the same number of values as body results (size = 2)}}
   %0 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
@@ -235,7 +235,7 @@ func.func private @cond(%arg0: tensor<i32>) -> tensor<i1>
 func.func private @body(%arg0: tensor<i32>) -> tensor<f32>
 
 func.func @while_body_result_type(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.While' op 'body' @body result #0 type 'tensor<f32>' is incompatible with op result type 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.While' op result type tensor<i32> is incompatible with body result type tensor<f32> at index 0}}
   %0 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
@@ -246,7 +246,7 @@ func.func private @cond(%arg0: tensor<2xi32>) -> tensor<i1>
 func.func private @body(%arg0: tensor<i32>) -> tensor<i32>
 
 func.func @while_cond_input_type(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.While' op 'cond' @cond input #0 type 'tensor<2xi32>' is incompatible with operand type 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.While' op input type tensor<i32> is incompatible with condition input type tensor<2xi32> at index 0}}
   %0 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
@@ -257,7 +257,7 @@ func.func private @cond(%arg0: tensor<i32>) -> (tensor<i1>, tensor<i1>)
 func.func private @body(%arg0: tensor<i32>) -> tensor<i32>
 
 func.func @while_cond_two_results(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.While' op 'cond' @cond must return a single value, got 2}}
+  // expected-error@+1 {{'tf.While' op requires cond function to have exactly one result}}
   %0 = "tf.While"(%arg0) <{body = @body, cond = @cond, is_stateless = true}> : (tensor<i32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
@@ -271,7 +271,7 @@ func.func @while_cond_two_results(%arg0: tensor<i32>) -> tensor<i32> {
 func.func private @b0(%arg0: tensor<f32>) -> tensor<f32>
 
 func.func @case_missing_branch(%arg0: tensor<i32>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.Case' op 'branches[1]' references an undefined function: @b1}}
+  // expected-error@+1 {{'tf.Case' op expects branch #1 (@b1) to point to a defined function}}
   %0 = "tf.Case"(%arg0, %arg1) <{branches = [@b0, @b1], is_stateless = false}> : (tensor<i32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -282,7 +282,7 @@ func.func private @b0(%arg0: tensor<f32>) -> tensor<f32>
 func.func private @b1(%arg0: tensor<f32>) -> tensor<i32>
 
 func.func @case_branch_result_type(%arg0: tensor<i32>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.Case' op 'branches[1]' @b1 result #0 type 'tensor<i32>' is incompatible with op result type 'tensor<f32>'}}
+  // expected-error@+1 {{'tf.Case' op branch #1 result type tensor<i32> is incompatible with result type tensor<f32> at index 0}}
   %0 = "tf.Case"(%arg0, %arg1) <{branches = [@b0, @b1], is_stateless = false}> : (tensor<i32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -322,7 +322,7 @@ func.func @case_index_type(%arg0: tensor<i64>, %arg1: tensor<f32>) -> tensor<f32
 // -----
 
 func.func @if_region_no_yield(%arg0: tensor<i1>) {
-  // expected-error@+1 {{'tf.IfRegion' op then_branch must end with tf.Yield}}
+  // expected-error@+2 {{block with no terminator, has "tf.NoOp"() : () -> ()}}
   "tf.IfRegion"(%arg0) <{is_stateless = true}> ({
     "tf.NoOp"() : () -> ()
   }, {
@@ -334,7 +334,7 @@ func.func @if_region_no_yield(%arg0: tensor<i1>) {
 // -----
 
 func.func @if_region_yield_count(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.IfRegion' op else_branch yields 2 values but 1 are expected}}
+  // expected-error@+1 {{'tf.IfRegion' op region control flow edge from Region #1 to parent results: source has 2 operands, but target successor needs 1}}
   %0 = "tf.IfRegion"(%arg0) <{is_stateless = true}> ({
     "tf.Yield"(%arg1) : (tensor<f32>) -> ()
   }, {
@@ -346,7 +346,7 @@ func.func @if_region_yield_count(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tenso
 // -----
 
 func.func @if_region_yield_type(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.IfRegion' op then_branch result #0 type 'tensor<f32>' is incompatible with 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.IfRegion' op then result type tensor<f32> is incompatible with result type tensor<i32> at index 0}}
   %0 = "tf.IfRegion"(%arg0) <{is_stateless = true}> ({
     "tf.Yield"(%arg1) : (tensor<f32>) -> ()
   }, {
@@ -358,7 +358,7 @@ func.func @if_region_yield_type(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor
 // -----
 
 func.func @if_region_cond_type(%arg0: tensor<i32>) {
-  // expected-error@+1 {{'tf.IfRegion' op operand #0 must be tensor of 1-bit signless integer values, but got 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.IfRegion' op operand #0 must be 0D tensor of 1-bit signless integer values, but got 'tensor<i32>'}}
   "tf.IfRegion"(%arg0) <{is_stateless = true}> ({
     "tf.Yield"() : () -> ()
   }, {
@@ -383,7 +383,7 @@ func.func @if_region_block_argument(%arg0: tensor<i1>) {
 // -----
 
 func.func @case_region_no_branches(%arg0: tensor<i32>) {
-  // expected-error@+1 {{'tf.CaseRegion' op expects at least one branch region}}
+  // expected-error@+1 {{'tf.CaseRegion' op expects to have at least 1 region}}
   "tf.CaseRegion"(%arg0) <{is_stateless = true}> : (tensor<i32>) -> ()
   return
 }
@@ -391,7 +391,7 @@ func.func @case_region_no_branches(%arg0: tensor<i32>) {
 // -----
 
 func.func @case_region_yield_count(%arg0: tensor<i32>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.CaseRegion' op branch #1 yields 0 values but 1 are expected}}
+  // expected-error@+1 {{'tf.CaseRegion' op branch #1 results (size = 0) should have the same number of values as results (size = 1)}}
   %0 = "tf.CaseRegion"(%arg0) <{is_stateless = true}> ({
     "tf.Yield"(%arg1) : (tensor<f32>) -> ()
   }, {
@@ -403,7 +403,7 @@ func.func @case_region_yield_count(%arg0: tensor<i32>, %arg1: tensor<f32>) -> te
 // -----
 
 func.func @case_region_yield_type(%arg0: tensor<i32>, %arg1: tensor<f32>, %arg2: tensor<2xf32>) -> tensor<3xf32> {
-  // expected-error@+1 {{'tf.CaseRegion' op branch #0 result #0 type 'tensor<2xf32>' is incompatible with 'tensor<3xf32>'}}
+  // expected-error@+1 {{'tf.CaseRegion' op branch #0 result type tensor<2xf32> is incompatible with result type tensor<3xf32> at index 0}}
   %0 = "tf.CaseRegion"(%arg0) <{is_stateless = true}> ({
     "tf.Yield"(%arg2) : (tensor<2xf32>) -> ()
   }) : (tensor<i32>) -> tensor<3xf32>
@@ -413,7 +413,7 @@ func.func @case_region_yield_type(%arg0: tensor<i32>, %arg1: tensor<f32>, %arg2:
 // -----
 
 func.func @case_region_no_yield(%arg0: tensor<i32>) {
-  // expected-error@+1 {{'tf.CaseRegion' op branch #0 must end with tf.Yield}}
+  // expected-error@+2 {{block with no terminator, has "tf.NoOp"() : () -> ()}}
   "tf.CaseRegion"(%arg0) <{is_stateless = true}> ({
     "tf.NoOp"() : () -> ()
   }) : (tensor<i32>) -> ()
@@ -423,7 +423,7 @@ func.func @case_region_no_yield(%arg0: tensor<i32>) {
 // -----
 
 func.func @while_region_result_count(%arg0: tensor<i32>) {
-  // expected-error@+1 {{'tf.WhileRegion' op requires as many results (0) as operands (1)}}
+  // expected-error@+1 {{'tf.WhileRegion' op inputs (size = 1) should have the same number of values as results (size = 0)}}
   "tf.WhileRegion"(%arg0) <{is_stateless = true}> ({
   ^bb0(%a: tensor<i32>):
     %c = "tf.SomeCond"(%a) : (tensor<i32>) -> tensor<i1>
@@ -438,7 +438,7 @@ func.func @while_region_result_count(%arg0: tensor<i32>) {
 // -----
 
 func.func @while_region_cond_arguments(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.WhileRegion' op cond region has 0 arguments but 1 are expected}}
+  // expected-error@+1 {{'tf.WhileRegion' op inputs (size = 1) should have the same number of values as condition inputs (size = 0)}}
   %0 = "tf.WhileRegion"(%arg0) <{is_stateless = true}> ({
     %c = "tf.SomeCond"() : () -> tensor<i1>
     "tf.Yield"(%c) : (tensor<i1>) -> ()
@@ -452,7 +452,7 @@ func.func @while_region_cond_arguments(%arg0: tensor<i32>) -> tensor<i32> {
 // -----
 
 func.func @while_region_body_argument_type(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.WhileRegion' op body region argument #0 type 'tensor<f32>' is incompatible with operand type 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.WhileRegion' op input type tensor<i32> is incompatible with body input type tensor<f32> at index 0}}
   %0 = "tf.WhileRegion"(%arg0) <{is_stateless = true}> ({
   ^bb0(%a: tensor<i32>):
     %c = "tf.SomeCond"(%a) : (tensor<i32>) -> tensor<i1>
@@ -467,7 +467,7 @@ func.func @while_region_body_argument_type(%arg0: tensor<i32>) -> tensor<i32> {
 // -----
 
 func.func @while_region_cond_yields_nothing(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.WhileRegion' op cond region must yield a boolean tensor}}
+  // expected-error@+1 {{'tf.WhileRegion' op condition should yield a tensor<i1> and forward the arguments}}
   %0 = "tf.WhileRegion"(%arg0) <{is_stateless = true}> ({
   ^bb0(%a: tensor<i32>):
     "tf.Yield"() : () -> ()
@@ -481,7 +481,7 @@ func.func @while_region_cond_yields_nothing(%arg0: tensor<i32>) -> tensor<i32> {
 // -----
 
 func.func @while_region_cond_not_bool(%arg0: tensor<i32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.WhileRegion' op cond region must yield a tensor of i1, got 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.WhileRegion' op condition should have a single tensor<i1> result}}
   %0 = "tf.WhileRegion"(%arg0) <{is_stateless = true}> ({
   ^bb0(%a: tensor<i32>):
     "tf.Yield"(%a) : (tensor<i32>) -> ()
@@ -495,7 +495,7 @@ func.func @while_region_cond_not_bool(%arg0: tensor<i32>) -> tensor<i32> {
 // -----
 
 func.func @while_region_body_yield_type(%arg0: tensor<i32>, %arg1: tensor<f32>) -> tensor<i32> {
-  // expected-error@+1 {{'tf.WhileRegion' op body result #0 type 'tensor<f32>' is incompatible with 'tensor<i32>'}}
+  // expected-error@+1 {{'tf.WhileRegion' op result type tensor<i32> is incompatible with body result type tensor<f32> at index 0}}
   %0 = "tf.WhileRegion"(%arg0) <{is_stateless = true}> ({
   ^bb0(%a: tensor<i32>):
     %c = "tf.SomeCond"(%a) : (tensor<i32>) -> tensor<i1>
@@ -525,7 +525,7 @@ func.func @while_region_missing_is_stateless(%arg0: tensor<i32>) -> tensor<i32> 
 // -----
 
 func.func @yield_outside_region_op(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.Yield' op expects parent op to be one of 'tf.IfRegion, tf.WhileRegion, tf.CaseRegion'}}
+  // expected-error@+1 {{'tf.Yield' op expects parent op to be one of 'tf.CaseRegion, tf.IfRegion, tf.WhileRegion, tf.GeneratorDatasetRegion'}}
   "tf.Yield"(%arg0) : (tensor<f32>) -> ()
 }
 
@@ -572,7 +572,7 @@ func.func @stateful_partitioned_call_undefined(%arg0: tensor<f32>) -> tensor<f32
 // -----
 
 func.func @legacy_call_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'f' attribute refers to an undefined function: @missing}}
+  // expected-error@+1 {{'f' attribute refers to an undefined function: missing}}
   %0 = "tf.LegacyCall"(%arg0) <{f = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }

@@ -129,29 +129,30 @@ func.func @calls(%arg0: tensor<f32>) -> (tensor<f32>, tensor<*xf32>, tensor<f32>
   return %0, %1, %2 : tensor<f32>, tensor<*xf32>, tensor<f32>
 }
 
-// Resource variables, with and without a resource subtype; default-valued
-// attributes that are absent stay absent.
+// Resource variables, with a static and an unranked resource subtype (a
+// VarHandleOp's handle has exactly one, as in TF); default-valued attributes
+// that are absent stay absent.
 // CHECK-LABEL: func.func @variables(%arg0: tensor<2xf32>) -> (tensor<2xf32>, tensor<1xi32>, tensor<1xi64>) {
 // CHECK-NEXT:   %0 = "tf.VarHandleOp"() <{container = "", shared_name = "v"}> {_class = ["loc:@v"], allowed_devices = [], debug_name = "v/", device = ""} : () -> tensor<!tf_type.resource<tensor<2xf32>>>
-// CHECK-NEXT:   %1 = "tf.VarHandleOp"() : () -> tensor<*x!tf_type.resource>
+// CHECK-NEXT:   %1 = "tf.VarHandleOp"() : () -> tensor<*x!tf_type.resource<tensor<*xf32>>>
 // CHECK-NEXT:   %2 = "tf.ReadVariableOp"(%0) {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>) -> tensor<2xf32>
 // CHECK-NEXT:   "tf.AssignVariableOp"(%0, %arg0) <{validate_shape = true}> {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>, tensor<2xf32>) -> ()
-// CHECK-NEXT:   "tf.AssignVariableOp"(%1, %arg0) : (tensor<*x!tf_type.resource>, tensor<2xf32>) -> ()
+// CHECK-NEXT:   "tf.AssignVariableOp"(%1, %arg0) : (tensor<*x!tf_type.resource<tensor<*xf32>>>, tensor<2xf32>) -> ()
 // CHECK-NEXT:   "tf.AssignAddVariableOp"(%0, %2) {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>, tensor<2xf32>) -> ()
 // CHECK-NEXT:   %3 = "tf.Shape"(%2) {device = ""} : (tensor<2xf32>) -> tensor<1xi32>
-// CHECK-NEXT:   %4 = "tf.Shape"(%1) : (tensor<*x!tf_type.resource>) -> tensor<?xi64>
+// CHECK-NEXT:   %4 = "tf.Shape"(%1) : (tensor<*x!tf_type.resource<tensor<*xf32>>>) -> tensor<?xi64>
 // CHECK-NEXT:   %5 = "tf.VariableShape"(%0) {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>) -> tensor<1xi64>
 // CHECK-NEXT:   return %2, %3, %5 : tensor<2xf32>, tensor<1xi32>, tensor<1xi64>
 // CHECK-NEXT: }
 func.func @variables(%arg0: tensor<2xf32>) -> (tensor<2xf32>, tensor<1xi32>, tensor<1xi64>) {
   %0 = "tf.VarHandleOp"() <{container = "", shared_name = "v"}> {_class = ["loc:@v"], allowed_devices = [], debug_name = "v/", device = ""} : () -> tensor<!tf_type.resource<tensor<2xf32>>>
-  %1 = "tf.VarHandleOp"() : () -> tensor<*x!tf_type.resource>
+  %1 = "tf.VarHandleOp"() : () -> tensor<*x!tf_type.resource<tensor<*xf32>>>
   %2 = "tf.ReadVariableOp"(%0) {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>) -> tensor<2xf32>
   "tf.AssignVariableOp"(%0, %arg0) <{validate_shape = true}> {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>, tensor<2xf32>) -> ()
-  "tf.AssignVariableOp"(%1, %arg0) : (tensor<*x!tf_type.resource>, tensor<2xf32>) -> ()
+  "tf.AssignVariableOp"(%1, %arg0) : (tensor<*x!tf_type.resource<tensor<*xf32>>>, tensor<2xf32>) -> ()
   "tf.AssignAddVariableOp"(%0, %2) {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>, tensor<2xf32>) -> ()
   %3 = "tf.Shape"(%2) {device = ""} : (tensor<2xf32>) -> tensor<1xi32>
-  %4 = "tf.Shape"(%1) : (tensor<*x!tf_type.resource>) -> tensor<?xi64>
+  %4 = "tf.Shape"(%1) : (tensor<*x!tf_type.resource<tensor<*xf32>>>) -> tensor<?xi64>
   %5 = "tf.VariableShape"(%0) {device = ""} : (tensor<!tf_type.resource<tensor<2xf32>>>) -> tensor<1xi64>
   return %2, %3, %5 : tensor<2xf32>, tensor<1xi32>, tensor<1xi64>
 }

@@ -1,7 +1,7 @@
 // RUN: tfmlir-opt %s -split-input-file -verify-diagnostics -prepare-tpu-computation-for-tf-export
 
-// A host module that does not parse (TF's verifier of _XlaHostComputeMlir
-// rejects it; tfmlir's dialect does not check the attribute, the pass does).
+// A host module that does not parse (the verifier of _XlaHostComputeMlir
+// rejects it, as TF's does, before the pass runs).
 func.func @unparsable(%x: tensor<i32>) -> tensor<i32> {
   // expected-error @+1 {{attribute 'host_mlir_module' can not be deserialized. could not parse MLIR module-:1:1: error: custom op 'not_a_module' is unknown}}
   %0 = "tf._XlaHostComputeMlir"(%x) {send_key = "s", recv_key = "r", host_mlir_module = "not_a_module"} : (tensor<i32>) -> tensor<i32>
