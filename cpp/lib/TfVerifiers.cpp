@@ -738,6 +738,7 @@ const llvm::StringMap<Verifier> &verifierTable() {
       t[std::string("tf.") + name] = verifyBroadcastBinaryOp;
     registerArrayVerifiers(t);
     registerNnVerifiers(t);
+    registerCallVerifiers(t);
     return t;
   }();
   return table;

@@ -38,9 +38,11 @@ void populateTfOpPatterns(llvm::StringRef opName, mlir::RewritePatternSet &resul
 /// that define them (by op name, "tf.X"; a later registration replaces an
 /// earlier one): cpp/lib/TfVerifiersArray.cpp (shapes, indices, slicing,
 /// segments, parsing), cpp/lib/TfVerifiersNn.cpp (pooling, normalization,
-/// losses, fake quantization, uniform quantization, XLA ops).
+/// losses, fake quantization, uniform quantization, XLA ops),
+/// cpp/lib/TfVerifiersCalls.cpp (symbol uses of BatchFunction, XlaCallModule).
 using OpVerifier = mlir::LogicalResult (*)(mlir::Operation *);
 void registerArrayVerifiers(llvm::StringMap<OpVerifier> &table);
+void registerCallVerifiers(llvm::StringMap<OpVerifier> &table);
 void registerNnVerifiers(llvm::StringMap<OpVerifier> &table);
 /// Adds canonicalization patterns (of TF's canonicalize.td and op classes)
 /// to a set; the tables of the files that define them map op names ("tf.X")
