@@ -3,6 +3,7 @@
 #include "tfmlir/Limits.h"
 #include "tfmlir/TfInterfaces.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -71,13 +72,12 @@ MutableOperandRange ClusterFuncOp::getArgOperandsMutable() {
   return getArgsMutable();
 }
 
+// As TF: the callee must be a func.func (any other symbol is "undefined").
 LogicalResult ClusterFuncOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  Operation *callee = symbolTable.lookupNearestSymbolFrom(*this, getFuncAttr());
-  if (!callee)
-    return emitOpError() << "references an undefined function " << getFuncAttr();
-  auto fn = llvm::dyn_cast<FunctionOpInterface>(callee);
-  if (!fn)
-    return emitOpError() << "'" << getFunc() << "' does not reference a function";
+  StringAttr name = getFuncAttr().getRootReference();
+  if (!symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, name))
+    return emitError() << "'func' attribute refers to an undefined function: "
+                       << name.getValue();
   return success();
 }
 
@@ -93,29 +93,28 @@ Operation::result_range ParallelExecuteOp::GetRegionOutputs(unsigned index) {
   return getResults().slice(start, count);
 }
 
+// TF's checks and wording. The regions' terminators are checked afterwards
+// (SingleBlockImplicitTerminator verifies once the regions have been); here
+// the last op of each region stands for it.
 LogicalResult ParallelExecuteOp::verify() {
   if (getRegions().empty())
     return emitOpError() << "must have at least one region.";
-  unsigned expected = 0;
-  for (auto [idx, region] : llvm::enumerate(getRegions())) {
-    if (region.empty() || !llvm::isa<ReturnOp>(region.front().back()))
-      return emitOpError() << "region #" << idx
-                           << " must end with a tf_device.return";
-    Operation *ret = region.front().getTerminator();
-    for (auto [i, t] : llvm::enumerate(ret->getOperandTypes())) {
-      unsigned resultIdx = expected + i;
-      if (resultIdx < getNumResults() && getResult(resultIdx).getType() != t)
-        return emitOpError() << "output #" << resultIdx << " type "
-                             << getResult(resultIdx).getType()
-                             << " does not match region #" << idx
-                             << " returned type " << t;
+  unsigned numOutputs = 0;
+  for (Region &region : getRegions()) {
+    if (region.empty() || region.front().empty())
+      continue;
+    for (Type t : region.front().back().getOperandTypes()) {
+      // A returned value without a result is a mismatch too (what TF reports).
+      if (numOutputs >= getNumResults() || getResult(numOutputs).getType() != t)
+        return emitOpError() << "output types must be a concatenated "
+                                "list of output types for each regions.";
+      ++numOutputs;
     }
-    expected += ret->getNumOperands();
   }
-  if (expected != getNumResults())
-    return emitOpError() << "has " << getNumResults()
-                         << " outputs but its regions return " << expected
-                         << " values";
+  if (numOutputs != getNumResults())
+    return emitOpError() << "number of output types (" << getNumResults()
+                         << ") must match the total number of outputs from all regions ("
+                         << numOutputs << ").";
   return success();
 }
 
@@ -146,8 +145,6 @@ ParseResult ReplicateOp::parse(OpAsmParser &parser, OperationState &result) {
     if (isReplicated) {
       if (parser.parseOperandList(operands) || parser.parseRSquare())
         return failure();
-      if (operands.empty())
-        return parser.emitError(entryLoc) << "expects at least one replicated value";
     } else {
       OpAsmParser::UnresolvedOperand operand;
       if (parser.parseOperand(operand))
@@ -155,8 +152,10 @@ ParseResult ReplicateOp::parse(OpAsmParser &parser, OperationState &result) {
       operands.push_back(operand);
     }
     OpAsmParser::Argument arg;
-    if (parser.parseKeyword("as") || parser.parseArgument(arg) ||
-        parser.parseColonType(arg.type))
+    if (parser.parseKeyword("as", isReplicated
+                                      ? " between replicated inputs and block argument"
+                                      : " between packed input and block argument") ||
+        parser.parseArgument(arg) || parser.parseColonType(arg.type))
       return failure();
     if (isReplicated) {
       groupSizes.push_back({entryLoc, operands.size()});
@@ -176,23 +175,25 @@ ParseResult ReplicateOp::parse(OpAsmParser &parser, OperationState &result) {
         return failure();
     }
   }
-  if (parser.resolveOperands(replicated, replicatedTypes, loc, result.operands) ||
-      parser.resolveOperands(packed, packedTypes, loc, result.operands) ||
-      parser.parseOptionalAttrDict(result.attributes))
+  if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
 
+  // TF's checks and wording: a missing `n` counts as 0.
   auto nAttr = llvm::dyn_cast_or_null<IntegerAttr>(result.attributes.get("n"));
-  if (!nAttr)
-    return parser.emitError(loc) << "expects an integer attribute 'n'";
-  if (nAttr.getInt() < 2)
-    return parser.emitError(loc) << "expects 'n' to be at least 2, got " << nAttr.getInt();
+  int64_t n = nAttr ? nAttr.getInt() : 0;
+  if (n < 2)
+    return parser.emitError(loc) << "expects 'n' to be at least 2, got " << n;
   if (Attribute devices = result.attributes.get("devices");
       devices && !llvm::isa<DictionaryAttr>(devices))
     return parser.emitError(loc) << "expects 'devices' to be a dictionary, got " << devices;
-  for (auto [groupLoc, size] : groupSizes)
-    if (static_cast<int64_t>(size) != nAttr.getInt())
-      return parser.emitError(groupLoc)
-             << "expects " << nAttr.getInt() << " replicated values (n), got " << size;
+  for (auto [idx, group] : llvm::enumerate(groupSizes))
+    if (static_cast<int64_t>(group.second) != n)
+      return parser.emitError(loc)
+             << "expects number of operands for replicated input " << idx
+             << " to be 'n' (" << n << "), got " << group.second;
+  if (parser.resolveOperands(replicated, replicatedTypes, loc, result.operands) ||
+      parser.resolveOperands(packed, packedTypes, loc, result.operands))
+    return failure();
 
   auto &props = result.getOrAddProperties<ReplicateOp::Properties>();
   props.operandSegmentSizes = {static_cast<int32_t>(replicated.size()),
@@ -204,20 +205,22 @@ ParseResult ReplicateOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseRegion(body, args))
     return failure();
   ReplicateOp::ensureTerminator(body, parser.getBuilder(), result.location);
+  if (!llvm::hasSingleElement(body))
+    return parser.emitError(loc) << "expects a single block region";
   Operation &terminator = body.front().back();
   if (!llvm::isa<ReturnOp>(terminator))
     return parser.emitError(loc) << "expects a tf_device.return terminator";
   // Results: each returned value once per replica, grouped by value.
   // n is bounded first so that the product cannot overflow.
-  int64_t numResults = std::min(nAttr.getInt(), tfmlir_limits::kMaxParsedResults) *
+  int64_t numResults = std::min(n, tfmlir_limits::kMaxParsedResults) *
                        int64_t(terminator.getNumOperands());
-  if (nAttr.getInt() >= tfmlir_limits::kMaxParsedResults ||
+  if (n >= tfmlir_limits::kMaxParsedResults ||
       numResults >= tfmlir_limits::kMaxParsedResults)
     return parser.emitError(loc) << "expects fewer than " << tfmlir_limits::kMaxParsedResults
-                                 << " results (returned values times n), got n = " << nAttr.getInt()
+                                 << " results (returned values times n), got n = " << n
                                  << " times " << terminator.getNumOperands();
   for (Type t : terminator.getOperandTypes())
-    result.types.append(nAttr.getInt(), t);
+    result.types.append(n, t);
   return success();
 }
 
@@ -258,58 +261,66 @@ static bool compatibleTypes(Type a, Type b) {
          getElementTypeOrSelf(a) == getElementTypeOrSelf(b);
 }
 
+// TF's checks, in its order and wording. The terminator itself is checked
+// after the region (SingleBlockImplicitTerminator); the block's last op
+// stands for it here.
 LogicalResult ReplicateOp::verify() {
   int64_t n = getN();
-  unsigned numReplicatedInputs = getReplicatedInputs().size();
-  if (numReplicatedInputs % n != 0)
-    return emitOpError() << "expects the number of replicated inputs ("
-                         << numReplicatedInputs << ") to be a multiple of n (" << n << ")";
-  Block &block = GetBody();
-  unsigned numReplicatedArgs = numReplicatedInputs / n;
-  unsigned expectedArgs = numReplicatedArgs + getPackedInputs().size();
-  if (block.getNumArguments() != expectedArgs)
-    return emitOpError() << "expects " << expectedArgs
-                         << " block arguments (one per replicated group and packed input), got "
-                         << block.getNumArguments();
-  for (unsigned i = 0; i < numReplicatedInputs; ++i) {
-    Type operandType = getReplicatedInputs()[i].getType();
-    Type argType = block.getArgument(i / n).getType();
-    if (!compatibleTypes(operandType, argType))
-      return emitOpError() << "expects replicated input #" << i << " of type "
-                           << operandType << " to match block argument #" << (i / n)
-                           << " of type " << argType;
-  }
-  for (auto [i, packed] : llvm::enumerate(getPackedInputs())) {
-    Type argType = block.getArgument(numReplicatedArgs + i).getType();
-    if (!compatibleTypes(packed.getType(), argType))
-      return emitOpError() << "expects packed input #" << i << " of type "
-                           << packed.getType() << " to match block argument #"
-                           << (numReplicatedArgs + i) << " of type " << argType;
-  }
   if (auto devices = getDevicesAttr()) {
     for (NamedAttribute entry : devices) {
       auto list = llvm::dyn_cast<ArrayAttr>(entry.getValue());
-      bool ok = list && static_cast<int64_t>(list.size()) == n &&
-                llvm::all_of(list, [](Attribute a) { return llvm::isa<StringAttr>(a); });
-      if (!ok)
-        return emitOpError() << "expects devices entry '" << entry.getName().getValue()
-                             << "' to be a list of " << n << " device strings";
+      if (!list)
+        return emitError() << "expects 'devices' to be a map alias and device name list.";
+      if (!llvm::all_of(list, [](Attribute a) { return llvm::isa<StringAttr>(a); }))
+        return emitOpError()
+               << "expects 'devices' to be a consists of string list as values.";
+      if (static_cast<int64_t>(list.size()) != n)
+        return emitOpError() << "expects number of devices (" << list.size()
+                             << ") to be equal to 'n' (" << n << ")";
     }
   }
-  if (block.empty() || !llvm::isa<ReturnOp>(block.back()))
-    return emitOpError() << "expects its region to end with tf_device.return";
-  Operation *terminator = &block.back();
-  unsigned expectedResults = terminator->getNumOperands() * n;
-  if (getNumResults() != expectedResults)
-    return emitOpError() << "expects " << expectedResults
-                         << " results (returned values times n), got " << getNumResults();
-  for (auto [i, result] : llvm::enumerate(getResults())) {
-    Type returned = terminator->getOperand(i / n).getType();
-    if (!compatibleTypes(result.getType(), returned))
-      return emitOpError() << "result #" << i << " type " << result.getType()
-                           << " does not match returned value #" << (i / n)
-                           << " of type " << returned;
+  Block &block = GetBody();
+  int64_t numReplicatedInputs = getReplicatedInputs().size();
+  int64_t numPackedInputs = getPackedInputs().size();
+  if (numReplicatedInputs % n != 0)
+    return emitOpError() << "expects number of replicated inputs (" << numReplicatedInputs
+                         << ") to be evenly divisible by 'n' (" << n << ")";
+  int64_t numReplicatedArgs = numReplicatedInputs / n;
+  if (numReplicatedArgs + numPackedInputs != static_cast<int64_t>(block.getNumArguments()))
+    return emitOpError() << "expects number of block arguments (" << block.getNumArguments()
+                         << ") to be equal to number of replicated inputs ("
+                         << numReplicatedInputs << ") / 'n' (" << n
+                         << ") + number of packed inputs (" << numPackedInputs << ")";
+  auto checkOperand = [&](BlockArgument arg, int64_t operandIdx) -> LogicalResult {
+    Type operandType = getOperand(operandIdx).getType();
+    if (compatibleTypes(arg.getType(), operandType))
+      return success();
+    return emitOpError() << "expects operand " << operandIdx << " (" << operandType
+                         << ") and block argument " << arg.getArgNumber() << " ("
+                         << arg.getType() << ") to have compatible types";
+  };
+  for (BlockArgument arg : block.getArguments()) {
+    int64_t argNum = arg.getArgNumber();
+    if (argNum < numReplicatedArgs) {
+      for (int64_t i = n * argNum, e = i + n; i < e; ++i)
+        if (failed(checkOperand(arg, i)))
+          return failure();
+    } else if (failed(checkOperand(arg, argNum - numReplicatedArgs + numReplicatedInputs))) {
+      return failure();
+    }
   }
+  if (block.empty())
+    return success();
+  Operation &terminator = block.back();
+  if (static_cast<int64_t>(getNumResults()) != n * terminator.getNumOperands())
+    return emitOpError() << "expects number of results (" << getNumResults()
+                         << ") to be equal to 'n' * number of terminator operands (" << n
+                         << " * " << terminator.getNumOperands() << ")";
+  for (auto [operandIdx, type] : llvm::enumerate(terminator.getOperandTypes()))
+    for (int64_t i = n * operandIdx, e = i + n; i < e; ++i)
+      if (!compatibleTypes(type, getResult(i).getType()))
+        return emitOpError() << "incompatible types for result " << i
+                             << " and terminator operand " << operandIdx;
   return success();
 }
 

@@ -58,7 +58,7 @@ func.func @above(%arg0: tensor<i32>) -> tensor<i32> {
 // A parse error of TensorFlow's custom syntax, on the line two below.
 func.func @switch_without_predicate(%arg0: tensor<i32>) {
   tf_executor.graph {
-    // expected-error @+1 {{expects a data operand and a predicate}}
+    // expected-error @+1 {{expects a single data type and a predicate}}
     %0:3 = tf_executor.Switch %arg0 : tensor<i32>
     tf_executor.fetch
   }

@@ -13,8 +13,8 @@ func.func @wraps_without_generic_op() {
 // -----
 
 func.func @replicate_without_return() {
-  // expected-error@+1 {{expects its region to end with tf_device.return}}
   "tf_device.replicate"() <{n = 2 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
+    // expected-error@+1 {{block with no terminator}}
     "tf.NoOp"() : () -> ()
   }) : () -> ()
   return

@@ -47,7 +47,7 @@ func.func @cluster_empty_region() {
 // -----
 
 func.func @cluster_func_undefined(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf_device.cluster_func' op references an undefined function @missing}}
+  // expected-error@+1 {{'func' attribute refers to an undefined function: missing}}
   %0 = "tf_device.cluster_func"(%arg0) <{func = @missing}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -57,7 +57,7 @@ func.func @cluster_func_undefined(%arg0: tensor<f32>) -> tensor<f32> {
 "tf_saved_model.global_tensor"() <{sym_name = "not_a_function", type = tensor<f32>, value = dense<1.0> : tensor<f32>}> : () -> ()
 
 func.func @cluster_func_not_a_function(%arg0: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf_device.cluster_func' op 'not_a_function' does not reference a function}}
+  // expected-error@+1 {{'func' attribute refers to an undefined function: not_a_function}}
   %0 = "tf_device.cluster_func"(%arg0) <{func = @not_a_function}> : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -87,10 +87,10 @@ func.func @cluster_func_nested_symbol(%arg0: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @parallel_execute_region_without_return() {
-  // expected-error@+1 {{'tf_device.parallel_execute' op region #1 must end with a tf_device.return}}
   "tf_device.parallel_execute"() ({
     tf_device.return
   }, {
+    // expected-error@+1 {{block with no terminator}}
     "tf.NoOp"() : () -> ()
   }) : () -> ()
   return
@@ -99,7 +99,7 @@ func.func @parallel_execute_region_without_return() {
 // -----
 
 func.func @parallel_execute_output_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
-  // expected-error@+1 {{'tf_device.parallel_execute' op output #1 type 'tensor<f32>' does not match region #1 returned type 'tensor<i32>'}}
+  // expected-error@+1 {{'tf_device.parallel_execute' op output types must be a concatenated list of output types for each regions.}}
   %0:2 = "tf_device.parallel_execute"() ({
     tf_device.return %arg0 : tensor<f32>
   }, {
@@ -111,7 +111,7 @@ func.func @parallel_execute_output_type(%arg0: tensor<f32>, %arg1: tensor<i32>) 
 // -----
 
 func.func @parallel_execute_output_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.parallel_execute' op has 3 outputs but its regions return 2 values}}
+  // expected-error@+1 {{'tf_device.parallel_execute' op number of output types (3) must match the total number of outputs from all regions (2).}}
   %0:3 = "tf_device.parallel_execute"() ({
     tf_device.return %arg0 : tensor<f32>
   }, {
@@ -123,7 +123,7 @@ func.func @parallel_execute_output_count(%arg0: tensor<f32>) {
 // -----
 
 func.func @parallel_execute_too_few_outputs(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.parallel_execute' op has 1 outputs but its regions return 2 values}}
+  // expected-error@+1 {{'tf_device.parallel_execute' op output types must be a concatenated list of output types for each regions.}}
   %0 = "tf_device.parallel_execute"() ({
     tf_device.return %arg0 : tensor<f32>
   }, {
@@ -139,7 +139,7 @@ func.func @parallel_execute_too_few_outputs(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_empty_group(%arg0: tensor<f32>) {
-  // expected-error@+1 {{expects at least one replicated value}}
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects number of operands for replicated input 0 to be 'n' (2), got 0}}
   tf_device.replicate([] as %x: tensor<f32>) {n = 2 : i32} {
     tf_device.return
   }
@@ -149,7 +149,7 @@ func.func @replicate_empty_group(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_missing_n(%arg0: tensor<f32>) {
-  // expected-error@+1 {{expects an integer attribute 'n'}}
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects 'n' to be at least 2, got 0}}
   tf_device.replicate([%arg0, %arg0] as %x: tensor<f32>) {
     tf_device.return
   }
@@ -159,7 +159,7 @@ func.func @replicate_missing_n(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_n_not_integer(%arg0: tensor<f32>) {
-  // expected-error@+1 {{expects an integer attribute 'n'}}
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects 'n' to be at least 2, got 0}}
   tf_device.replicate([%arg0, %arg0] as %x: tensor<f32>) {n = "2"} {
     tf_device.return
   }
@@ -169,7 +169,7 @@ func.func @replicate_n_not_integer(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_group_size(%arg0: tensor<f32>) {
-  // expected-error@+1 {{expects 2 replicated values (n), got 3}}
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects number of operands for replicated input 0 to be 'n' (2), got 3}}
   tf_device.replicate([%arg0, %arg0, %arg0] as %x: tensor<f32>) {n = 2 : i32} {
     tf_device.return
   }
@@ -179,7 +179,7 @@ func.func @replicate_group_size(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_second_group_size(%arg0: tensor<f32>) {
-  // expected-error@+1 {{expects 3 replicated values (n), got 2}}
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects number of operands for replicated input 1 to be 'n' (3), got 2}}
   tf_device.replicate([%arg0, %arg0, %arg0] as %x: tensor<f32>, [%arg0, %arg0] as %y: tensor<f32>) {n = 3 : i32} {
     tf_device.return
   }
@@ -245,7 +245,7 @@ func.func @replicate_n_wrong_width(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_inputs_not_multiple_of_n(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects the number of replicated inputs (3) to be a multiple of n (2)}}
+  // expected-error@+1 {{'tf_device.replicate' op expects number of replicated inputs (3) to be evenly divisible by 'n' (2)}}
   "tf_device.replicate"(%arg0, %arg0, %arg0) <{n = 2 : i32, operandSegmentSizes = array<i32: 3, 0>}> ({
   ^bb0(%x: tensor<f32>):
     tf_device.return
@@ -256,7 +256,7 @@ func.func @replicate_inputs_not_multiple_of_n(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_block_argument_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects 2 block arguments (one per replicated group and packed input), got 1}}
+  // expected-error@+1 {{'tf_device.replicate' op expects number of block arguments (1) to be equal to number of replicated inputs (2) / 'n' (2) + number of packed inputs (1)}}
   "tf_device.replicate"(%arg0, %arg0, %arg0) <{n = 2 : i32, operandSegmentSizes = array<i32: 2, 1>}> ({
   ^bb0(%x: tensor<f32>):
     tf_device.return
@@ -268,7 +268,7 @@ func.func @replicate_block_argument_count(%arg0: tensor<f32>) {
 
 // (A compatible shape, e.g. tensor<*xf32> for tensor<f32>, is fine, as in TF.)
 func.func @replicate_replicated_input_type(%arg0: tensor<f32>, %arg1: tensor<*xi32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects replicated input #1 of type 'tensor<*xi32>' to match block argument #0 of type 'tensor<f32>'}}
+  // expected-error@+1 {{'tf_device.replicate' op expects operand 1 ('tensor<*xi32>') and block argument 0 ('tensor<f32>') to have compatible types}}
   "tf_device.replicate"(%arg0, %arg1) <{n = 2 : i32, operandSegmentSizes = array<i32: 2, 0>}> ({
   ^bb0(%x: tensor<f32>):
     tf_device.return
@@ -279,7 +279,7 @@ func.func @replicate_replicated_input_type(%arg0: tensor<f32>, %arg1: tensor<*xi
 // -----
 
 func.func @replicate_packed_input_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects packed input #0 of type 'tensor<i32>' to match block argument #1 of type 'tensor<f32>'}}
+  // expected-error@+1 {{'tf_device.replicate' op expects operand 2 ('tensor<i32>') and block argument 1 ('tensor<f32>') to have compatible types}}
   "tf_device.replicate"(%arg0, %arg0, %arg1) <{n = 2 : i32, operandSegmentSizes = array<i32: 2, 1>}> ({
   ^bb0(%x: tensor<f32>, %p: tensor<f32>):
     tf_device.return
@@ -290,7 +290,7 @@ func.func @replicate_packed_input_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
 // -----
 
 func.func @replicate_devices_wrong_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects devices entry 'TPU_REPLICATED_CORE_0' to be a list of 2 device strings}}
+  // expected-error@+1 {{'tf_device.replicate' op expects number of devices (1) to be equal to 'n' (2)}}
   tf_device.replicate([%arg0, %arg0] as %x: tensor<f32>) {devices = {TPU_REPLICATED_CORE_0 = ["/device:TPU:0"]}, n = 2 : i32} {
     tf_device.return
   }
@@ -300,7 +300,7 @@ func.func @replicate_devices_wrong_count(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_devices_not_strings(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects devices entry 'CORE' to be a list of 2 device strings}}
+  // expected-error@+1 {{'tf_device.replicate' op expects 'devices' to be a consists of string list as values.}}
   tf_device.replicate([%arg0, %arg0] as %x: tensor<f32>) {devices = {CORE = [0, 1]}, n = 2 : i32} {
     tf_device.return
   }
@@ -310,7 +310,7 @@ func.func @replicate_devices_not_strings(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_devices_not_list(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects devices entry 'CORE' to be a list of 2 device strings}}
+  // expected-error@+1 {{expects 'devices' to be a map alias and device name list.}}
   tf_device.replicate([%arg0, %arg0] as %x: tensor<f32>) {devices = {CORE = "/device:TPU:0"}, n = 2 : i32} {
     tf_device.return
   }
@@ -319,10 +319,12 @@ func.func @replicate_devices_not_list(%arg0: tensor<f32>) {
 
 // -----
 
+// The terminator is checked after the region's ops (TF's order): a misplaced
+// terminator reports its own error first.
 func.func @replicate_no_return(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects its region to end with tf_device.return}}
   "tf_device.replicate"() <{n = 2 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
-    "tf.Yield"() : () -> ()
+    // expected-error@+1 {{'func.return' op expects parent op 'func.func'}}
+    func.return
   }) : () -> ()
   return
 }
@@ -330,7 +332,7 @@ func.func @replicate_no_return(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_result_count(%arg0: tensor<f32>) {
-  // expected-error@+1 {{'tf_device.replicate' op expects 2 results (returned values times n), got 1}}
+  // expected-error@+1 {{'tf_device.replicate' op expects number of results (1) to be equal to 'n' * number of terminator operands (2 * 1)}}
   %0 = "tf_device.replicate"() <{n = 2 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
     tf_device.return %arg0 : tensor<f32>
   }) : () -> tensor<f32>
@@ -340,7 +342,7 @@ func.func @replicate_result_count(%arg0: tensor<f32>) {
 // -----
 
 func.func @replicate_result_type(%arg0: tensor<f32>, %arg1: tensor<i32>) {
-  // expected-error@+1 {{'tf_device.replicate' op result #2 type 'tensor<f32>' does not match returned value #1 of type 'tensor<i32>'}}
+  // expected-error@+1 {{'tf_device.replicate' op incompatible types for result 2 and terminator operand 1}}
   %0:4 = "tf_device.replicate"() <{n = 2 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
     tf_device.return %arg0, %arg1 : tensor<f32>, tensor<i32>
   }) : () -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<i32>)
@@ -380,5 +382,31 @@ func.func @remote_run_callee_not_symbol(%arg0: tensor<f32>) {
 func.func @launch_func_missing_device(%arg0: tensor<f32>) {
   // expected-error@+1 {{'tf_device.launch_func' op requires attribute 'device'}}
   %0 = "tf_device.launch_func"(%arg0) <{func = @f}> : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @replicate_two_blocks() {
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects a single block region}}
+  tf_device.replicate {n = 2 : i32} {
+    "tf.NoOp"() : () -> ()
+    cf.br ^next
+  ^next:
+    tf_device.return
+  }
+  return
+}
+
+// -----
+
+// More returned values than results.
+func.func @parallel_execute_more_returned(%a: tensor<f32>) {
+  // expected-error@+1 {{'tf_device.parallel_execute' op output types must be a concatenated list of output types for each regions.}}
+  %r = "tf_device.parallel_execute"() ({
+    tf_device.return %a, %a : tensor<f32>, tensor<f32>
+  }, {
+    tf_device.return %a : tensor<f32>
+  }) : () -> tensor<f32>
   return
 }

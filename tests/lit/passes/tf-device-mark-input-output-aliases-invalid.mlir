@@ -33,7 +33,7 @@ func.func private @device_conflict(%a: tensor<f32> {tf.aliasing_output = 0 : i64
 // Malformed device IR never reaches the pass: the module is verified first.
 
 func.func @undefined_function(%x: tensor<f32>) {
-  // expected-error@+1 {{references an undefined function @missing}}
+  // expected-error@+1 {{'func' attribute refers to an undefined function: missing}}
   %o = "tf_device.cluster_func"(%x) {func = @missing} : (tensor<f32>) -> tensor<f32>
   func.return
 }
