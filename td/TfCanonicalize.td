@@ -22,10 +22,6 @@ def TF_ComposablePermutations : Constraint<
 // perm of Transpose(Transpose(x, inner), outer) as one Transpose of x.
 def TF_ComposePermutations : NativeCodeCall<"::tfmlir::TF::composePermutations($0, $1)">;
 
-// Identity(Identity(x)) -> Identity(x)
-def TF_IdentityOfIdentity : Pattern<(TF_IdentityOp:$src (TF_IdentityOp $x)),
-    [(TF_IdentityOp:$dst $x)], [], [(TF_CopyAttrs $src, $dst)]>;
-
 // Reshape(Reshape(x, s1), s2) -> Reshape(x, s2)
 def TF_ReshapeOfReshape : Pattern<(TF_ReshapeOp:$src (TF_ReshapeOp $x, $inner), $shape),
     [(TF_ReshapeOp:$dst $x, $shape)], [], [(TF_CopyAttrs $src, $dst)]>;

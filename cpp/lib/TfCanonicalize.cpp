@@ -53,10 +53,10 @@ namespace {
 #include "tfmlir/TfCanonicalize.inc"
 } // namespace
 
-void tfmlir::TF::IdentityOp::getCanonicalizationPatterns(RewritePatternSet &results,
-                                                        MLIRContext *context) {
-  results.add<TF_IdentityOfIdentity>(context);
-}
+// TF's dialect has no canonicalization of tf.Identity (an Identity of an
+// Identity stays: each may name a fetched node or carry a device).
+void tfmlir::TF::IdentityOp::getCanonicalizationPatterns(RewritePatternSet &,
+                                                        MLIRContext *) {}
 
 void tfmlir::TF::populateAddV2Patterns(RewritePatternSet &results, MLIRContext *context) {
   results.add<TF_AddV2OfNegLeft, TF_AddV2OfNegRight>(context);

@@ -123,3 +123,43 @@ def test_tfmlir_v2_equals_tf(name, tfmlir_v2):
     expected = ({"ok": False, "error": theirs[len("// error: "):]} if theirs.startswith("// error")
                 else {"ok": True, "text": theirs})
     _compare(tfmlir_v2[name], expected, name)
+
+
+_NAMED_OUTPUT_PROGRAM = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+g = tf.Graph()
+with g.as_default():
+    x = tf.compat.v1.placeholder(tf.float32, [4], name="x")
+    (y,) = tf.compat.v1.tpu.rewrite(lambda a: a * 2.0, [x])
+    tf.identity(y, name="out")
+sys.stdout.buffer.write(g.as_graph_def().SerializeToString())
+"""
+
+
+@pytest.mark.tf
+def test_identity_of_a_fetched_output_stays_as_in_tf():
+    # A TF1 tpu.rewrite program imported with a named output: main returns
+    # tf.Identity("out") of the rewrite's output Identity; TF's bridge keeps
+    # both Identities, and so must tfmlir's (TF has no Identity-of-Identity
+    # canonicalization).
+    import subprocess
+    import sys
+
+    from tfmlir.importers import api
+    from tfmlir.testing.tf_oracle import run_tf_pipelines, run_tfmlir_pipeline
+
+    data = subprocess.run([sys.executable, "-c", _NAMED_OUTPUT_PROGRAM], check=True,
+                          capture_output=True, timeout=300).stdout
+    text = str(api.import_graph_def(data, input_names=["x"], input_data_types=["DT_FLOAT"],
+                                    input_data_shapes=[[4]], output_names=["out"]))
+    devices = ("tf.devices = [\"/job:localhost/replica:0/task:0/device:CPU:0\", "
+               "\"/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0\", "
+               "\"/job:localhost/replica:0/task:0/device:TPU:0\"], ")
+    text = text.replace("module attributes {", "module attributes {" + devices, 1)
+    ours = run_tfmlir_pipeline(text, V2)
+    (theirs,) = run_tf_pipelines([(text, V2)])
+    assert ours["ok"] and theirs["ok"], (ours.get("error"), theirs.get("error"))
+    assert _canonical(theirs["text"]).count('"tf.Identity"') == 2
+    _compare(ours, theirs, "named output")
