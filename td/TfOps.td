@@ -56,6 +56,8 @@ def TF_NoOp : TF_Op<"NoOp", [Pure]> {
 
 def TF_IfOp : TF_Op<"If", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "output = cond ? then_branch(input) : else_branch(input)";
+  // TF's FoldConstantIfOp and DropAttributes (cpp/lib/TfCanonicalize.cpp).
+  let hasCanonicalizer = 1;
   let arguments = (ins TF_Tensor:$cond, Variadic<TF_Tensor>:$input,
                    FlatSymbolRefAttr:$then_branch, FlatSymbolRefAttr:$else_branch,
                    BoolAttr:$is_stateless);
@@ -80,6 +82,8 @@ def TF_WhileOp : TF_Op<"While", [DeclareOpInterfaceMethods<SymbolUserOpInterface
 
 def TF_CaseOp : TF_Op<"Case", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "An n-way switch statement which calls a single branch function.";
+  // TF's FoldConstantCaseOp and DropAttributes (cpp/lib/TfCanonicalize.cpp).
+  let hasCanonicalizer = 1;
   let arguments = (ins TF_Int32Tensor:$branch_index, Variadic<TF_Tensor>:$input,
                    ConfinedAttr<SymbolRefArrayAttr, [ArrayMinCount<1>]>:$branches,
                    BoolAttr:$is_stateless);
@@ -101,6 +105,9 @@ def TF_YieldOp : TF_Op<"Yield", [Terminator, Pure, ReturnLike]> {
 
 def TF_IfRegionOp : TF_Op<"IfRegion", [SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {
   let summary = "output = cond ? then_branch output : else_branch output";
+  // TF's FoldConstantIfRegionOp and CaseOrIfRegionEliminatePassThrough
+  // (cpp/lib/TfCanonicalize.cpp).
+  let hasCanonicalizer = 1;
   let arguments = (ins 0DTensorOf<[I1]>:$cond, BoolAttr:$is_stateless,
                    OptionalAttr<StrAttr>:$_then_func_name,
                    OptionalAttr<StrAttr>:$_else_func_name);
@@ -127,6 +134,8 @@ def TF_WhileRegionOp : TF_Op<"WhileRegion", [SingleBlockImplicitTerminator<"Yiel
 
 def TF_CaseRegionOp : TF_Op<"CaseRegion", [SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {
   let summary = "An n-way switch statement with one region per branch.";
+  // TF's CaseOrIfRegionEliminatePassThrough (cpp/lib/TfCanonicalize.cpp).
+  let hasCanonicalizer = 1;
   let arguments = (ins TF_Int32Tensor:$branch_index, BoolAttr:$is_stateless);
   let results = (outs Variadic<TF_Tensor>:$output);
   let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
@@ -193,6 +202,8 @@ def TF_VarHandleOp : TF_Op<"VarHandleOp", []> {
 
 def TF_ReadVariableOp : TF_Op<"ReadVariableOp", [MemoryEffects<[MemRead<TF_VariableResource>]>]> {
   let summary = "Reads the value of a variable.";
+  // TF's ReadVariableOfCast (cpp/lib/TfPatternsRewrite.cpp, by name).
+  let hasCanonicalizer = 1;
   let arguments = (ins TF_ResourceTensor:$resource);
   let results = (outs AnyTensor:$value);
   TF_DerivedResultTypeAttr dtype = TF_DerivedResultTypeAttr<0>;

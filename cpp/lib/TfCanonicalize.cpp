@@ -7,6 +7,7 @@
 #include "tfmlir/TfOpSemantics.h"
 #include "tfmlir/TfPatternOps.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -237,4 +238,210 @@ struct WhileRegionEliminatePassThrough : public OpRewritePattern<tfmlir::TF::Whi
 void tfmlir::TF::WhileRegionOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                            MLIRContext *context) {
   results.add<WhileRegionExplicitCast, WhileRegionEliminatePassThrough>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// tf.If, tf.Case, tf.IfRegion, tf.CaseRegion (TF's patterns of the same
+// names); tf.ReadVariableOp (its patterns by name, as the generated ops')
+//===----------------------------------------------------------------------===//
+
+/// TF's CopyDeviceAndUnderscoredAttributes: `device` and every attribute
+/// whose name starts with '_'.
+static void copyDeviceAndUnderscored(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name == "device" || name.starts_with("_"))
+      to->setAttr(attr.getName(), attr.getValue());
+  }
+}
+
+/// `op` replaced by a call `callName` of `f` on `args`, with empty config,
+/// config_proto and executor_type and `op`'s device and underscored
+/// attributes (`output_shapes` is not carried over).
+static void replaceByCall(PatternRewriter &rewriter, Operation *op, StringRef callName,
+                          Attribute f, ValueRange args) {
+  StringAttr empty = rewriter.getStringAttr("");
+  OperationState state(op->getLoc(), callName);
+  state.addOperands(args);
+  state.addTypes(op->getResultTypes());
+  state.addAttribute("f", f);
+  state.addAttribute("config", empty);
+  state.addAttribute("config_proto", empty);
+  state.addAttribute("executor_type", empty);
+  rewriter.setInsertionPoint(op);
+  Operation *call = rewriter.create(state);
+  copyDeviceAndUnderscored(op, call);
+  rewriter.replaceOp(op, call->getResults());
+}
+
+/// The constant integer elements of `v` (null if not constant).
+static DenseIntElementsAttr constantInts(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return {};
+  return llvm::dyn_cast<DenseIntElementsAttr>(attr);
+}
+
+namespace {
+/// tf.If of a constant scalar bool: a (Stateful)PartitionedCall of the
+/// branch it takes, stateful unless the If is stateless.
+struct FoldConstantIfOp : public OpRewritePattern<tfmlir::TF::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tfmlir::TF::IfOp op, PatternRewriter &rewriter) const override {
+    DenseIntElementsAttr cond = constantInts(op->getOperand(0));
+    if (!cond || cond.getNumElements() != 1 || !cond.getElementType().isInteger(1))
+      return failure();
+    bool taken = *cond.getValues<bool>().begin();
+    Attribute f = op->getAttr(taken ? "then_branch" : "else_branch");
+    auto stateless = op->getAttrOfType<BoolAttr>("is_stateless");
+    replaceByCall(rewriter, op,
+                  stateless && stateless.getValue() ? "tf.PartitionedCall"
+                                                    : "tf.StatefulPartitionedCall",
+                  f, op->getOperands().drop_front());
+    return success();
+  }
+};
+
+/// tf.Case of a constant index: a PartitionedCall of its branch (the last
+/// one for an index out of range).
+struct FoldConstantCaseOp : public OpRewritePattern<tfmlir::TF::CaseOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tfmlir::TF::CaseOp op, PatternRewriter &rewriter) const override {
+    DenseIntElementsAttr index = constantInts(op->getOperand(0));
+    auto branches = op->getAttrOfType<ArrayAttr>("branches");
+    if (!index || index.getNumElements() == 0 || !branches || branches.empty())
+      return failure();
+    int64_t i = (*index.getValues<APInt>().begin()).getSExtValue();
+    int64_t n = branches.size();
+    if (i < 0 || i >= n)
+      i = n - 1;
+    replaceByCall(rewriter, op, "tf.PartitionedCall", branches[i], op->getOperands().drop_front());
+    return success();
+  }
+};
+
+/// TF's DropAttributes: the `output_shapes` attribute an import may leave.
+template <typename OpT>
+struct DropOutputShapes : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    if (!op->getDiscardableAttr("output_shapes"))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op->removeDiscardableAttr("output_shapes"); });
+    return success();
+  }
+};
+
+/// tf.IfRegion of a constant condition: the branch it takes inlined, its
+/// yielded values cast (Truncate = false) to the result types they differ
+/// from.
+struct FoldConstantIfRegionOp : public OpRewritePattern<tfmlir::TF::IfRegionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tfmlir::TF::IfRegionOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseIntElementsAttr cond = constantInts(op->getOperand(0));
+    if (!cond || cond.getNumElements() != 1 || !cond.getElementType().isInteger(1))
+      return failure();
+    Region &region = *cond.getValues<bool>().begin() ? op.getThenBranch() : op.getElseBranch();
+    Block &block = region.front();
+    Operation *yield = block.getTerminator();
+    SmallVector<Value> results(yield->getOperands());
+    rewriter.setInsertionPoint(yield);
+    for (auto [type, value] : llvm::zip(op->getResultTypes(), results)) {
+      if (value.getType() == type)
+        continue;
+      OperationState state(op.getLoc(), "tf.Cast");
+      state.addOperands(value);
+      state.addTypes(type);
+      state.addAttribute("Truncate", rewriter.getBoolAttr(false));
+      value = rewriter.create(state)->getResult(0);
+    }
+    rewriter.inlineBlockBefore(&block, op);
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// Results every branch of a tf.IfRegion / tf.CaseRegion yields the same
+/// value from outside for are that value; the op is rebuilt without them
+/// (TF's CaseOrIfRegionEliminatePassThrough). A value of another type than
+/// its result is kept as a result.
+template <typename OpT>
+struct CaseOrIfRegionEliminatePassThrough : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    MutableArrayRef<Region> branches = op->getRegions();
+    Block &first = branches.front().front();
+    unsigned numResults = op->getNumResults();
+    SmallVector<Value> external(numResults);
+    SmallVector<Type> types;
+    llvm::BitVector passThrough(numResults);
+    for (unsigned i = 0; i < numResults; ++i) {
+      Value returned = first.getTerminator()->getOperand(i);
+      Type type = op->getResult(i).getType();
+      if (returned.getParentBlock() == &first) {
+        types.push_back(type);
+        continue;
+      }
+      for (Region &region : branches.drop_front())
+        if (region.front().getTerminator()->getOperand(i) != returned)
+          return failure();
+      if (returned.getType() != type) {
+        types.push_back(type);
+        continue;
+      }
+      external[i] = returned;
+      passThrough.set(i);
+    }
+    if (passThrough.none())
+      return failure();
+
+    OperationState state(op.getLoc(), op->getName());
+    state.addOperands(op->getOperands());
+    state.addTypes(types);
+    state.addAttributes(op->getAttrs());
+    for (unsigned r = 0, e = op->getNumRegions(); r < e; ++r)
+      state.addRegion();
+    rewriter.setInsertionPoint(op);
+    Operation *newOp = rewriter.create(state);
+    for (unsigned r = 0, e = op->getNumRegions(); r < e; ++r) {
+      Region &to = newOp->getRegion(r);
+      rewriter.inlineRegionBefore(op->getRegion(r), to, to.end());
+      Operation *yield = to.front().getTerminator();
+      rewriter.modifyOpInPlace(yield, [&] { yield->eraseOperands(passThrough); });
+    }
+    SmallVector<Value> replacements(numResults);
+    unsigned next = 0;
+    for (unsigned i = 0; i < numResults; ++i)
+      replacements[i] = passThrough.test(i) ? external[i] : newOp->getResult(next++);
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+} // namespace
+
+void tfmlir::TF::IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  results.add<FoldConstantIfOp, DropOutputShapes<IfOp>>(context);
+}
+
+void tfmlir::TF::CaseOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                    MLIRContext *context) {
+  results.add<FoldConstantCaseOp, DropOutputShapes<CaseOp>>(context);
+}
+
+void tfmlir::TF::IfRegionOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                        MLIRContext *context) {
+  results.add<FoldConstantIfRegionOp, CaseOrIfRegionEliminatePassThrough<IfRegionOp>>(context);
+}
+
+void tfmlir::TF::CaseRegionOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                          MLIRContext *context) {
+  results.add<CaseOrIfRegionEliminatePassThrough<CaseRegionOp>>(context);
+}
+
+void tfmlir::TF::ReadVariableOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                            MLIRContext *context) {
+  populateTfOpPatterns(getOperationName(), results, context);
 }
