@@ -127,6 +127,11 @@ def erase_op(op):
     nested in `op` itself do not count: erasing `op` drops them first.
     """
     op = op.operation
+    if _op_key(op) in _TOP_LEVEL:
+        # The op the pipeline runs on (the module): erasing it leaves the caller's module
+        # without its body and its Python object dangling (an abort when it is collected).
+        raise PassFailure(f"internal error: erasing the top-level '{irsafe.op_name(op)}' (the op "
+                          f"the pipeline runs on)", op)
     found = outside_use(op)
     if found is not None:
         number, user = found
@@ -844,8 +849,9 @@ def guarded_bindings():
             ir.Module.parse = _ORIGINAL_MODULE_PARSE
 
 
-def _run_python_stage(cls, stage, module_op, graveyard=None):
-    """Runs a Python pass on its anchors; False (diagnostics emitted) on failure."""
+def _run_python_stage(cls, stage, module_op, graveyard=None, verify=False):
+    """Runs a Python pass on its anchors; False (diagnostics emitted) on failure. With
+    `verify`, IR the pass leaves invalid is a failure too (and rolled back)."""
     try:
         # Python reads names as str: refuse IR whose names are not UTF-8
         # before any pass code touches it.
@@ -856,10 +862,10 @@ def _run_python_stage(cls, stage, module_op, graveyard=None):
     instance = cls(**stage.options)
     with paused_gc(), guarded_bindings():
         return _run_on_anchors(cls, instance, stage, module_op,
-                               graveyard if graveyard is not None else [])
+                               graveyard if graveyard is not None else [], verify)
 
 
-def _run_on_anchors(cls, instance, stage, module_op, graveyard):
+def _run_on_anchors(cls, instance, stage, module_op, graveyard, verify=False):
     # Snapshots of the anchors done so far: when one anchor fails, all of them
     # are restored, so a failing pass leaves the whole module as it was.
     done = []  # (key, snapshot, index in the module body or None)
@@ -868,7 +874,9 @@ def _run_on_anchors(cls, instance, stage, module_op, graveyard):
         # The pass may have erased anchors (its own or others): restore those
         # still there through objects fetched now, put back the others.
         live = anchors.live()
-        for key, snapshot in reversed(done):
+        # Anchors not visited yet that the pass erased or changed (a function pass working on
+        # other functions) are restored from the copies taken before the first anchor.
+        for key, snapshot in list(reversed(done)) + list(ahead.items()):
             if snapshot is None:
                 continue
             anchor = live.get(key)
@@ -884,12 +892,18 @@ def _run_on_anchors(cls, instance, stage, module_op, graveyard):
     # A pass that opts out of rollback never changes the anchor it fails on,
     # but the anchors before it must still be restored.
     keep_snapshots = cls.rollback_on_failure or anchors.count > 1
+    # Functions in the module body are copied before the pass runs on the first (it may
+    # change or erase the others); each copy is taken over by its anchor when visited.
+    ahead = {}
+    if keep_snapshots and anchors.flat and anchors.count > 1:
+        ahead = {key: op.clone(ip=False) for key, _, op in reversed(anchors.pending)}
     while True:
         anchor = anchors.next()
         if anchor is None:
             break
-        snapshot = anchor.clone(ip=False) if keep_snapshots else None
-        done.append((_op_key(anchor), snapshot))
+        key = _op_key(anchor)
+        snapshot = ahead.pop(key) if key in ahead else (anchor.clone(ip=False) if keep_snapshots else None)
+        done.append((key, snapshot))
         location = _location_of(anchor)
         try:
             # The pass runs with the IR's context and the anchor's location
@@ -905,7 +919,11 @@ def _run_on_anchors(cls, instance, stage, module_op, graveyard):
             location.emit_error(f"{cls.argument}: internal error: {_exception_summary(exc)}")
             return fail()
         del anchor
-    for _, snapshot in done:
+    # IR the pass left invalid is undone like a failure (the pass manager's own verifier
+    # would report it and leave it in the module).
+    if verify and not _verify_output(cls, module_op):
+        return fail()
+    for _, snapshot in done + list(ahead.items()):
         if snapshot is not None:
             _ORIGINAL_ERASE(snapshot)
     return True
@@ -918,14 +936,14 @@ def _verify_output(cls, module_op):
         return True
     except ir.MLIRError as err:
         _location_of(module_op).emit_error(
-            f"{cls.argument}: the pass produced invalid IR (verified before the next "
-            f"upstream pass even with verify_each off)")
+            f"{cls.argument}: the pass produced invalid IR (checked after every Python pass, "
+            f"before the next upstream pass even with verify_each off; its changes are undone)")
         for diagnostic in err.error_diagnostics:
             _location_of(diagnostic).emit_error(diagnostic.message)
         return False
 
 
-def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyard=None):
+def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyard=None, verify_each=False):
     """The callable the PassManager runs for a Python stage.
 
     Nothing raised by the pass unwinds into the C++ pass manager: exceptions
@@ -938,9 +956,8 @@ def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyar
     def run(module_op, pass_):
         try:
             with _recursion_capped():
-                ok = _run_python_stage(cls, stage, module_op, graveyard)
-                if ok and verify_after:
-                    ok = _verify_output(cls, module_op)
+                ok = _run_python_stage(cls, stage, module_op, graveyard,
+                                       verify=bool(verify_after or verify_each))
         except Exception as exc:  # outside the pass's own code: still never abort
             _location_of(module_op).emit_error(
                 f"{cls.argument}: internal error: {_exception_summary(exc)}")
@@ -958,6 +975,7 @@ def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyar
 
 # Contexts (their C++ pointers) a pipeline is running in right now.
 _RUNNING = set()
+_TOP_LEVEL = set()  # the ops pipelines are running on (_op_key)
 
 # Rolled-back IR kept for modules that cannot hold it themselves (see PassPipeline.run).
 _KEPT_GRAVEYARDS = []
@@ -1103,7 +1121,7 @@ class PassPipeline:
                 following = self.stages[k + 1] if k + 1 < len(self.stages) else None
                 verify_after = not verify_each and isinstance(following, UpstreamStage)
                 self.pm.add(_python_stage_callable(stage, verify_after, self._interrupted,
-                                                   self._graveyard),
+                                                   self._graveyard, bool(verify_each)),
                             name=cls.__name__, argument=cls.argument,
                             description=cls.description().split("\n")[0])
         if print_ir_after_all or print_ir_before_all:
@@ -1147,10 +1165,13 @@ class PassPipeline:
         if threaded:
             self.context.enable_multithreading(False)
         _RUNNING.add(key)
+        top = _op_key(op)
+        _TOP_LEVEL.add(top)
         try:
             self.pm.run(op)
         finally:
             _RUNNING.discard(key)
+            _TOP_LEVEL.discard(top)
             if threaded:
                 self.context.enable_multithreading(True)
             if self.context.allow_unregistered_dialects != allowed:
