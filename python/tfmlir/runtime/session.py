@@ -84,7 +84,10 @@ class DeviceProgram:
                 session = self.session()
                 t0 = time.perf_counter()
                 callbacks = [self._callback(g) for g in self.groups]
-                found = _device.Executable(self.text, num_replicas, callbacks, session.platform)
+                try:
+                    found = _device.Executable(self.text, num_replicas, callbacks, session.platform)
+                except Exception as exc:  # noqa: BLE001 - XLA's parser/compiler errors, of jaxlib's classes
+                    raise ProgramError(f"{self.where}: the device program cannot be compiled: {exc}") from None
                 took = time.perf_counter() - t0
                 session._timings["compile"] += took
                 session._progress(f"compiled the device program of {self.where} for {num_replicas} "
@@ -250,7 +253,7 @@ class _TPUSteps:
                 raise ProgramError(f"{w}: {len(outs) - 1} program keys (cores per replica); the runtime runs "
                                    "one core per replica")
             self._check_metadata(op, w)
-            text = ir.StringAttr(op.attributes["mlir_module"]).value
+            text = _str(op, "mlir_module")
             return _Compile(w, self.session._device_program(text, w), outs)
         if name == "tf.TPUCompileSucceededAssert":
             return _CompileAssert(w, ins[0])
@@ -304,7 +307,7 @@ class _TPUSteps:
             owner = owner.operation
             name = irsafe.op_name(owner)
             if name == "tf._TPUCompileMlir":
-                text = ir.StringAttr(owner.attributes["mlir_module"]).value
+                text = _str(owner, "mlir_module")
                 return self.session._device_program(text, f"{H.where(owner)}")
             if name == "tf_device.launch":
                 index = list(owner.results).index(value)
@@ -323,7 +326,7 @@ class _TPUSteps:
         from mlir import ir
         if "metadata" not in op.attributes:
             return
-        data = ir.StringAttr(op.attributes["metadata"]).value_bytes
+        data = _string_attr(op.attributes["metadata"], f"{w}: 'metadata'").value_bytes
         if not data:
             return
         from ..passes.analysis import tpu_protos
@@ -348,9 +351,36 @@ class _TPUSteps:
         return [x for kv in sorted(d.items()) for x in kv]
 
 
-def _str(op, key):
+def _string_attr(attr, what):
     from mlir import ir
-    return ir.StringAttr(op.attributes[key]).value
+    try:
+        return ir.StringAttr(attr)
+    except ValueError:
+        raise ProgramError(f"{what} is not a string attribute") from None
+
+
+def _str(op, key):
+    """The text of string attribute `key` of `op` (ProgramError if it is missing, of another
+    kind or not UTF-8: programs are input, so their attributes are checked)."""
+    w = H.where(op)
+    if key not in op.attributes:
+        raise ProgramError(f"{w}: no '{key}' attribute")
+    data = _string_attr(op.attributes[key], f"{w}: '{key}'").value_bytes
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProgramError(f"{w}: '{key}' is not UTF-8 text") from None
+
+
+def _entry_names(entry, key):
+    """tf.entry_function's `key` ("inputs"/"outputs") as text ("" when absent)."""
+    if key not in entry:
+        return ""
+    data = _string_attr(entry[key], f"@main's tf.entry_function '{key}'").value_bytes
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProgramError(f"@main's tf.entry_function '{key}' is not UTF-8 text") from None
 
 
 def _names_of(text):
@@ -489,8 +519,8 @@ class Session:
         inputs, outputs = [], []
         if entry is not None:
             d = {na.name: na.attr for na in ir.DictAttr(entry)}
-            inputs = _names_of(ir.StringAttr(d["inputs"]).value) if "inputs" in d else []
-            outputs = _names_of(ir.StringAttr(d["outputs"]).value) if "outputs" in d else []
+            inputs = _names_of(_entry_names(d, "inputs"))
+            outputs = _names_of(_entry_names(d, "outputs"))
         self.input_names = [parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"
                             for i in range(len(self._arg_slots))]
         self.output_names = [outputs[i] if i < len(outputs) else f"output{i}" for i in range(len(results))]
