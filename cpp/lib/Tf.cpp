@@ -607,14 +607,16 @@ LogicalResult YieldOp::verify() {
 LogicalResult IfRegionOp::verifyRegions() {
   TypeRange results = getResultTypes();
   // The count along each edge back to the op, as the region control flow
-  // interface of TF's IfRegion checks it (first, in the wording of TF's MLIR).
+  // interface of TF's IfRegion checks it (first, in the wording of the MLIR
+  // TF 2.21 is built with).
   Region *regions[] = {&getThenBranch(), &getElseBranch()};
-  for (auto [i, region] : llvm::enumerate(regions)) {
+  for (Region *region : regions) {
     Operation *yield = terminatorOf(*region);
     if (yield && yield->getNumOperands() != results.size())
-      return emitOpError() << "region control flow edge from Region #" << i
-                           << " to parent results: source has " << yield->getNumOperands()
-                           << " operands, but target successor needs " << results.size();
+      return emitOpError() << "along control flow edge from Operation " << yield->getName()
+                           << " to parent: region branch point has " << yield->getNumOperands()
+                           << " operands, but region successor needs " << results.size()
+                           << " inputs";
   }
   StringRef whats[] = {"then result", "else result"};
   for (auto [region, what] : llvm::zip_equal(regions, whats))

@@ -334,7 +334,7 @@ func.func @if_region_no_yield(%arg0: tensor<i1>) {
 // -----
 
 func.func @if_region_yield_count(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  // expected-error@+1 {{'tf.IfRegion' op region control flow edge from Region #1 to parent results: source has 2 operands, but target successor needs 1}}
+  // expected-error@+1 {{'tf.IfRegion' op along control flow edge from Operation tf.Yield to parent: region branch point has 2 operands, but region successor needs 1 inputs}}
   %0 = "tf.IfRegion"(%arg0) <{is_stateless = true}> ({
     "tf.Yield"(%arg1) : (tensor<f32>) -> ()
   }, {

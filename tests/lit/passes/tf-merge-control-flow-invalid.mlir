@@ -4,7 +4,7 @@
 
 func.func @branch_yields_wrong_count(%p: tensor<i1>) {
   "tf_device.cluster"() ({
-    // expected-error@+1 {{'tf.IfRegion' op region control flow edge from Region #0 to parent results: source has 0 operands, but target successor needs 1}}
+    // expected-error@+1 {{'tf.IfRegion' op along control flow edge from Operation tf.Yield to parent: region branch point has 0 operands, but region successor needs 1 inputs}}
     %0 = "tf.IfRegion"(%p) ({
       "tf.Yield"() : () -> ()
     }, {
