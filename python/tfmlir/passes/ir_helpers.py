@@ -355,7 +355,9 @@ def copy_attributes(src, dst, *, only=None, skip=(), where=None):
             continue
         if where is not None and not where(name):
             continue
-        dst.attributes[name] = named.attr
+        # By name, not `named.attr`: that getter aborts the process on an attribute the
+        # bindings cannot downcast (complex dense elements); the lookup raises TypeError.
+        dst.attributes[name] = attributes[name]
         copied.append(name)
     return copied
 

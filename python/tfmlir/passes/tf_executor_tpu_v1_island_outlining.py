@@ -124,8 +124,10 @@ def _create_nested_module(module):
     parent = module.attributes
     attributes = {}
     for index in range(len(parent)):
-        named = parent[index]
-        attributes[named.name] = named.attr
+        # By name, not `.attr` of the named attribute: that getter aborts the process on an
+        # attribute the bindings cannot downcast (complex dense elements); this raises TypeError.
+        name = parent[index].name
+        attributes[name] = parent[name]
     attributes["sym_name"] = ir.StringAttr.get(NESTED_TPU_MODULE, module.context)
     nested = ir.Operation.create("builtin.module", attributes=attributes, regions=1,
                                  loc=module.location, ip=ir.InsertionPoint(module_body(module)))
