@@ -12,6 +12,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Threading.h"
 
 #include <algorithm>
 #include <iterator>
@@ -734,10 +735,15 @@ LogicalResult _XlaHostComputeMlirOp::verify() {
     return success();
   // Parsed (and verified) as TF deserializes it, its errors appended to the
   // message ("<file>:<line>:<col>: error: <message>") instead of reported.
+  // Only this thread's diagnostics: other functions may be verified
+  // concurrently in the same context.
   std::string messages;
   OwningOpRef<ModuleOp> module;
   {
+    uint64_t thread = llvm::get_threadid();
     ScopedDiagnosticHandler collect(getContext(), [&](Diagnostic &diag) {
+      if (llvm::get_threadid() != thread)
+        return failure();
       if (diag.getSeverity() != DiagnosticSeverity::Error)
         return success();
       llvm::raw_string_ostream os(messages);
