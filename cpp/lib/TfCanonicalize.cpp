@@ -245,13 +245,11 @@ void tfmlir::TF::WhileRegionOp::getCanonicalizationPatterns(RewritePatternSet &r
 // names); tf.ReadVariableOp (its patterns by name, as the generated ops')
 //===----------------------------------------------------------------------===//
 
-/// TF's CopyDeviceAndUnderscoredAttributes: `device` and every attribute
-/// whose name starts with '_'.
-static void copyDeviceAndUnderscored(Operation *from, Operation *to) {
-  for (NamedAttribute attr : from->getAttrs()) {
+void tfmlir::TF::copyDeviceAndUnderscoredAttributes(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs()) {
     StringRef name = attr.getName().getValue();
     if (name == "device" || name.starts_with("_"))
-      to->setAttr(attr.getName(), attr.getValue());
+      to->setDiscardableAttr(attr.getName(), attr.getValue());
   }
 }
 
@@ -270,7 +268,7 @@ static void replaceByCall(PatternRewriter &rewriter, Operation *op, StringRef ca
   state.addAttribute("executor_type", empty);
   rewriter.setInsertionPoint(op);
   Operation *call = rewriter.create(state);
-  copyDeviceAndUnderscored(op, call);
+  tfmlir::TF::copyDeviceAndUnderscoredAttributes(op, call);
   rewriter.replaceOp(op, call->getResults());
 }
 

@@ -33,16 +33,6 @@ namespace tf_type = tfmlir::tf_type;
 
 namespace {
 
-/// TF's CopyDeviceAndUnderscoredAttributes: `device` and every attribute
-/// (inherent or not) whose name starts with '_'.
-void copyDeviceAndUnderscored(Operation *from, Operation *to) {
-  for (NamedAttribute attr : from->getAttrs()) {
-    StringRef name = attr.getName().getValue();
-    if (name == "device" || name.starts_with("_"))
-      to->setAttr(attr.getName(), attr.getValue());
-  }
-}
-
 Operation *definingOp(Value v, StringRef name) {
   Operation *def = v.getDefiningOp();
   return def && def->getName().getStringRef() == name ? def : nullptr;
@@ -80,7 +70,7 @@ public:
     Operation *op = Operation::create(state);
     ops.push_back(op);
     if (copyAttrs)
-      copyDeviceAndUnderscored(root, op);
+      tfmlir::TF::copyDeviceAndUnderscoredAttributes(root, op);
     return op;
   }
 

@@ -27,16 +27,6 @@ using namespace mlir;
 
 namespace {
 
-/// TF's CopyDeviceAndUnderscoredAttributesAdaptor: `device` and every
-/// discardable attribute whose name starts with '_'.
-void copyDeviceAndUnderscored(Operation *from, Operation *to) {
-  for (NamedAttribute attr : from->getDiscardableAttrs()) {
-    StringRef name = attr.getName().getValue();
-    if (name == "device" || name.starts_with("_"))
-      to->setDiscardableAttr(attr.getName(), attr.getValue());
-  }
-}
-
 /// A new op `name` with `operands`, `types` and inherent `attrs`.
 Operation *build(PatternRewriter &rw, Location loc, StringRef name, ValueRange operands,
                  TypeRange types, ArrayRef<NamedAttribute> attrs = {}) {
@@ -96,7 +86,7 @@ struct FnPattern : public RewritePattern {
 LogicalResult replaceWith(Operation *op, PatternRewriter &rw, StringRef name, ValueRange operands,
                           ArrayRef<NamedAttribute> attrs = {}) {
   Operation *replacement = build(rw, op->getLoc(), name, operands, op->getResultTypes(), attrs);
-  copyDeviceAndUnderscored(op, replacement);
+  tfmlir::TF::copyDeviceAndUnderscoredAttributes(op, replacement);
   rw.replaceOp(op, replacement->getResults());
   return success();
 }
@@ -193,7 +183,7 @@ void populateDivisionBySqrt(RewritePatternSet &results, MLIRContext *context, St
       return failure();
     Operation *rsqrt = build(rw, op->getLoc(), "tf.Rsqrt", sqrt->getOperand(0),
                              sqrt->getOperand(0).getType());
-    copyDeviceAndUnderscored(op, rsqrt);
+    tfmlir::TF::copyDeviceAndUnderscoredAttributes(op, rsqrt);
     Value x = op->getOperand(0), r = rsqrt->getResult(0);
     return replaceWith(op, rw, product, rsqrtFirst ? ValueRange{r, x} : ValueRange{x, r});
   });

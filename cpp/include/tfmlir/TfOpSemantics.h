@@ -65,6 +65,11 @@ void forEachCanonicalizedOp(llvm::function_ref<void(llvm::StringRef)> fn);
 mlir::LogicalResult verifyTypesCompatibility(mlir::Operation *op, mlir::ValueRange values,
                                              bool maskOneDim);
 
+/// TF's CopyDeviceAndUnderscoredAttributes: copies `device` and every
+/// discardable attribute whose name starts with '_' from `from` to `to` (what
+/// TF's canonicalization patterns keep of the op they replace).
+void copyDeviceAndUnderscoredAttributes(mlir::Operation *from, mlir::Operation *to);
+
 /// The reduction indices of BroadcastGradientArgs' r0 and r1 for
 /// broadcasting shapes s0 and s1 to `shape`, as TF's kernel computes them
 /// (shared by its verifier and its folding pattern).
