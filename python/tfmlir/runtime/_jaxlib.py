@@ -101,6 +101,11 @@ def backend(platform: str = "cpu"):
     return _load()["jax_backend"].get_backend(platform)
 
 
+def device_count(platform: str = "cpu") -> int:
+    """How many XLA devices of `platform` this process has (replicas run one per device)."""
+    return len(backend(platform).local_devices())
+
+
 def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1, host_callbacks=()):
     """Compiles StableHLO text for `num_replicas` devices.
 

@@ -53,6 +53,86 @@ def element_dtype(element):
     return None if found is None else np.dtype(found)
 
 
+# Collectives whose replica groups XLA checks against the replica count (its HLO verifier):
+# replica_groups partition range(num_replicas), or are empty (all replicas in one group).
+_GROUPED_COLLECTIVES = ("stablehlo.all_reduce", "stablehlo.cross-replica-sum", "stablehlo.all_gather",
+                        "stablehlo.reduce_scatter", "stablehlo.all_to_all", "stablehlo.collective_broadcast")
+
+
+def collectives(stablehlo_text):
+    """[(op name, location, kind, rows)] of the cross-replica collectives of `stablehlo_text`:
+    kind "groups" (rows: the replica_groups, -1 padding kept) or "pairs" (collective_permute's
+    source_target_pairs)."""
+    s = _jaxlib._load()
+    jax_ir = s["jax_ir"]
+    found = []
+    with s["jax_mlir"].make_ir_context() as context:
+        context.allow_unregistered_dialects = True
+        module = jax_ir.Module.parse(stablehlo_text)
+
+        def visit(op):
+            name = op.name
+            key = ("replica_groups" if name in _GROUPED_COLLECTIVES else
+                   "source_target_pairs" if name == "stablehlo.collective_permute" else None)
+            if key is not None and key in op.attributes:
+                found.append((name, str(op.location), "groups" if key == "replica_groups" else "pairs",
+                              _int_rows(op.attributes[key], jax_ir)))
+            return jax_ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit)
+    return found
+
+
+def _int_rows(attr, jax_ir):
+    dense = jax_ir.DenseIntElementsAttr(attr)
+    shape = list(jax_ir.ShapedType(dense.type).shape)
+    if len(shape) != 2:
+        return None
+    count = shape[0] * shape[1]
+    values = [dense[0]] * count if dense.is_splat else [dense[i] for i in range(count)]
+    return [values[r * shape[1]:(r + 1) * shape[1]] for r in range(shape[0])]
+
+
+def collective_problem(kind, rows, num_replicas):
+    """Why XLA would refuse a collective's replica groups (`kind`, `rows` of :func:`collectives`)
+    for `num_replicas` replicas, or None: groups must partition range(num_replicas) into groups
+    of equal size (or be empty: one group of all replicas); pairs must name replicas, each
+    at most once as a source and once as a target."""
+    if rows is None:
+        return "they are not a 2-D array"
+    if kind == "pairs":
+        sources, targets = set(), set()
+        for pair in rows:
+            if len(pair) != 2:
+                return "source_target_pairs must be pairs"
+            s, t = pair
+            if not (0 <= s < num_replicas and 0 <= t < num_replicas):
+                return f"pair {list(pair)} names a replica outside [0, {num_replicas})"
+            if s in sources or t in targets:
+                return f"pair {list(pair)} repeats a source or a target"
+            sources.add(s)
+            targets.add(t)
+        return None
+    groups = [[r for r in row if r != -1] for row in rows]
+    groups = [g for g in groups if g]
+    if not groups:
+        return None
+    seen = set()
+    for g in groups:
+        for r in g:
+            if not 0 <= r < num_replicas:
+                return f"replica {r} is outside [0, {num_replicas})"
+            if r in seen:
+                return f"replica {r} appears more than once"
+            seen.add(r)
+    if len(seen) != num_replicas:
+        missing = sorted(set(range(num_replicas)) - seen)[:8]
+        return f"they leave out replica(s) {missing} of {num_replicas}"
+    if len({len(g) for g in groups}) != 1:
+        return f"the groups have different sizes ({sorted({len(g) for g in groups})})"
+    return None
+
+
 class Executable:
     """A compiled device program for one argument signature and replica count."""
 

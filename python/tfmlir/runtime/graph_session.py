@@ -104,6 +104,28 @@ def num_replicas(graph_def):
     return values[0] if values else 1
 
 
+# Attributes naming TPU clusters and outside-compilation groups: the bridge reads them as text.
+_TEXT_ATTRS = ("_tpu_replicate", "_xla_outside_compilation", "_replication_info")
+
+
+def _check_names(graph_def):
+    """ProgramError naming the node if an attribute the bridge reads as text (cluster names) is not
+    UTF-8."""
+    for node in graph_def.node:
+        for key in _TEXT_ATTRS:
+            attr = node.attr.get(key)
+            if attr is None or attr.which("value") != "s":
+                continue
+            value = attr.s
+            if isinstance(value, str):
+                continue
+            try:
+                bytes(value).decode("utf-8")
+            except UnicodeDecodeError:
+                raise ProgramError(f"node '{node.name}' ({node.op}): attribute '{key}' is not UTF-8 text "
+                                   f"({bytes(value)[:40]!r}); TPU cluster names are text") from None
+
+
 def device_list(replicas):
     """The ``tf.devices`` the bridge assigns from: the host, the TPU system and one core per
     replica (replica r runs on XLA device r)."""
@@ -137,6 +159,17 @@ class GraphSession(_session.Session):
         self._graph = load_graph_def(graph_def)
         self._nodes = {node.name: node for node in self._graph.node}
         self._replicas = num_replicas(self._graph)
+        _check_names(self._graph)
+        # Before any device list is built: replicas run one per XLA device.
+        from . import _jaxlib
+        why = _jaxlib.platform_error(device)
+        if why is not None:
+            raise ProgramError(f"no {device} platform for the device programs: {why}")
+        available = _jaxlib.device_count(device)
+        if self._replicas > available:
+            extra = " (TFMLIR_CPU_DEVICES sets how many, before jax starts)" if device == "cpu" else ""
+            raise ProgramError(f"TPUReplicateMetadata asks for {self._replicas} replicas, but replicas run "
+                               f"one per XLA device and the {device} platform has {available}{extra}")
         self._container = f"tfmlir_graph_session_{next(_session._sessions)}"
         self._signatures = {}
         self._bridge_seconds = 0.0
@@ -168,28 +201,34 @@ class GraphSession(_session.Session):
             else np.dtype(object)
         if np_dtype is None:
             raise RunError(f"{where}: values of {tf_types.dtype_name(dtype)} cannot be fed")
+        cannot = f"{where}: cannot be made a {tf_types.dtype_name(dtype)} tensor"
+        # The value as it is (no conversion yet): its shape is checked before converting it to the
+        # placeholder's dtype allocates anything.
         try:
-            if np_dtype == np.dtype(object):
-                array = np.asarray(value, dtype=object)
-                if any(not isinstance(v, (bytes, str)) for v in array.ravel()):
-                    raise TypeError("expected strings")
-            else:
-                given = np.asarray(value)
-                if given.dtype.kind in "SUO" or (given.dtype.kind == "c" and np_dtype.kind != "c"):
-                    raise TypeError(f"{given.dtype.name} values")
-                array = given.astype(np_dtype, copy=False)
+            given = np.asarray(value, dtype=object) if np_dtype == np.dtype(object) and not isinstance(
+                value, np.ndarray) else np.asarray(value)
         except (TypeError, ValueError) as exc:
-            raise RunError(f"{where}: cannot be made a {tf_types.dtype_name(dtype)} tensor ({exc})") \
-                from None
+            raise RunError(f"{cannot} ({exc})") from None
         shape_attr = node.attr.get("shape")
         shape = shape_attr.shape if shape_attr is not None else None
         if shape is not None and not shape.unknown_rank:
             dims = [int(d.size) for d in shape.dim]
-            if len(dims) != array.ndim or any(d >= 0 and d != n for d, n in zip(dims, array.shape)):
+            if len(dims) != given.ndim or any(d >= 0 and d != n for d, n in zip(dims, given.shape)):
                 declared = "(" + ", ".join("?" if d < 0 else str(d) for d in dims) + \
                     ("," if len(dims) == 1 else "") + ")"
-                raise RunError(f"{where}: cannot feed a value of shape {tuple(array.shape)}; the "
+                raise RunError(f"{where}: cannot feed a value of shape {tuple(given.shape)}; the "
                                f"placeholder has shape {declared}")
+        try:
+            if np_dtype == np.dtype(object):
+                array = given.astype(object, copy=False)
+                if any(not isinstance(v, (bytes, str)) for v in array.ravel()):
+                    raise TypeError("expected strings")
+            else:
+                if given.dtype.kind in "SUO" or (given.dtype.kind == "c" and np_dtype.kind != "c"):
+                    raise TypeError(f"{given.dtype.name} values")
+                array = given.astype(np_dtype, copy=False)
+        except (TypeError, ValueError, MemoryError) as exc:
+            raise RunError(f"{cannot} ({exc})") from None
         return array
 
     def _feed_spec(self, name, array):

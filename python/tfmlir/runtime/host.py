@@ -693,6 +693,13 @@ class Builder:
 
     def replicate(self, op, w, fname, func, outs):
         n = _int_attr(op, "n")
+        # Checked before anything proportional to n is built (maps, threads, device lists).
+        if n < 1:
+            raise ProgramError(f"{w}: n = {n}; a tf_device.replicate has at least one replica")
+        available = self.tpu.max_replicas()
+        if n > available:
+            raise ProgramError(f"{w}: {n} replicas, but replicas run one per XLA device and "
+                               f"{self.tpu.devices_text(available)}")
         segments = [int(x) for x in op.attributes["operandSegmentSizes"]]
         operands = list(op.operands)
         replicated, packed_vals = operands[:segments[0]], operands[segments[0]:]
@@ -714,6 +721,11 @@ class Builder:
         return Replicate(w, n, replicated_map, packed_map, block, outs)
 
     def constant(self, op, w):
+        size = _materialised_bytes(op.result.type)
+        if size is not None and size > _T.MAX_EXPANDED_BYTES:
+            raise ProgramError(f"{w}: the constant {op.result.type} would take {size} bytes on the host; "
+                               f"the runtime materialises constants of at most {_T.MAX_EXPANDED_BYTES} "
+                               "bytes (a GraphDef holds at most 2 GiB)")
         try:
             from tensorflow.core.framework import tensor_pb2
 
@@ -736,6 +748,21 @@ class Builder:
         if op_type == "VarHandleOp":
             attrs = self.tpu.variable_attrs(op, attrs)
         return TFOp(w, op_type, tuple(attrs), ins, outs)
+
+
+def _materialised_bytes(mlir_type):
+    """Bytes a host tensor of `mlir_type` takes once materialised (strings counted as one pointer
+    each), or None for types without a static shape; counted without building anything."""
+    try:
+        dtype, shape = type_info(mlir_type)
+    except ProgramError:
+        return None
+    if shape is None or any(d < 0 for d in shape):
+        return None
+    n = 1
+    for d in shape:
+        n *= d
+    return n * (dtype.itemsize if dtype is not None else 8)
 
 
 def _encode(message):

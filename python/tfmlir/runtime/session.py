@@ -44,15 +44,63 @@ def _release_all():
 _jaxlib.on_exit(_release_all)
 
 
+def _rows_text(rows):
+    if rows is None:
+        return "(not 2-D)"
+    text = str([list(r) for r in rows[:8]])
+    return text if len(rows) <= 8 else text[:-1] + ", ...]"
+
+
 class _Status:
     """What ``_TPUCompileMlir``'s first result carries: the compilation went through."""
 
 
 class ProgramKey:
-    """A ``_TPUCompileMlir`` program key: the compiled device program it names."""
+    """A ``_TPUCompileMlir`` program key: the compiled device program it names (and the
+    compile op's record: what its metadata says)."""
 
-    def __init__(self, program):
+    def __init__(self, program, compiled=None):
         self.program = program
+        self.compiled = compiled
+
+
+class _Compiled:
+    """One ``_TPUCompileMlir`` op: its device program (legalized on first use, after the checks
+    of the ops using it) and what its metadata asks for (`replicas`: the metadata's num_replicas,
+    None when it gives none; `args`: its argument count, None when it describes none)."""
+    __slots__ = ("where", "text", "session", "replicas", "args", "_program", "ordinals", "transfers")
+
+    def __init__(self, where_, text, session, replicas, args):
+        self.where, self.text, self.session, self.replicas, self.args = where_, text, session, replicas, args
+        self._program = None
+        self.ordinals = set()   # TPU device ordinals the unreplicated TPUExecutes of it run on
+        self.transfers = []     # (where, device_ordinal, replicas) of its _XlaRecvAtHost/_XlaSendFromHost
+
+    def check_transfers(self):
+        """A host transfer with a fixed ``device_ordinal`` meets the program only on that device
+        (TensorFlow's rendezvous is per device): it must be the device the program runs on."""
+        if not self.ordinals:
+            return
+        for where_, ordinal, replicas in self.transfers:
+            if replicas > 1:
+                raise ProgramError(f"{where_}: a fixed device_ordinal ({ordinal}) inside a replicate of "
+                                   f"{replicas} serves one replica; replicated programs use "
+                                   "_XlaRecvAtHostV2/_XlaSendFromHostV2 with _TPUDeviceOrdinalPlaceholder")
+            if ordinal not in self.ordinals:
+                devices = ", ".join(f"TPU:{k}" for k in sorted(self.ordinals))
+                raise ProgramError(f"{where_}: device_ordinal = {ordinal}, but the program of {self.where} "
+                                   f"runs on {devices}: nothing would meet this transfer")
+
+    @property
+    def program(self):
+        if self._program is None:
+            self._program = self.session._device_program(self.text, self.where)
+        return self._program
+
+    def check_replicas(self, n, where_, error):
+        if self.replicas is not None and self.replicas != n:
+            raise error(f"{where_}: the program of {self.where} is compiled for {self.replicas} replica(s) "
+                        f"(its metadata's num_replicas) but runs on {n}")
 
 
 class _PlaceholderKey:
@@ -72,7 +120,12 @@ class DeviceProgram:
             stablehlo = self.source.stablehlo
         except Exception as exc:
             raise ProgramError(f"{where_}: the device program cannot be compiled: {exc}") from None
-        self.text, self.groups = host_transfer.rewrite(stablehlo, platform=session.platform)
+        try:
+            self.text, self.groups = host_transfer.rewrite(stablehlo, platform=session.platform)
+        except host_transfer.HostTransferError as exc:
+            raise ProgramError(f"{where_}: {exc}") from None
+        # Cross-replica collectives, checked per replica count before XLA compiles.
+        self.collectives = _device.collectives(self.text)
         session._timings["legalize"] += time.perf_counter() - t0
         self._executables = {}
         self._lock = threading.Lock()
@@ -81,6 +134,15 @@ class DeviceProgram:
         with self._lock:
             found = self._executables.get(num_replicas)
             if found is None:
+                for name, location, kind, rows in self.collectives:
+                    problem = _device.collective_problem(kind, rows, num_replicas)
+                    if problem is not None:
+                        what = "replica_groups" if kind == "groups" else "source_target_pairs"
+                        raise ProgramError(
+                            f"{self.where}: the device program's '{name}' at {location} cannot run on "
+                            f"{num_replicas} replica(s): its {what} {_rows_text(rows)} are invalid: "
+                            f"{problem} (a CrossReplicaSum's group_assignment must partition the "
+                            "replicas into groups of equal size)")
                 session = self.session()
                 t0 = time.perf_counter()
                 callbacks = [self._callback(g) for g in self.groups]
@@ -163,14 +225,14 @@ class DeviceProgram:
 
 
 class _Compile(H.Step):
-    __slots__ = ("program", "outs")
+    __slots__ = ("outs", "compiled")
 
-    def __init__(self, where_, program, outs):
-        self.where, self.program, self.outs = where_, program, outs
+    def __init__(self, where_, compiled, outs):
+        self.where, self.outs, self.compiled = where_, outs, compiled
 
     def run(self, frame, ctx):
         frame[self.outs[0]] = _Status()
-        frame[self.outs[1]] = ProgramKey(self.program)
+        frame[self.outs[1]] = ProgramKey(self.compiled.program, self.compiled)
 
 
 class _CompileAssert(H.Step):
@@ -198,6 +260,9 @@ class _Execute(H.Step):
         if not isinstance(key, ProgramKey):
             raise RunError(f"{self.where}: the program key operand is not a _TPUCompileMlir program key")
         program = key.program
+        group = ctx.group
+        if key.compiled is not None:
+            key.compiled.check_replicas(group.n if group is not None else 1, self.where, RunError)
         if not self.resources:
             values = [H.to_numpy(frame[slot]) for slot in self.args]
         else:
@@ -207,7 +272,6 @@ class _Execute(H.Step):
                 if i in self.resources:
                     v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
                 values.append(H.to_numpy(v))
-        group = ctx.group
         executable = program.executable(group.n if group is not None else 1)
         ctx.run.device_participant[ctx.replica] = ctx.participant
         if group is not None:
@@ -245,6 +309,15 @@ class _TPUSteps:
 
     def __init__(self, session):
         self.session = session
+        self._compiled = {}  # _TPUCompileMlir operation -> _Compiled
+
+    def max_replicas(self):
+        """How many replicas can run: one per XLA device of the session's platform."""
+        return _jaxlib.device_count(self.session.platform)
+
+    def devices_text(self, available):
+        extra = " (TFMLIR_CPU_DEVICES sets how many, before jax starts)" if self.session.platform == "cpu" else ""
+        return f"the {self.session.platform} platform has {available}{extra}"
 
     def step(self, builder, op, name, w, fname, func, ins, outs):
         from mlir import ir
@@ -252,9 +325,7 @@ class _TPUSteps:
             if len(outs) != 2:
                 raise ProgramError(f"{w}: {len(outs) - 1} program keys (cores per replica); the runtime runs "
                                    "one core per replica")
-            self._check_metadata(op, w)
-            text = _str(op, "mlir_module")
-            return _Compile(w, self.session._device_program(text, w), outs)
+            return _Compile(w, self._compile_record(op, w), outs)
         if name == "tf.TPUCompileSucceededAssert":
             return _CompileAssert(w, ins[0])
         if name in ("tf.TPUExecute", "tf.TPUExecuteAndUpdateVariables"):
@@ -274,10 +345,18 @@ class _TPUSteps:
                     raise ProgramError(f"{w}: device_var_reads_indices {reads} must list the resource "
                                        f"operands {sorted(resources)}, one update index each")
                 merged = {r: u for r, u in zip(reads, updates) if u >= 0}
-            program = self._program_of(op.operands[len(operands) - 1], w)
-            if program is not None:
-                program.executable(builder.replicas)  # compile now: errors before anything runs
+            compiled = self._program_of(op.operands[len(operands) - 1], w)
+            if compiled is not None:
+                compiled.check_replicas(builder.replicas, w, ProgramError)
+                if builder.replicas == 1:
+                    compiled.ordinals.add(_launch_ordinal(op, w))
+                if compiled.args is not None and compiled.args != len(operands) - 1:
+                    raise ProgramError(f"{w}: {len(operands) - 1} program argument(s), the metadata of "
+                                       f"{compiled.where} describes {compiled.args}")
+                compiled.program.executable(builder.replicas)  # compile now: errors before anything runs
             return _Execute(w, ins[:-1], ins[-1], outs, resources, merged)
+        if name in ("tf._XlaRecvAtHost", "tf._XlaSendFromHost"):
+            self._fixed_ordinal(builder, op, name, w)
         if name == "tf._XlaRecvAtHost":
             return H.RecvAtHost(w, _str(op, "key"), None, outs, [r.type for r in op.results])
         if name == "tf._XlaRecvAtHostV2":
@@ -295,9 +374,47 @@ class _TPUSteps:
                                "tf-tpu-rewrite")
         return None
 
+    def _compile_record(self, op, w):
+        """The :class:`_Compiled` of a ``_TPUCompileMlir`` op, made once: its metadata parsed and
+        checked against the device program's signature before the program is legalized."""
+        op = op.operation
+        found = self._compiled.get(op)
+        if found is None:
+            meta = self._check_metadata(op, w)
+            text = _str(op, "mlir_module")
+            if meta is not None:
+                _check_signature(meta, text, w)
+            replicas = meta.num_replicas if meta is not None and meta.num_replicas > 0 else None
+            args = len(meta.args) if meta is not None and meta.args else None
+            found = self._compiled[op] = _Compiled(w, text, self.session, replicas, args)
+        return found
+
+    def legalize_all(self):
+        """Checks the host transfers' device ordinals, then legalizes the device programs no
+        TPUExecute has compiled yet (errors when the session is built, not when it runs)."""
+        for compiled in self._compiled.values():
+            compiled.check_transfers()
+        for compiled in self._compiled.values():
+            compiled.program
+
+    def _fixed_ordinal(self, builder, op, name, w):
+        from mlir import ir
+        ordinal = 0
+        if "device_ordinal" in op.attributes:
+            try:
+                ordinal = int(ir.IntegerAttr(op.attributes["device_ordinal"]).value)
+            except (ValueError, TypeError):
+                raise ProgramError(f"{w}: device_ordinal is not an integer") from None
+        if ordinal < 0:
+            raise ProgramError(f"{w}: device_ordinal = {ordinal}")
+        key = op.operands[len(op.operands) - 1]
+        compiled = self._program_of(key, w)
+        if compiled is not None:
+            compiled.transfers.append((w, ordinal, builder.replicas))
+
     def _program_of(self, key, w):
-        """The device program a program key operand comes from (through launches and
-        Identity), or None if it cannot be told before running."""
+        """The :class:`_Compiled` of the compile op a program key operand comes from (through
+        launches and Identity), or None if it cannot be told before running."""
         from mlir import ir
         value = key
         for _ in range(100):
@@ -307,8 +424,7 @@ class _TPUSteps:
             owner = owner.operation
             name = irsafe.op_name(owner)
             if name == "tf._TPUCompileMlir":
-                text = _str(owner, "mlir_module")
-                return self.session._device_program(text, f"{H.where(owner)}")
+                return self._compile_record(owner, H.where(owner))
             if name == "tf_device.launch":
                 index = list(owner.results).index(value)
                 value = list(owner.regions[0].blocks[0].operations)[-1].operands[index]
@@ -323,12 +439,13 @@ class _TPUSteps:
         return None
 
     def _check_metadata(self, op, w):
-        from mlir import ir
+        """The op's TPUCompileMetadataProto (None when it has none), checked for what the
+        runtime can run."""
         if "metadata" not in op.attributes:
-            return
+            return None
         data = _string_attr(op.attributes["metadata"], f"{w}: 'metadata'").value_bytes
         if not data:
-            return
+            return None
         from ..passes.analysis import tpu_protos
 
         try:
@@ -338,6 +455,13 @@ class _TPUSteps:
         if meta.num_cores_per_replica > 1:
             raise ProgramError(f"{w}: num_cores_per_replica = {meta.num_cores_per_replica}; the runtime runs "
                                "one core per replica")
+        if meta.num_replicas < 0:
+            raise ProgramError(f"{w}: the metadata's num_replicas is {meta.num_replicas}")
+        available = self.max_replicas()
+        if meta.num_replicas > available:
+            raise ProgramError(f"{w}: the metadata asks for {meta.num_replicas} replicas, but replicas run "
+                               f"one per XLA device and {self.devices_text(available)}")
+        return meta
 
     def variable_attrs(self, op, attrs):
         """A VarHandleOp's variable lives in the session's container (sessions do not share
@@ -349,6 +473,73 @@ class _TPUSteps:
             d["shared_name"] = H._exporter._name_from_loc(op.location, "VarHandleOp")
         self.session._variables.add((d["container"], d["shared_name"], d.get("dtype")))
         return [x for kv in sorted(d.items()) for x in kv]
+
+
+def _launch_ordinal(op, w):
+    """The TPU device ordinal of the launch around a TPUExecute (0 when it names none: the
+    runtime runs an unreplicated program on its first device)."""
+    import re
+    parent = op.parent
+    if parent is None or irsafe.op_name(parent) != "tf_device.launch" or "device" not in parent.attributes:
+        return 0
+    device = _str(parent, "device")
+    match = re.search(r"/device:TPU:(\d+)$", device)
+    return int(match.group(1)) if match else 0
+
+
+def _shape_text(dims):
+    return "[*]" if dims is None else "[" + ", ".join("?" if d < 0 else str(d) for d in dims) + "]"
+
+
+def _check_signature(meta, text, w):
+    """ProgramError unless the TPUCompileMetadataProto `meta` describes the arguments (count, dtype,
+    shape) and results (count) of the device program `text`'s ``main``, as TensorFlow compiles
+    the program with the metadata's argument shapes."""
+    from mlir import ir
+
+    from .. import parse_module
+    from ..exporters import graphdef as exporter
+    from ..importers import tf_types
+
+    context = ir.Context()
+    try:
+        module = parse_module(text, context)
+        irsafe.check_utf8(module.operation, "tfmlir.runtime")
+    except Exception as exc:  # the parser's and the UTF-8 guard's errors
+        raise ProgramError(f"{w}: the device program ('mlir_module') does not parse: "
+                           f"{H._first_line(exc)}") from None
+    main = None
+    for op in module.body.operations:
+        if irsafe.op_name(op) == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+            main = op
+    if main is None:
+        raise ProgramError(f"{w}: the device program ('mlir_module') has no function @main")
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    inputs, results = list(ftype.inputs), list(ftype.results)
+    if len(meta.args) != len(inputs):
+        raise ProgramError(f"{w}: the metadata describes {len(meta.args)} argument(s), the device "
+                           f"program's @main takes {len(inputs)}")
+    if meta.retvals and len(meta.retvals) != len(results):
+        raise ProgramError(f"{w}: the metadata describes {len(meta.retvals)} result(s), the device "
+                           f"program's @main returns {len(results)}")
+    for i, (arg, t) in enumerate(zip(meta.args, inputs)):
+        try:
+            sub = H.resource_subtype(t) if H.dtype_enum(t) == tf_types.DT_RESOURCE else t
+            if sub is None:
+                continue
+            enum = H.dtype_enum(sub)
+            shape = exporter._tensor_info(sub)[1]
+        except Exception:  # a type the exporter has no DataType for: XLA's legalization says so
+            continue
+        if arg.dtype and arg.dtype != enum:
+            raise ProgramError(f"{w}: the metadata says argument {i} is {tf_types.dtype_name(arg.dtype)}, "
+                               f"the device program's @main takes {t}")
+        given = None if arg.shape.unknown_rank else [int(d.size) for d in arg.shape.dim]
+        if given is None or shape is None:
+            continue
+        if len(given) != len(shape) or any(a >= 0 and b >= 0 and a != b for a, b in zip(given, shape)):
+            raise ProgramError(f"{w}: the metadata gives argument {i} the shape {_shape_text(given)}, the "
+                               f"device program's @main takes {t}")
 
 
 def _string_attr(attr, what):
@@ -483,6 +674,7 @@ class Session:
         self._units = []
         for op in units:
             self._units.append(builder.op(op, "main", main))
+        builder.tpu.legalize_all()
         self._result_slots = [builder.slot("main", v) for v in results]
         # Dependencies between units (data, control, captured values; stateful order).
         producer = {}
@@ -668,10 +860,7 @@ class Session:
                     # scalar as a numpy scalar (as TensorFlow's .numpy() gives them).
                     out.append(value.copy() if value.ndim else value[()])
                     continue
-                array = H.to_numpy(value)
-                if array.dtype == np.dtype(object) and value.dtype == H._TF.tf.resource:
-                    raise RunError(f"fetch '{name}' is a resource handle")
-                out.append(array)
+                out.append(_fetched(value, name))
             return out
 
     def _run_plan(self, fetches, targets):
@@ -730,6 +919,15 @@ class Session:
     def _convert(self, value, mlir_type, name):
         tf = H._TF.tf
         dtype, shape = H.type_info(mlir_type)
+        given = getattr(value, "shape", None)  # arrays and tensors: the shape is checked first,
+        if given is not None and shape is not None:  # before a conversion allocates anything
+            try:
+                given = [int(d) for d in given]
+            except (TypeError, ValueError):
+                given = None
+            if given is not None and (len(shape) != len(given) or any(
+                    d >= 0 and d != a for d, a in zip(shape, given))):
+                raise RunError(f"feed '{name}': expected shape {H._shape_text(shape)}, got {given}")
         try:
             tensor = tf.convert_to_tensor(value, dtype=tf.as_dtype(dtype) if dtype != np.dtype(object)
                                           else tf.string)
@@ -774,6 +972,24 @@ class Session:
             self.close()
         except Exception:
             pass
+
+
+def _fetched(value, name):
+    """A fetched host value (a TensorFlow tensor) as numpy; RunError naming the fetch for values
+    that have no array form (TF1's session returns opaque bytes for a resource handle)."""
+    tf = H._TF.tf
+    dtype = getattr(value, "dtype", None)
+    if dtype == tf.resource:
+        raise RunError(f"fetch '{name}' is a resource handle (a variable), not a value; fetch a "
+                       "ReadVariableOp of it for the variable's value")
+    if dtype == tf.variant:
+        raise RunError(f"fetch '{name}' is a variant tensor, which has no numpy form")
+    try:
+        return H.to_numpy(value)
+    except RunError as exc:
+        raise RunError(f"fetch '{name}': {exc}") from None
+    except Exception as exc:  # TensorFlow's errors converting a tensor
+        raise RunError(f"fetch '{name}' cannot be returned as an array: {H._first_line(exc)}") from None
 
 
 def _as_module(module):
