@@ -14,26 +14,12 @@ from pass_diff import Row
 
 # Where canonicalization (on its own, or as the inliner's default pipeline) is known to differ
 # from TF's: not the interfaces, but folds and patterns tfmlir has and TF has not, or the reverse.
-_IDENTITY = "tfmlir folds tf.Identity(tf.Identity(x)); TF's dialect has no such pattern"
-_FUNCTIONAL = "TF's canonicalization of tf.If / tf.While / tf.Case (attributes, operands) is not tfmlir's"
 _REGIONS = "TF's canonicalization of region control flow (tf.IfRegion / tf.CaseRegion) is not tfmlir's"
-_DYNAMIC_CONST = ("TF materializes folded constants with the op's dynamic result type; tfmlir's "
-                  "materializer builds only constants of the value's own type")
-_COMMON = {
-    "tf:resources_functional": _IDENTITY, "tf:resources_functional_debug": _IDENTITY,
-    "tf:v2_control_flow_functional": _FUNCTIONAL, "tf:v2_control_flow_raw": _FUNCTIONAL,
-    "tf:v2_control_flow_raw_debug": _FUNCTIONAL, "tpub:outside_in_cond": _FUNCTIONAL,
-    "cf:keras_cond_switch_functional": _FUNCTIONAL, "cf:while_nested_cond_functional": _FUNCTIONAL,
-    "cf:keras_cond_switch_regions": _REGIONS, "cf:while_nested_cond_regions": _REGIONS,
-    "cf:keras_rnn_functional": _DYNAMIC_CONST, "cf:keras_rnn_regions": _DYNAMIC_CONST,
-}
+_RNN = ("TF's canonicalization of this Keras RNN in region form differs from tfmlir's "
+        "(not analysed further)")
+_COMMON = {"cf:while_nested_cond_regions": _REGIONS, "cf:keras_rnn_regions": _RNN}
 _CANONICALIZE = dict(_COMMON, **{
     "lit:canonicalize.mlir#0": "hand-written folds TF does not make (x - x -> 0 for integers, ...)",
-    "replicate:conds_dependent": _REGIONS, "replicate:conds_same_predicate": _REGIONS,
-    **{f"tpuc:{name}{suffix}": "tf.Identity ops and op order differ from TF's canonicalization "
-                               "(not analysed further)"
-       for name in ("replicate_head_casts", "rewrite_cond_calls", "two_computations")
-       for suffix in ("", ".kept", ".expansion")},
 })
 
 ROWS = [

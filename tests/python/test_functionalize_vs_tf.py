@@ -42,14 +42,9 @@ TF_ONLY_FUNCTIONS = ("SessionInitializerFunction",)
 PIPELINE = ("builtin.module(func.func(tf-executor-graph-pruning,tf-executor-to-functional-conversion,"
             "canonicalize),tf-shape-inference,symbol-dce,func.func(cse))")
 
-# {program: {difference line: reason}}: differences from TF that are expected.
-_IDENTITY_CHAIN = ("not the functionalization: tfmlir's canonicalize (in PIPELINE) folds "
-                   "tf.Identity(tf.Identity(x)), TF's has no such pattern (a fetched tf.identity of a "
-                   "tf.identity in main)")
-KNOWN_DIFFERENCES = {
-    "while_resource_variable": {"main: tf.Identity tf=3 tfmlir=2": _IDENTITY_CHAIN},
-    "while_control_deps": {"main: tf.Identity tf=3 tfmlir=2": _IDENTITY_CHAIN},
-}
+# {program: {difference line: reason}}: differences from TF that are expected (none:
+# tfmlir's canonicalize no longer folds tf.Identity(tf.Identity(x)), which TF never did).
+KNOWN_DIFFERENCES = {}
 
 
 class Function:
