@@ -32,6 +32,7 @@ from tfmlir.exporters import TFExportError  # noqa: E402
 from tfmlir.importers import TFImportError  # noqa: E402
 
 import api_calls  # noqa: E402  (next to this file)
+import framework_calls  # noqa: E402
 
 
 class Clean(Exception):
@@ -105,7 +106,72 @@ def run_api(case):
         api_calls.run(random.Random(case["seed"]), case.get("calls", 12))
 
 
-SURFACES = {"ir": run_ir, "bytecode": run_bytecode, "graphdef": run_graphdef, "api": run_api}
+def run_framework(case):
+    with ir.Context() as ctx, ir.Location.unknown():
+        ctx.allow_unregistered_dialects = case.get("unregistered", False)
+        framework_calls.run(random.Random(case["seed"]), case.get("calls", 6))
+
+
+def _runtime():
+    # Imported on the first TPU case only: the runtime's TensorFlow child (legalization)
+    # and XLA's client then serve every later case of this worker.
+    from tfmlir import runtime
+    from tfmlir.runtime import graph_session, legalize
+    return runtime, graph_session, legalize
+
+
+def _session(runtime, program, case):
+    """Builds a runtime session (device programs legalized); runs it for small cases."""
+    try:
+        session = runtime.Session(program)
+    except (runtime.ProgramError, runtime.RunError, ir.MLIRError) as err:
+        raise Clean(str(err)[:200]) from None
+    try:
+        if case.get("execute") and case.get("feeds"):
+            import numpy as np
+            feeds = {name: np.ones(shape, dtype=dtype) for name, dtype, shape in case["feeds"]}
+            try:
+                session.run(case["fetches"], feeds)
+            except (runtime.ProgramError, runtime.RunError) as err:
+                raise Clean(str(err)[:200]) from None
+    finally:
+        session.close()
+
+
+def run_tpu_graphdef(case):
+    """A mutated TPU GraphDef through the importer and tfmlir's TPU bridge (as the
+    runtime's GraphSession does it), then a runtime session of the bridged program."""
+    runtime, graph_session, _ = _runtime()
+    data = base64.b64decode(case["data"])
+    try:
+        gs = graph_session.GraphSession(data)
+        module, context = gs.bridged_module([tuple(f) for f in case["feeds"]], case["fetches"], [])
+    except (runtime.ProgramError, runtime.RunError, TFImportError) as err:
+        raise Clean(str(err)[:200]) from None
+    with context:
+        module.operation.verify()
+        text = tfmlir.print_ir(module)
+    if case.get("session"):
+        _session(runtime, text, case)
+
+
+def run_tpu_bridged(case):
+    """A mutated bridged program (after tf-tpu-bridge) parsed and given to runtime.Session."""
+    runtime, _, _ = _runtime()
+    data = base64.b64decode(case["data"])
+    with ir.Context() as ctx:
+        try:
+            module = parsing.parse_module(data, ctx)
+            module.operation.verify()
+        except (ir.MLIRError, parsing.ParseGuardError) as err:
+            raise Clean(str(err)[:200]) from None
+        text = tfmlir.print_ir(module)
+    _session(runtime, text, case)
+
+
+SURFACES = {"ir": run_ir, "bytecode": run_bytecode, "graphdef": run_graphdef, "api": run_api,
+            "attrs": run_ir, "tpu-graphdef": run_tpu_graphdef, "tpu-bridged": run_tpu_bridged,
+            "framework": run_framework, "warmup": run_tpu_bridged}
 
 
 def main():
@@ -120,14 +186,28 @@ def main():
             result = {"outcome": "error", "detail": str(err)}
         except AssertionError as err:
             result = {"outcome": "invariant", "detail": str(err)[:300]}
-        except api_calls.ExpectedError as err:
-            result = {"outcome": "error", "detail": str(err)[:200]}
-        except Exception as err:  # a bug, but the process lives on
-            tb = traceback.extract_tb(err.__traceback__)
-            where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
-            result = {"outcome": "unexpected", "detail": f"{type(err).__name__} at {where}: {str(err)[:200]}"}
+        except Exception as err:  # noqa: BLE001
+            result = _classify(case, err)
         out.write(json.dumps(result) + "\n")
         out.flush()
+
+
+# Surfaces whose clean errors are only the classes the surface documents (the TPU
+# surfaces: tfmlir's runtime and import errors; anything else, a ValueError or
+# RuntimeError from a dependency included, is unexpected).
+_STRICT = {"tpu-graphdef", "tpu-bridged"}
+
+
+def _classify(case, err):
+    expected = (api_calls.ExpectedError, framework_calls.ExpectedError)
+    if case["surface"] in _STRICT:
+        from tfmlir import runtime
+        expected = (runtime.ProgramError, runtime.RunError, ir.MLIRError, TFImportError, passes.PipelineError)
+    if isinstance(err, expected):
+        return {"outcome": "error", "detail": str(err)[:200]}
+    tb = traceback.extract_tb(err.__traceback__)
+    where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
+    return {"outcome": "unexpected", "detail": f"{type(err).__name__} at {where}: {str(err)[:200]}"}
 
 
 if __name__ == "__main__":

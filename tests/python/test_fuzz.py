@@ -2,8 +2,12 @@
 
 Runs at least 5,000 cases across the surfaces (mutated IR through parser,
 passes and exporter; mutated GraphDefs through the importer; corrupted
-bytecode; random API calls) within a bounded time; fails on any crash or hang,
-and on any unexpected exception or broken invariant (--strict).
+bytecode; random API calls; hostile attribute values on valid ops; mutated
+TPU GraphDefs through the importer, the TPU bridge and runtime sessions;
+mutated bridged programs through runtime sessions; pass-framework misuse)
+within a bounded time, at least 200 cases for each of the last four; fails on
+any crash or hang, and on any unexpected exception or broken invariant
+(--strict).
 """
 import json
 import subprocess
@@ -15,6 +19,7 @@ from conftest import REPO_ROOT
 
 FUZZ = REPO_ROOT / "tests" / "fuzz" / "fuzz.py"
 MIN_CASES = 5000
+MIN_NEW_STRATEGY_CASES = 200
 
 
 @pytest.mark.slow
@@ -34,3 +39,6 @@ def test_fuzz_suite_has_no_crashes(tmp_path):
     assert report["tried"] >= MIN_CASES, f"only {report['tried']} cases within the budget"
     for surface in ("ir", "graphdef", "bytecode", "api"):
         assert report["per_surface"][surface]["tried"] > 0, surface
+    for surface in ("attrs", "tpu-graphdef", "tpu-bridged", "framework"):
+        tried = report["per_surface"].get(surface, {}).get("tried", 0)
+        assert tried >= MIN_NEW_STRATEGY_CASES, f"{surface}: only {tried} cases"
