@@ -562,6 +562,42 @@ NB_MODULE(_tfmlir, m) {
       "{'verifiers' | 'folders' | 'patterns': sorted tf op names} of the generated "
       "ops with hand-written C++ semantics of each kind.");
   m.def(
+      "attribute_items",
+      [](nb::handle owner) {
+        // (name, attribute) of an op's attributes or a DictionaryAttr's
+        // entries; each attribute downcast where the bindings can, else the
+        // plain mlir.ir.Attribute (the bindings' NamedAttribute.attr aborts
+        // the process on, e.g., complex dense constants).
+        nb::list out;
+        std::optional<nb::object> capsule = mlirApiObjectToCapsule(owner);
+        if (!capsule)
+          throw nb::type_error("attribute_items takes an mlir.ir.Operation, OpView or DictAttr");
+        MlirOperation op = mlirPythonCapsuleToOperation(capsule->ptr());
+        PyErr_Clear();
+        if (!mlirOperationIsNull(op)) {
+          for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e; ++i) {
+            MlirNamedAttribute named = mlirOperationGetAttribute(op, i);
+            out.append(nb::make_tuple(safeStr(mlirIdentifierStr(named.name)),
+                                      attributeToPython(named.attribute)));
+          }
+          return out;
+        }
+        MlirAttribute dict = mlirPythonCapsuleToAttribute(capsule->ptr());
+        PyErr_Clear();
+        if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict))
+          throw nb::type_error("attribute_items takes an mlir.ir.Operation, OpView or DictAttr");
+        for (intptr_t i = 0, e = mlirDictionaryAttrGetNumElements(dict); i < e; ++i) {
+          MlirNamedAttribute named = mlirDictionaryAttrGetElement(dict, i);
+          out.append(nb::make_tuple(safeStr(mlirIdentifierStr(named.name)),
+                                    attributeToPython(named.attribute)));
+        }
+        return out;
+      },
+      nb::arg("owner"),
+      "[(name, attribute)] of an op's attributes (inherent and discardable) or "
+      "of a DictAttr, never aborting on attributes the bindings cannot downcast "
+      "(those come back as plain mlir.ir.Attribute objects).");
+  m.def(
       "is_dense_elements", [](MlirAttribute attr) { return mlirAttributeIsADenseElements(attr); },
       nb::arg("attribute"), "Whether `attribute` is a DenseElementsAttr (of any element type).");
   m.def(

@@ -255,7 +255,7 @@ def _evaluate(op_name, attributes, operands, result_types):
     vals = [_array(a) for a in operands]
     if any(v is None for v in vals):
         return None
-    attrs = {named.name: named.attr for named in ir.DictAttr(attributes)}
+    attrs = dict(_native.attribute_items(attributes))  # (NamedAttribute.attr may abort)
 
     def attr(key, default=None):
         if key == "DstT":

@@ -244,3 +244,48 @@ def test_python_pass_raising_becomes_a_diagnostic(raising):
     assert [o[0] for o in outcomes] == ["test-raise-in-pass", "test-raise-in-pattern"], proc.stdout
     if raising.startswith(("ValueError", "RecursionError")):
         assert all(o[1] == "error" for o in outcomes), proc.stdout  # a diagnostic, IR unchanged
+
+
+def test_complex_attributes_survive_a_failed_pass_and_the_folding_hook():
+    # NamedAttribute.attr of the upstream bindings aborts on attributes they
+    # cannot downcast (complex dense constants); the rollback of a failed
+    # module pass and the constant evaluator read attributes without it.
+    proc = _child('''
+        import tfmlir
+        from mlir import ir
+        from tfmlir import _tfmlir, passes
+        from tfmlir.passes import framework
+
+        class FailOnModule(framework.Pass):
+            """Adds an attribute, then fails."""
+            argument = "test-fail-on-complex-module"
+            anchor = framework.MODULE
+
+            def run_on_operation(self, op):
+                op.operation.attributes["tf.x"] = ir.UnitAttr.get()
+                self.fail("failed on purpose")
+
+        passes.register_pass(FailOnModule)
+        src = 'module attributes {tf.c = dense<(1.0, 2.0)> : tensor<complex<f32>>} {}'
+        with ir.Context():
+            m = ir.Module.parse(src)
+            try:
+                passes.run(m, "builtin.module(test-fail-on-complex-module)")
+            except ir.MLIRError:
+                pass
+            assert "tf.x" not in str(m) and "tensor<complex<f32>>" in str(m)
+            items = dict(_tfmlir.attribute_items(m.operation))
+            assert set(items) == {"tf.c"} and "complex" in str(items["tf.c"].type)
+        folded = """
+        func.func @f() -> tensor<2xcomplex<f32>> {
+          %0 = "tf.Const"() <{value = dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>}> : () -> tensor<2xcomplex<f32>>
+          %1 = "tf.Neg"(%0) {_c = dense<(3.0, 4.0)> : tensor<complex<f32>>} : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+          return %1 : tensor<2xcomplex<f32>>
+        }"""
+        with ir.Context():
+            m = ir.Module.parse(folded)
+            passes.run(m, "builtin.module(func.func(canonicalize))")
+            assert '"tf.Neg"' not in str(m), str(m)
+        print("alive")
+    ''')
+    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr[-2000:]

@@ -599,8 +599,10 @@ def _restore(anchor, snapshot, graveyard):
         attributes, saved = anchor.attributes, snapshot.attributes
         for name in [attributes[k].name for k in range(len(attributes))]:
             del attributes[name]
-        for k in range(len(saved)):
-            attributes[saved[k].name] = saved[k].attr
+        # (By the native reader: NamedAttribute.attr aborts the process on
+        # attributes the bindings cannot downcast, e.g. complex constants.)
+        for name, value in _native.attribute_items(snapshot):
+            attributes[name] = value
         _ORIGINAL_ERASE(snapshot)
         return anchor
     ir.InsertionPoint(anchor).insert(snapshot)
