@@ -923,7 +923,7 @@ def _run_on_anchors(cls, instance, stage, module_op, graveyard, verify=False):
         del anchor
     # IR the pass left invalid is undone like a failure (the pass manager's own verifier
     # would report it and leave it in the module).
-    if verify and not _verify_output(cls, module_op):
+    if verify and not _verify_output(cls, module_op, explain=verify == "explained"):
         return fail()
     for _, snapshot in done + list(ahead.items()):
         if snapshot is not None:
@@ -931,15 +931,19 @@ def _run_on_anchors(cls, instance, stage, module_op, graveyard, verify=False):
     return True
 
 
-def _verify_output(cls, module_op):
-    """Verifies `module_op` after a Python pass; False (diagnostics emitted) if invalid."""
+def _verify_output(cls, module_op, explain=True):
+    """Verifies `module_op` after a Python pass; False (diagnostics emitted) if invalid.
+
+    The verifier's diagnostics are re-emitted (the pass's changes are undone);
+    with `explain`, after an error saying which pass produced the invalid IR."""
     try:
         module_op.verify()
         return True
     except ir.MLIRError as err:
-        _location_of(module_op).emit_error(
-            f"{cls.argument}: the pass produced invalid IR (checked after every Python pass, "
-            f"before the next upstream pass even with verify_each off; its changes are undone)")
+        if explain:
+            _location_of(module_op).emit_error(
+                f"{cls.argument}: the pass produced invalid IR (checked after every Python pass, "
+                f"before the next upstream pass even with verify_each off; its changes are undone)")
         for diagnostic in err.error_diagnostics:
             _location_of(diagnostic).emit_error(diagnostic.message)
         return False
@@ -958,8 +962,11 @@ def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyar
     def run(module_op, pass_):
         try:
             with _recursion_capped():
+                # With verify_each the verifier's diagnostics stand alone, as the
+                # pass manager's verifier reports them; otherwise (the framework's
+                # own check before an upstream pass) they are explained.
                 ok = _run_python_stage(cls, stage, module_op, graveyard,
-                                       verify=bool(verify_after or verify_each))
+                                       verify="explained" if verify_after else bool(verify_each))
         except Exception as exc:  # outside the pass's own code: still never abort
             _location_of(module_op).emit_error(
                 f"{cls.argument}: internal error: {_exception_summary(exc)}")
