@@ -146,7 +146,10 @@ def run_tfmlir_pipeline(text, pipeline):
     from mlir import ir
     from tfmlir.passes import framework
 
-    module = ir.Module.parse(text, ir.Context())
+    try:
+        module = ir.Module.parse(text, ir.Context())
+    except ir.MLIRError as exc:  # input the verifier refuses (TF's parse fails too)
+        return {"ok": False, "errors": [d.message for d in exc.error_diagnostics]}
     try:
         framework.run(module, f"builtin.module({pipeline})")
     except ir.MLIRError as exc:
