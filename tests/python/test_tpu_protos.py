@@ -445,7 +445,9 @@ def test_runtime_checks_the_metadata_of_compile_ops():
     from mlir import ir
     from tfmlir.runtime.host import ProgramError
     from tfmlir.runtime.session import _TPUSteps
-    steps = _TPUSteps(None)
+    import types
+    # The replica-count check asks the session's platform how many devices run replicas.
+    steps = _TPUSteps(types.SimpleNamespace(platform="cpu"))
     m = _metadata()
     with ir.Context() as context:
         for data in (b"", T.serialize_metadata(m), T.serialize_metadata(m, debug=True)):
