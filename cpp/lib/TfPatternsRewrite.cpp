@@ -29,6 +29,7 @@
 #include <functional>
 
 using namespace mlir;
+using tfmlir::TF::FnPattern;
 namespace tf_type = tfmlir::tf_type;
 
 namespace {
@@ -139,17 +140,6 @@ private:
   Operation *root;
   SmallVector<Operation *> ops;
   bool missingAttr = false;
-};
-
-/// A pattern rooted at op `root` given as a function.
-struct FnPattern : public RewritePattern {
-  using Fn = std::function<LogicalResult(Operation *, PatternRewriter &)>;
-  FnPattern(StringRef root, MLIRContext *context, Fn fn)
-      : RewritePattern(root, /*benefit=*/1, context), fn(std::move(fn)) {}
-  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rw) const override {
-    return fn(op, rw);
-  }
-  Fn fn;
 };
 
 /// `op` (one result) -> `name` on `operands` with `op`'s result types, the

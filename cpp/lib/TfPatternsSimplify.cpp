@@ -24,6 +24,7 @@
 #include <functional>
 
 using namespace mlir;
+using tfmlir::TF::FnPattern;
 
 namespace {
 
@@ -69,17 +70,6 @@ bool isConstantValueOf(Value v, int64_t value) {
     });
   return false;
 }
-
-/// A pattern rooted at op `root` given as a function.
-struct FnPattern : public RewritePattern {
-  using Fn = std::function<LogicalResult(Operation *, PatternRewriter &)>;
-  FnPattern(StringRef root, MLIRContext *context, Fn fn)
-      : RewritePattern(root, /*benefit=*/1, context), fn(std::move(fn)) {}
-  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rw) const override {
-    return fn(op, rw);
-  }
-  Fn fn;
-};
 
 /// Replaces `op` (one result) by a new op `name` on `operands` with `op`'s
 /// result type, TF's copied attributes and the inherent `attrs`.

@@ -13,9 +13,12 @@
 
 #include "tfmlir/TfBase.h"
 
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <functional>
 
 namespace tfmlir {
 namespace TF {
@@ -69,6 +72,19 @@ mlir::LogicalResult verifyTypesCompatibility(mlir::Operation *op, mlir::ValueRan
 /// discardable attribute whose name starts with '_' from `from` to `to` (what
 /// TF's canonicalization patterns keep of the op they replace).
 void copyDeviceAndUnderscoredAttributes(mlir::Operation *from, mlir::Operation *to);
+
+/// A canonicalization pattern rooted at op `root` (matched by name) given as
+/// a function, as the pattern files write TF's patterns.
+struct FnPattern : public mlir::RewritePattern {
+  using Fn = std::function<mlir::LogicalResult(mlir::Operation *, mlir::PatternRewriter &)>;
+  FnPattern(llvm::StringRef root, mlir::MLIRContext *context, Fn fn)
+      : mlir::RewritePattern(root, /*benefit=*/1, context), fn(std::move(fn)) {}
+  mlir::LogicalResult matchAndRewrite(mlir::Operation *op,
+                                      mlir::PatternRewriter &rw) const override {
+    return fn(op, rw);
+  }
+  Fn fn;
+};
 
 /// The reduction indices of BroadcastGradientArgs' r0 and r1 for
 /// broadcasting shapes s0 and s1 to `shape`, as TF's kernel computes them
