@@ -184,19 +184,21 @@ MlirOperation tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root) {
 
 void tfmlirEmitDiagnostic(MlirLocation loc, MlirDiagnosticSeverity severity,
                           MlirStringRef message) {
+  tfmlirEmitDiagnosticWithNotes(loc, severity, message, 0, nullptr, nullptr);
+}
+
+void tfmlirEmitDiagnosticWithNotes(MlirLocation loc, MlirDiagnosticSeverity severity,
+                                   MlirStringRef message, intptr_t numNotes,
+                                   MlirLocation const *noteLocations,
+                                   MlirStringRef const *noteMessages) {
   Location l = unwrap(loc);
-  StringRef text = unwrap(message);
-  switch (severity) {
-  case MlirDiagnosticError:
-    emitError(l) << text;
-    break;
-  case MlirDiagnosticWarning:
-    emitWarning(l) << text;
-    break;
-  default:
-    emitRemark(l) << text;
-    break;
-  }
+  DiagnosticSeverity kind = severity == MlirDiagnosticError     ? DiagnosticSeverity::Error
+                            : severity == MlirDiagnosticWarning ? DiagnosticSeverity::Warning
+                                                                : DiagnosticSeverity::Remark;
+  InFlightDiagnostic diag = l->getContext()->getDiagEngine().emit(l, kind);
+  diag << unwrap(message);
+  for (intptr_t i = 0; i < numNotes; ++i)
+    diag.attachNote(unwrap(noteLocations[i])) << unwrap(noteMessages[i]);
 }
 
 bool tfmlirContextIsMultithreadingEnabled(MlirContext ctx) {

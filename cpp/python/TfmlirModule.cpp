@@ -21,6 +21,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <mutex>
 #include <cctype>
 #include <string_view>
 
@@ -274,6 +275,68 @@ static nb::tuple diagnosticTuple(MlirDiagnostic diag) {
                         locationToPython(mlirDiagnosticGetLocation(diag)),
                         safeStr(mlirStringRefCreate(message.data(), message.size())), notes);
 }
+
+/// Diagnostics collected in C++ on whichever thread emits them (MLIR's
+/// verifier runs on worker threads, and upstream's ParallelDiagnosticHandler
+/// lets some through on nested parallel verification), turned into Python
+/// values only afterwards, on the calling thread. Attached as the newest
+/// handler around one parse or verify, it keeps every Python handler (which
+/// would need the GIL the waiting caller holds) out of the call.
+struct CollectedDiagnostic {
+  int severity;
+  MlirLocation location;
+  std::string message;
+  std::vector<CollectedDiagnostic> notes;
+};
+
+static CollectedDiagnostic collectDiagnostic(MlirDiagnostic diag) {
+  CollectedDiagnostic out{static_cast<int>(mlirDiagnosticGetSeverity(diag)),
+                          mlirDiagnosticGetLocation(diag), {}, {}};
+  mlirDiagnosticPrint(diag, appendChunk, &out.message);
+  for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diag); i < e; ++i)
+    out.notes.push_back(collectDiagnostic(mlirDiagnosticGetNote(diag, i)));
+  return out;
+}
+
+static nb::tuple collectedToPython(const CollectedDiagnostic &diag) {
+  nb::list notes;
+  for (const CollectedDiagnostic &note : diag.notes)
+    notes.append(collectedToPython(note));
+  return nb::make_tuple(diag.severity, locationToPython(diag.location),
+                        safeStr(mlirStringRefCreate(diag.message.data(), diag.message.size())),
+                        notes);
+}
+
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MlirContext ctx) : ctx(ctx) {
+    id = mlirContextAttachDiagnosticHandler(ctx, &DiagnosticCollector::handle, this, nullptr);
+  }
+  ~DiagnosticCollector() { mlirContextDetachDiagnosticHandler(ctx, id); }
+
+  nb::list take() {
+    nb::list out;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const CollectedDiagnostic &diag : collected)
+      out.append(collectedToPython(diag));
+    collected.clear();
+    return out;
+  }
+
+private:
+  static MlirLogicalResult handle(MlirDiagnostic diag, void *userData) {
+    auto *self = static_cast<DiagnosticCollector *>(userData);
+    CollectedDiagnostic copy = collectDiagnostic(diag);
+    std::lock_guard<std::mutex> lock(self->mutex);
+    self->collected.push_back(std::move(copy));
+    return mlirLogicalResultSuccess();
+  }
+
+  MlirContext ctx;
+  MlirDiagnosticHandlerID id;
+  std::mutex mutex;
+  std::vector<CollectedDiagnostic> collected;
+};
 
 static MlirLogicalResult callPythonDiagnosticHandler(MlirDiagnostic diag, void *userData) {
   nb::gil_scoped_acquire gil;
@@ -531,15 +594,26 @@ NB_MODULE(_tfmlir, m) {
       "getters that abort on non-UTF-8 bytes.");
   m.def(
       "emit_diagnostic",
-      [](MlirLocation loc, nb::handle severity, const std::string &message) {
-        tfmlirEmitDiagnostic(loc, severityOf(severity),
-                             mlirStringRefCreate(message.data(), message.size()));
+      [](MlirLocation loc, nb::handle severity, const std::string &message,
+         const std::vector<std::pair<MlirLocation, std::string>> &notes) {
+        std::vector<MlirLocation> noteLocations;
+        std::vector<MlirStringRef> noteMessages;
+        for (const auto &note : notes) {
+          noteLocations.push_back(note.first);
+          noteMessages.push_back(mlirStringRefCreate(note.second.data(), note.second.size()));
+        }
+        tfmlirEmitDiagnosticWithNotes(loc, severityOf(severity),
+                                      mlirStringRefCreate(message.data(), message.size()),
+                                      static_cast<intptr_t>(notes.size()), noteLocations.data(),
+                                      noteMessages.data());
       },
       nb::arg("location"), nb::arg("severity"), nb::arg("message"),
+      nb::arg("notes") = std::vector<std::pair<MlirLocation, std::string>>(),
       "Emits a diagnostic at `location`, as MLIR's emitError / emitWarning / "
       "emitRemark: `severity` is an ir.DiagnosticSeverity (ERROR, WARNING, "
-      "REMARK), its int value, or 'error' / 'warning' / 'remark'. It reaches "
-      "the context's diagnostic handlers like any diagnostic MLIR emits.");
+      "REMARK), its int value, or 'error' / 'warning' / 'remark'; `notes` a list "
+      "of (location, message) attached to it. It reaches the context's diagnostic "
+      "handlers like any diagnostic MLIR emits.");
   m.def(
       "hand_written_semantics",
       []() {
@@ -679,6 +753,48 @@ NB_MODULE(_tfmlir, m) {
         setHookObject(deviceNameMerger, nb::none());
       },
       "Removes the Python hooks (registered with atexit by the package).");
+  m.def(
+      "parse_collecting",
+      [](MlirContext ctx, nb::bytes data) {
+        DiagnosticCollector collector(ctx);
+        MlirModule module = mlirModuleCreateParse(
+            ctx, mlirStringRefCreate(static_cast<const char *>(data.c_str()), data.size()));
+        nb::list diagnostics = collector.take();
+        std::optional<MlirModule> result;
+        if (!mlirModuleIsNull(module))
+          result = module;
+        return std::make_pair(result, diagnostics);
+      },
+      nb::arg("context"), nb::arg("data"),
+      "Parses text or bytecode into a module: (module or None, diagnostics), each "
+      "diagnostic the 4-tuple of attach_diagnostic_handler. Every diagnostic of the "
+      "parse and its verification, on any thread, is collected in C++ and handed over "
+      "afterwards: no diagnostic handler runs meanwhile (thread-safe for nested "
+      "modules verified in parallel).");
+  m.def(
+      "parse_file_collecting",
+      [](MlirContext ctx, const std::string &path) {
+        DiagnosticCollector collector(ctx);
+        MlirModule module =
+            mlirModuleCreateParseFromFile(ctx, mlirStringRefCreate(path.data(), path.size()));
+        nb::list diagnostics = collector.take();
+        std::optional<MlirModule> result;
+        if (!mlirModuleIsNull(module))
+          result = module;
+        return std::make_pair(result, diagnostics);
+      },
+      nb::arg("context"), nb::arg("path"),
+      "parse_collecting for the file at `path` (locations name the path, as "
+      "Module.parseFile's do).");
+  m.def(
+      "verify_collecting",
+      [](MlirOperation op) {
+        DiagnosticCollector collector(mlirOperationGetContext(op));
+        bool ok = mlirOperationVerify(op);
+        return std::make_pair(ok, collector.take());
+      },
+      nb::arg("operation"),
+      "Verifies `operation`: (ok, diagnostics), collected as parse_collecting does.");
   m.def(
       "detach_diagnostic_handler",
       [](MlirContext ctx, uint64_t id) { mlirContextDetachDiagnosticHandler(ctx, id); },

@@ -14,6 +14,16 @@ abort the whole process on bytes that are not UTF-8; others raise
   its location, before any Python code reads it.
 * :class:`DiagnosticHandler` is a diagnostic handler whose text is read in
   C++, so a diagnostic about such IR is printed, never fatal.
+* :func:`attribute_items` / :func:`attribute_dict` read an op's attributes or a
+  dictionary's entries; the bindings' ``NamedAttribute.attr`` aborts the process
+  on some attributes (complex dense constants).
+* :func:`parse` and :func:`verify` are ``ir.Module.parse`` and
+  ``Operation.verify`` whose diagnostics are collected in C++ on whichever
+  thread emits them. MLIR verifies isolated regions on worker threads; on
+  nested modules some of their diagnostics reach the context's handlers on
+  the worker thread, where upstream's error capture touches Python objects
+  without the GIL (a fatal nanobind error) and a Python handler waits forever
+  for the GIL the caller holds.
 
 String attribute *values* may hold any bytes (TensorFlow string attributes
 are bytes); read them with ``StringAttr.value_bytes``.
@@ -25,7 +35,8 @@ from mlir import ir
 from . import _tfmlir
 
 __all__ = ["op_name", "location_filename", "location_name", "find_non_utf8", "check_utf8",
-           "NonUtf8Error", "Diagnostic", "DiagnosticHandler"]
+           "NonUtf8Error", "Diagnostic", "DiagnosticHandler", "parse", "verify", "attribute_items",
+           "attribute_dict"]
 
 
 def _operation(op):
@@ -59,6 +70,17 @@ class NonUtf8Error(ValueError):
         super().__init__(message)
         self.op = op
         self.location = op.location if op is not None else None
+
+
+def attribute_items(owner):
+    """[(name, attribute)] of an op's attributes (inherent and discardable) or of a
+    ``DictAttr``'s entries, in order; each attribute downcast where the bindings can."""
+    return _tfmlir.attribute_items(owner)
+
+
+def attribute_dict(owner):
+    """:func:`attribute_items` as a dict."""
+    return dict(_tfmlir.attribute_items(owner))
 
 
 def check_utf8(op, consumer: str = "tfmlir") -> None:
@@ -124,3 +146,49 @@ class DiagnosticHandler:
     def __exit__(self, *exc):
         self.detach()
         return False
+
+
+def _split_errors(raw):
+    """The errors among collected diagnostics; warnings and remarks are emitted again
+    on this thread (to the context's other handlers)."""
+    errors = []
+    for diag in (_to_diagnostic(r) for r in raw):
+        if diag.severity == ir.DiagnosticSeverity.ERROR:
+            errors.append(diag)
+        else:
+            _reemit(diag)
+    return errors
+
+
+def _reemit(diag) -> None:
+    notes = [(note.location, note.message) for note in diag.notes]
+    try:
+        _tfmlir.emit_diagnostic(diag.location, diag.severity, diag.message, notes)
+    except Exception:  # a handler's failure never hides the parse result
+        pass
+
+
+def parse(data, context=None, *, path=None, title="Unable to parse module assembly"):
+    """``ir.Module.parse(data)`` (or ``parseFile(path)`` when `path` is given) that is safe on
+    every thread layout: raises ``ir.MLIRError(title, errors)`` whose ``error_diagnostics``
+    are :class:`Diagnostic`; warnings and remarks go on to the context's handlers."""
+    context = context if context is not None else ir.Context.current
+    if path is not None:
+        module, raw = _tfmlir.parse_file_collecting(context, str(path))
+    else:
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        module, raw = _tfmlir.parse_collecting(context, bytes(data))
+    errors = _split_errors(raw)
+    if module is None:
+        raise ir.MLIRError(title, errors)
+    return module
+
+
+def verify(op) -> None:
+    """``Operation.verify()`` that is safe on every thread layout (see :func:`parse`):
+    raises ``ir.MLIRError("Verification failed", errors)``."""
+    ok, raw = _tfmlir.verify_collecting(_operation(op))
+    errors = _split_errors(raw)
+    if not ok:
+        raise ir.MLIRError("Verification failed", errors)

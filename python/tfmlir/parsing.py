@@ -408,35 +408,15 @@ def parse_module(data, context=None, *, max_depth=None):
 
     guard(data, max_depth)
     context = context if context is not None else ir.Context.current
-    errors = []
-
-    def collect(diag):
-        if diag.severity != ir.DiagnosticSeverity.ERROR:
-            return False  # warnings and remarks go on to the other handlers
-        errors.append(diag)
-        return True
-
-    previous = context.emit_error_diagnostics
-    context.emit_error_diagnostics = True  # errors reach `collect` instead of upstream's capture
     try:
-        with irsafe.DiagnosticHandler(context, collect):
-            try:
-                return ir.Module.parse(data, context)
-            except (ir.MLIRError, RuntimeError):
-                pass
-            except MemoryError:
-                # MLIR's bytecode reader allocates what a (corrupt) size field asks for.
-                error = ir.MLIRError("Unable to parse module: reading the input ran out of memory "
-                                     "(std::bad_alloc); a size in the bytecode is larger than the "
-                                     "input can hold", [])
-                error.diagnostics = []
-                raise error from None
-    finally:
-        context.emit_error_diagnostics = previous
-    lines = ["Unable to parse module assembly:"]
-    for diag in errors:
-        lines.append(f"error: {diag.location}: {diag.message}")
-        lines.extend(f" note: {note.location}: {note.message}" for note in diag.notes)
-    error = ir.MLIRError("\n".join(lines), [])
-    error.diagnostics = errors
-    raise error
+        return irsafe.parse(data, context)
+    except ir.MLIRError as error:
+        error.diagnostics = error.error_diagnostics
+        raise
+    except MemoryError:
+        # MLIR's bytecode reader allocates what a (corrupt) size field asks for.
+        error = ir.MLIRError("Unable to parse module: reading the input ran out of memory "
+                             "(std::bad_alloc); a size in the bytecode is larger than the "
+                             "input can hold", [])
+        error.diagnostics = []
+        raise error from None

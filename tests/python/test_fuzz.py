@@ -22,11 +22,8 @@ MIN_CASES = 5000
 MIN_NEW_STRATEGY_CASES = 200
 # Findings of the suite still open: {saved case file: what it is}.
 KNOWN_FINDINGS = {
-    # tests/fuzz/known/attrs_parallel_verify_gil_abort.mlir: parsing a module whose nested
-    # module holds a tf_device.launch without `device` beside a cluster_func, with a
-    # same-named function outside: verification on MLIR's worker threads reaches Python
-    # without the GIL (nanobind aborts; the guarded parse child hangs). Open.
-    "case3227_attrs_hang.json": "parallel verification reaches Python without the GIL",
+    # {finding file name: why it is tolerated}; fixed findings move to a regression test
+    # (e.g. tests/fuzz/regressions/parallel_verify_nested_module.mlir).
 }
 
 
@@ -42,7 +39,7 @@ def test_fuzz_suite_has_no_crashes(tmp_path):
     report = json.loads(report_path.read_text())
     total = report["total"]
     found = sorted(p.name for p in (tmp_path / "crashes").glob("case*.json"))
-    # Open findings (reproducers in tests/fuzz/known/, reported in the issue notes) are
+    # Open findings (reported in the issue notes) are
     # allowed exactly as recorded; anything else fails.
     unknown = [name for name in found if name not in KNOWN_FINDINGS]
     assert not unknown, run.stdout[-4000:]

@@ -115,6 +115,13 @@ MLIR_CAPI_EXPORTED void tfmlirEmitDiagnostic(MlirLocation loc,
                                              MlirDiagnosticSeverity severity,
                                              MlirStringRef message);
 
+/* tfmlirEmitDiagnostic with `numNotes` notes attached (each at its location). */
+MLIR_CAPI_EXPORTED void tfmlirEmitDiagnosticWithNotes(MlirLocation loc,
+                                                      MlirDiagnosticSeverity severity,
+                                                      MlirStringRef message, intptr_t numNotes,
+                                                      MlirLocation const *noteLocations,
+                                                      MlirStringRef const *noteMessages);
+
 /* Whether `ctx` runs passes on several threads. */
 MLIR_CAPI_EXPORTED bool tfmlirContextIsMultithreadingEnabled(MlirContext ctx);
 

@@ -810,9 +810,12 @@ def _guarded_walk(self, *args, **kwargs):
 def _guarded_module_parse(asm, *args, **kwargs):
     """``ir.Module.parse`` while a Python pass runs: text or bytecode is checked
     first (:func:`tfmlir.parsing.guard`: nesting depth, result numbers, element
-    counts, corrupted bytecode); refused input raises ParseGuardError (a ValueError)."""
-    if isinstance(asm, (str, bytes, bytearray, memoryview)):
+    counts, corrupted bytecode); refused input raises ParseGuardError (a ValueError).
+    Its diagnostics are collected thread-safely (:func:`tfmlir.irsafe.parse`)."""
+    if isinstance(asm, (str, bytes, bytearray, memoryview)) and len(args) <= 1 and set(kwargs) <= {"context"}:
         parsing.guard(asm)
+        context = args[0] if args else kwargs.get("context")
+        return irsafe.parse(asm, context)
     return _ORIGINAL_MODULE_PARSE(asm, *args, **kwargs)
 
 
@@ -937,7 +940,7 @@ def _verify_output(cls, module_op, explain=True):
     The verifier's diagnostics are re-emitted (the pass's changes are undone);
     with `explain`, after an error saying which pass produced the invalid IR."""
     try:
-        module_op.verify()
+        irsafe.verify(module_op)
         return True
     except ir.MLIRError as err:
         if explain:
@@ -1159,7 +1162,7 @@ class PassPipeline:
             raise PipelineError("the module belongs to another mlir.ir.Context than the pipeline")
         _check_not_running(self.context)
         _check_element_counts(op)
-        op.verify()  # never hand invalid IR to upstream passes (assertions are on)
+        irsafe.verify(op)  # never hand invalid IR to upstream passes (assertions are on)
         self._check_symbol_uses(op)
         del self._interrupted[:]
         graveyard = self._graveyard  # shared with the Python stages' callables

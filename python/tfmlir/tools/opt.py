@@ -1271,18 +1271,19 @@ def _transform(buffer: SourceBuffer, context, args, pipeline: Optional[str], sin
         else:
             sink.take(Diag("error", loc_info(None), f"{buffer.display_name}: {err}", []))
         return None
+    from tfmlir import irsafe
+
     try:
-        if buffer.parse_path is not None:
-            module = ir.Module.parseFile(buffer.parse_path, context=context)
-        else:
-            module = ir.Module.parse(buffer.data, context=context)
+        # Diagnostics collected thread-safely (MLIR verifies nested modules on
+        # worker threads; see tfmlir.irsafe.parse).
+        module = irsafe.parse(buffer.data, context, path=buffer.parse_path)
     except ir.MLIRError as err:
         _take_error(err, sink)
         return None
     try:
         # Parsing verifies already; re-check so no pass ever sees invalid IR
         # (assertion-enabled MLIR would abort the interpreter).
-        module.operation.verify()
+        irsafe.verify(module.operation)
     except ir.MLIRError as err:
         _take_error(err, sink)
         return None
