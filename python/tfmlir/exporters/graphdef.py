@@ -1172,7 +1172,7 @@ class Exporter:
                     raise fail(f"'{name}' = {v} is not a 32-bit integer")
                 return v
 
-            d = {na.name: na.attr for na in versions}
+            d = irsafe.attribute_dict(versions)
             producer = int32(d["producer"], "producer") if "producer" in d else producer
             min_consumer = int32(d["min_consumer"], "min_consumer") if "min_consumer" in d else 0
             if "bad_consumers" in d:

@@ -34,6 +34,7 @@ output):
 """
 from mlir import ir
 
+from .. import irsafe
 from .analysis.names import FUNC, MODULE
 from .analysis.symbols import module_body, symbol_name
 from .framework import PassFailure, erase_op
@@ -111,11 +112,7 @@ def outline_all(module, op_name, call_name):
             del op.attributes[OUTLINED_FUNCTION_NAME]
         loc = op.location
         _, captured, result_types = outline_block(op.regions[0].blocks[0], name, at_module_end, loc=loc)
-        attributes = op.attributes
-        copied = {}
-        for index in range(len(attributes)):
-            named_attr = attributes[index]
-            copied[named_attr.name] = named_attr.attr
+        copied = irsafe.attribute_dict(op)
         copied["func"] = ir.FlatSymbolRefAttr.get(name, context)
         call = ir.Operation.create(call_name, results=result_types, operands=captured,
                                    attributes=copied, loc=loc, ip=ir.InsertionPoint(op))

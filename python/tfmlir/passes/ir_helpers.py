@@ -430,7 +430,7 @@ def add_replicated_inputs(replicate, groups):
     replicated, packed = operands[:segments[0]], operands[segments[0]:]
     for values, _type in groups:
         replicated += list(values)
-    new_attributes = {attributes[i].name: attributes[i].attr for i in range(len(attributes))}
+    new_attributes = irsafe.attribute_dict(replicate)
     new_attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(replicated), len(packed)],
                                                                      context=replicate.context)
     new = ir.Operation.create(replicate.name, results=[r.type for r in replicate.results],
@@ -480,7 +480,7 @@ def set_arg_attr(func, index, name, value):
     empty = ir.DictAttr.get({})
     attrs = attrs + [empty] * (count - len(attrs))
     entry = ir.DictAttr(attrs[index])
-    merged = {entry[k].name: entry[k].attr for k in range(len(entry))}
+    merged = irsafe.attribute_dict(entry)
     merged[name] = value
     attrs[index] = ir.DictAttr.get(merged)
     func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
@@ -498,8 +498,8 @@ def remove_arg_attr(func, index, name):
     if name not in entry:
         return None
     removed = entry[name]
-    attrs[index] = ir.DictAttr.get({entry[k].name: entry[k].attr for k in range(len(entry))
-                                    if entry[k].name != name})
+    attrs[index] = ir.DictAttr.get({key: value for key, value in irsafe.attribute_items(entry)
+                                    if key != name})
     if all(len(ir.DictAttr(a)) == 0 for a in attrs):
         del func.attributes["arg_attrs"]
     else:

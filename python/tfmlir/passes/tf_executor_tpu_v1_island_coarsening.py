@@ -71,6 +71,7 @@ from collections import deque
 
 from mlir import ir
 
+from .. import irsafe
 from .analysis.executor import ISLAND, create_island, graphs_in, op_key
 from .analysis.names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
                              REPLICATION_INFO_ATTR, SKIP_ISLAND_OUTLINING_ATTR,
@@ -217,9 +218,7 @@ class _ClusterCalls:
         funcs = self.funcs.get(cluster, ())
         if len(funcs) <= 1:
             return False
-        attributes = op.attributes
-        for index in range(len(attributes)):
-            attr = attributes[index].attr
+        for _name, attr in irsafe.attribute_items(op):
             if isinstance(attr, ir.FlatSymbolRefAttr):
                 callee = self.symbols.get(attr.value)
                 if callee is not None and callee.name == FUNC and attr.value in funcs:

@@ -70,6 +70,7 @@ Failures (the module is left unchanged):
 """
 from mlir import ir
 
+from .. import irsafe
 from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
@@ -395,10 +396,9 @@ class _Extraction:
             ir.Operation.create(DEVICE_RETURN, operands=kept, loc=old_terminator.location,
                                 ip=ir.InsertionPoint(old_terminator))
             erase_op(old_terminator)
-            attributes = cluster.attributes
             new = ir.Operation.create(
                 CLUSTER, results=[value.type for value in kept],
-                attributes={attributes[i].name: attributes[i].attr for i in range(len(attributes))},
+                attributes=irsafe.attribute_dict(cluster),
                 regions=1, loc=cluster.location, ip=ir.InsertionPoint(cluster))
             cluster.regions[0].blocks[0].append_to(new.regions[0])
         targets = []

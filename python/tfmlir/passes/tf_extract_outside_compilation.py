@@ -112,6 +112,7 @@ from collections import deque
 
 from mlir import ir
 
+from .. import irsafe
 from .analysis.devices import (HostDeviceError, device_to_host_map, has_tpu_device, module_devices)
 from .analysis.executor import op_key
 from .analysis.names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAUNCH, MODULE,
@@ -469,8 +470,7 @@ class _ClusterExtraction:
             ir.Operation.create(DEVICE_RETURN, operands=list(launch.results), loc=loc,
                                 ip=ir.InsertionPoint(block))
         block = parallel_execute.regions[n_hosts].blocks.append()
-        old = cluster.attributes
-        attributes = {old[i].name: old[i].attr for i in range(len(old))}
+        attributes = irsafe.attribute_dict(cluster)
         new_cluster = ir.Operation.create(CLUSTER, results=[v.type for v in from_device],
                                           attributes=attributes, regions=1, loc=loc,
                                           ip=ir.InsertionPoint(block))

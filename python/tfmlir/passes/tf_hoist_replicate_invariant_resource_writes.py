@@ -21,6 +21,7 @@ No failure of its own: malformed replicates are rejected by the verifier.
 """
 from mlir import ir
 
+from .. import irsafe
 from .analysis.names import ASSIGN_VARIABLE, FUNC, REPLICATE
 from .analysis.side_effects import is_resource_type
 from .framework import Pass, erase_op, register_pass
@@ -105,5 +106,4 @@ def _move_after(replicate, writes):
 
 
 def _attributes(op):
-    attributes = op.attributes
-    return {attributes[k].name: attributes[k].attr for k in range(len(attributes))}
+    return irsafe.attribute_dict(op)

@@ -27,6 +27,7 @@ function`` (recv ops are checked before send ops in each region).
 """
 from mlir import ir
 
+from .. import irsafe
 from ..dialects import tf_type
 from .analysis.names import FUNC
 from .framework import Pass, PassFailure, erase_op, register_pass
@@ -94,11 +95,7 @@ def _rewrite_region(region):
 def _replace_with(op, name, extra_operand, overrides):
     """Rebuilds `op` as `name` before it (same result types and attributes, `overrides` set,
     `extra_operand` appended) and erases it."""
-    attributes = op.attributes
-    attrs = {}
-    for index in range(len(attributes)):
-        named = attributes[index]
-        attrs[named.name] = named.attr
+    attrs = irsafe.attribute_dict(op)
     attrs.update(overrides)
     new = ir.Operation.create(name, results=[result.type for result in op.results],
                               operands=list(op.operands) + [extra_operand], attributes=attrs,

@@ -123,6 +123,7 @@ Differences from TF (documented on purpose):
 """
 from mlir import ir
 
+from .. import irsafe
 from .. import _tfmlir as _native
 
 from .analysis import _tf2xla_defs as tf2xla_defs
@@ -189,8 +190,7 @@ def _int_attr(op_attributes, name):
 
 
 def _attribute_dict(op):
-    attributes = op.attributes
-    return {attributes[k].name: attributes[k].attr for k in range(len(attributes))}
+    return irsafe.attribute_dict(op)
 
 
 def diagnostic_asm(op):

@@ -22,6 +22,7 @@ with a body (TF's process crashes).
 """
 from mlir import ir
 
+from .. import irsafe
 from .analysis.calls import function_callee
 from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, MODULE, READ_VARIABLE, REPLICATE
 from .framework import Pass, erase_op, register_pass
@@ -90,8 +91,7 @@ def _add_reads(cluster_func, table):
     if not reads:
         return
     callee = function_callee(cluster_func, table, with_body=True)
-    attributes = {cluster_func.attributes[i].name: cluster_func.attributes[i].attr
-                  for i in range(len(cluster_func.attributes))}
+    attributes = irsafe.attribute_dict(cluster_func)
     new = ir.Operation.create(CLUSTER_FUNC, results=[r.type for r in cluster_func.results],
                               operands=list(cluster_func.operands) + reads, attributes=attributes,
                               loc=cluster_func.location, ip=ir.InsertionPoint(cluster_func))

@@ -52,6 +52,7 @@ SameOperandsAndResultType trait are not looked through.
 """
 from mlir import ir
 
+from .. import irsafe
 from ..shapes import xla_protos
 from .analysis.calls import CALLEE_ATTRS, resolve_callee
 from .analysis.devices import TPU_REPLICATED_CORE, parse_full_name
@@ -418,7 +419,7 @@ def _attr_dicts(func, name, count):
 
 
 def _with_sharding(attrs, string, context):
-    entries = {attrs[i].name: attrs[i].attr for i in range(len(attrs))}
+    entries = irsafe.attribute_dict(attrs)
     entries[SHARDING_ATTR] = ir.StringAttr.get(string, context)
     return ir.DictAttr.get(entries, context)
 

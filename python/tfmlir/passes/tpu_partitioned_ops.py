@@ -33,8 +33,7 @@ def attr_or_none(op, name):
 
 def attribute_dict(op):
     """All of `op`'s attributes, inherent and discardable (MLIR's ``getAttrs()``), by name."""
-    attributes = op.operation.attributes
-    return {attributes[i].name: attributes[i].attr for i in range(len(attributes))}
+    return irsafe.attribute_dict(op.operation)
 
 
 def bool_attr(op, name, default=False):

@@ -710,7 +710,7 @@ class Session:
         entry = main.attributes["tf.entry_function"] if "tf.entry_function" in main.attributes else None
         inputs, outputs = [], []
         if entry is not None:
-            d = {na.name: na.attr for na in ir.DictAttr(entry)}
+            d = irsafe.attribute_dict(ir.DictAttr(entry))
             inputs = _names_of(_entry_names(d, "inputs"))
             outputs = _names_of(_entry_names(d, "outputs"))
         self.input_names = [parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"

@@ -14,6 +14,7 @@ op's symbol table (and ``@b`` inside ``@a``); an op using a symbol several times
 """
 from mlir import ir
 
+from ... import irsafe
 from ... import _tfmlir
 
 # Attribute kinds without symbol references inside (the Python API gives them their class).
@@ -66,8 +67,8 @@ def _roots(attr, name, cache):
         found = tuple(names)
     elif kind is ir.DictAttr:
         names = []
-        for index in range(len(attr)):
-            names.extend(_roots(attr[index].attr, name, cache))
+        for _key, value in irsafe.attribute_items(attr):
+            names.extend(_roots(value, name, cache))
         found = tuple(names)
     elif kind is ir.TypeAttr:
         # Types may hold attributes (a tensor encoding); none of TF's does.
@@ -95,11 +96,9 @@ def referenced_roots(op, cache=None):
     """
     if cache is None:
         cache = {}
-    attributes = op.attributes
     names = None
-    for index in range(len(attributes)):
-        named = attributes[index]
-        found = _roots(named.attr, named.name, cache)
+    for attr_name, value in irsafe.attribute_items(op):
+        found = _roots(value, attr_name, cache)
         if found:
             if names is None:
                 names = []
@@ -119,8 +118,8 @@ def _flat_names(attr, found):
         for element in attr:
             _flat_names(element, found)
     elif kind is ir.DictAttr:
-        for index in range(len(attr)):
-            _flat_names(attr[index].attr, found)
+        for _key, value in irsafe.attribute_items(attr):
+            _flat_names(value, found)
     elif kind is ir.Attribute and _FuncAttr.isinstance(attr):
         func = _FuncAttr(attr)
         _flat_names(func.name, found)
@@ -131,9 +130,8 @@ def flat_references(op):
     """The names of the flat symbol references (``@f``, not ``@f::@x``) in `op`'s attributes,
     in attribute order (with repeats)."""
     found = []
-    attributes = op.attributes
-    for index in range(len(attributes)):
-        _flat_names(attributes[index].attr, found)
+    for _name, value in irsafe.attribute_items(op):
+        _flat_names(value, found)
     return found
 
 
@@ -161,12 +159,11 @@ def _replaced(attr, old, new):
     if kind is ir.DictAttr:
         entries = {}
         changed = False
-        for index in range(len(attr)):
-            named = attr[index]
-            replaced = _replaced(named.attr, old, new)
+        for key, value in irsafe.attribute_items(attr):
+            replaced = _replaced(value, old, new)
             if replaced is not None:
                 changed = True
-            entries[named.name] = named.attr if replaced is None else replaced
+            entries[key] = value if replaced is None else replaced
         return ir.DictAttr.get(entries) if changed else None
     if kind is not ir.Attribute or not _FuncAttr.isinstance(attr):
         return None  # a kind referenced_roots found no reference in
@@ -184,13 +181,12 @@ def _replaced(attr, old, new):
 def replace_root(op, old, new):
     """Makes `op`'s references rooted at `old` rooted at `new` (``@old`` -> ``@new``,
     ``@old::@x`` -> ``@new::@x``); True if one changed. Only `op`'s own attributes."""
-    attributes = op.attributes
     updates = []
-    for index in range(len(attributes)):
-        named = attributes[index]
-        replaced = _replaced(named.attr, old, new)
+    for attr_name, value in irsafe.attribute_items(op):
+        replaced = _replaced(value, old, new)
         if replaced is not None:
-            updates.append((named.name, replaced))
+            updates.append((attr_name, replaced))
+    attributes = op.attributes
     for name, replaced in updates:
         attributes[name] = replaced
     return bool(updates)

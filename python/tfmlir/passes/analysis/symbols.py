@@ -10,6 +10,8 @@
 """
 from mlir import ir
 
+from ... import irsafe
+
 NESTED_TPU_MODULE = "_tpu_v1_compat_outlined"
 from .names import FUNC as FUNC_OP, MODULE as MODULE_OP  # noqa: F401
 
@@ -40,9 +42,7 @@ def symbol_ops(module):
 def flat_symbol_refs(op):
     """Names referenced by flat symbol refs in `op`'s attributes (or array elements)."""
     names = []
-    attributes = op.attributes
-    for index in range(len(attributes)):
-        attr = attributes[index].attr
+    for _name, attr in irsafe.attribute_items(op):
         if isinstance(attr, ir.FlatSymbolRefAttr):
             names.append(attr.value)
         elif isinstance(attr, ir.ArrayAttr):
