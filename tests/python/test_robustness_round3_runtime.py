@@ -355,3 +355,38 @@ def test_host_transfer_for_another_device_ordinal_is_refused(runtime):
     (y,) = runtime.run(moved, {"x": x})
     (reference,) = runtime.run(program, {"x": x})
     np.testing.assert_array_equal(y, reference)
+
+
+_EXECUTE_LAUNCH = '{device = "/job:localhost/replica:0/task:0/device:TPU:0"} : () -> tensor<3xf32>'
+
+
+@pytest.mark.parametrize("old, new, why", [
+    (_EXECUTE_LAUNCH, _EXECUTE_LAUNCH.replace("TPU:0", "GPU:0"), r"no device of the session matches '.*GPU:0'"),
+    (_EXECUTE_LAUNCH, _EXECUTE_LAUNCH.replace("/job:localhost/replica:0/task:0/device:TPU:0", "not a device"),
+     r"device 'not a device' is not a TensorFlow device name"),
+    (_EXECUTE_LAUNCH, _EXECUTE_LAUNCH.replace("TPU:0", "CPU:0"), r"TPUExecute has a kernel for TPU devices only"),
+    ('device:CPU:0"} : () -> ()', 'device:CPU:5"} : () -> ()', r"no device of the session matches '.*CPU:5'"),
+    ("/job:localhost", "/job:worker", r"no device of the session matches '/job:worker/"),
+])
+def test_launch_devices_must_be_devices_of_the_session(runtime, old, new, why):
+    # TensorFlow places a launch on its device or fails; the runtime refuses such programs when
+    # the session is built, naming the launch.
+    program = P.middle()
+    assert old in program
+    with pytest.raises(runtime.ProgramError, match=why) as info:
+        runtime.Session(program.replace(old, new))
+    assert "tf_device.launch" in str(info.value) or "TPUExecute" in str(info.value)
+
+
+def test_launch_devices_are_checked_against_the_modules_device_list(runtime):
+    # With tf.devices, the module's list is the device set (TPU:1 is an XLA device, not listed).
+    program = P.middle().replace("module attributes {", 'module attributes {tf.devices = ['
+                                 '"/job:localhost/replica:0/task:0/device:CPU:0", '
+                                 '"/job:localhost/replica:0/task:0/device:TPU:0"], ', 1)
+    x = np.array([0.5, -1.25, 2.0], np.float32)
+    (reference,) = runtime.run(P.middle(), {"x": x})
+    (y,) = runtime.run(program, {"x": x})
+    np.testing.assert_array_equal(y, reference)
+    moved = program.replace('"/job:localhost/replica:0/task:0/device:TPU:0"]', '"/job:localhost/replica:0/task:0/device:TPU:1"]')
+    with pytest.raises(runtime.ProgramError, match=r"no device of the session matches '.*TPU:0'"):
+        runtime.Session(moved)

@@ -32,12 +32,7 @@ from . import session as _session
 from .host import ProgramError, RunError
 
 TPU_REPLICATE_METADATA = "TPUReplicateMetadata"
-HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
-TPU_SYSTEM = "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0"
-
-
-def _tpu(i):
-    return f"/job:localhost/replica:0/task:0/device:TPU:{i}"
+from .session import HOST, TPU_SYSTEM, device_list  # noqa: F401  (the session's device set)
 
 
 def is_graph_def(program):
@@ -124,12 +119,6 @@ def _check_names(graph_def):
             except UnicodeDecodeError:
                 raise ProgramError(f"node '{node.name}' ({node.op}): attribute '{key}' is not UTF-8 text "
                                    f"({bytes(value)[:40]!r}); TPU cluster names are text") from None
-
-
-def device_list(replicas):
-    """The ``tf.devices`` the bridge assigns from: the host, the TPU system and one core per
-    replica (replica r runs on XLA device r)."""
-    return [HOST, TPU_SYSTEM] + [_tpu(i) for i in range(replicas)]
 
 
 def _node_name(tensor):

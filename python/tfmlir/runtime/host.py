@@ -586,6 +586,30 @@ _FORWARD = ("tf.Identity", "tf.IdentityN")
 _TERMINATORS = ("func.return", "tf_device.return", "tf_executor.yield", "tf_executor.fetch", "tf.Yield")
 
 
+def _replicate_devices(op, w, n):
+    """A ``tf_device.replicate``'s ``devices``: {alias: [device of each replica]}."""
+    from mlir import ir
+    if "devices" not in op.attributes:
+        return {}
+    devices = op.attributes["devices"]
+    if not isinstance(devices, ir.DictAttr):
+        raise ProgramError(f"{w}: 'devices' is not a dictionary of device aliases")
+    out = {}
+    for alias, names in irsafe.attribute_items(devices):
+        if not isinstance(names, ir.ArrayAttr) or not all(isinstance(a, ir.StringAttr) for a in names):
+            raise ProgramError(f"{w}: devices alias '{alias}' is not a list of device names")
+        listed = []
+        for a in names:
+            try:
+                listed.append(a.value_bytes.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise ProgramError(f"{w}: a device of alias '{alias}' is not UTF-8 text") from None
+        if len(listed) != n:
+            raise ProgramError(f"{w}: devices alias '{alias}' lists {len(listed)} devices for {n} replicas")
+        out[alias] = listed
+    return out
+
+
 class Builder:
     """Builds plans for the functions of one module. `tpu` builds the TPU steps (runtime.tpu)."""
 
@@ -599,6 +623,7 @@ class Builder:
         self.plans = {}
         self.slot_of = {}       # function plan -> {value: slot}
         self.replicas = 1       # replicas of the region being built (tf_device.replicate's n)
+        self.replicate_devices = {}  # alias -> devices, of the replicate being built
 
     def function(self, name, where_=""):
         if name in self.plans:
@@ -655,6 +680,7 @@ class Builder:
             raise ProgramError(f"{w}: TF1 control flow (Switch/Merge/Enter/Exit/NextIteration) cannot run; "
                                "functionalize it first")
         if name == "tf_device.launch":
+            self.tpu.launch_devices(self, op, w)
             return RegionOp(w, self.block(op.regions[0].blocks[0], fname, func), outs)
         if name == "tf_device.parallel_execute":
             return ParallelExecute(w, [self.block(r.blocks[0], fname, func) for r in op.regions], outs)
@@ -714,10 +740,12 @@ class Builder:
         if self.replicas != 1:
             raise ProgramError(f"{w}: nested tf_device.replicate cannot run")
         self.replicas = n
+        self.replicate_devices = _replicate_devices(op, w, n)
         try:
             block = self.block(body, fname, func)
         finally:
             self.replicas = 1
+            self.replicate_devices = {}
         return Replicate(w, n, replicated_map, packed_map, block, outs)
 
     def constant(self, op, w):

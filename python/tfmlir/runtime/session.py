@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from .. import irsafe
+from .. import device_names, irsafe
 from . import _jaxlib
 from . import device as _device
 from . import host as H
@@ -31,6 +31,16 @@ from .host import ProgramError, RunError
 _sessions = itertools.count(1)
 _OBJECT = np.dtype(object)
 _live = weakref.WeakSet()
+
+# The devices of a session: the host, the TPU system and one TPU core per XLA device.
+HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
+TPU_SYSTEM = "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0"
+
+
+def device_list(replicas):
+    """The ``tf.devices`` the bridge assigns from: the host, the TPU system and one core per
+    replica (replica r runs on XLA device r)."""
+    return [HOST, TPU_SYSTEM] + [f"/job:localhost/replica:0/task:0/device:TPU:{i}" for i in range(replicas)]
 
 
 def _release_all():
@@ -310,6 +320,55 @@ class _TPUSteps:
     def __init__(self, session):
         self.session = session
         self._compiled = {}  # _TPUCompileMlir operation -> _Compiled
+        self._devices = None  # [(name, ParsedName)] launches may name
+
+    def device_set(self):
+        """The devices a launch may name: the module's ``tf.devices`` where it lists them (the
+        device set TensorFlow's bridge assigned from), else the session's own."""
+        if self._devices is None:
+            from mlir import ir
+            attributes = self.session.module.operation.attributes
+            names = None
+            if "tf.devices" in attributes:
+                listed = attributes["tf.devices"]
+                if isinstance(listed, ir.DictAttr):
+                    names = [key for key, _ in irsafe.attribute_items(listed)]
+                elif isinstance(listed, ir.ArrayAttr):
+                    names = [_string_attr(a, "module attribute 'tf.devices'").value for a in listed]
+                else:
+                    raise ProgramError("module attribute 'tf.devices' is neither a list nor a dictionary "
+                                       "of device names")
+            if names is None:
+                names = device_list(self.max_replicas())
+            parsed = []
+            for name in names:
+                p = device_names.parse_full_name(name)
+                if p is None:
+                    raise ProgramError(f"module attribute 'tf.devices': '{name}' is not a TensorFlow "
+                                       "device name")
+                parsed.append((name, p))
+            self._devices = parsed
+        return self._devices
+
+    def launch_devices(self, builder, op, w):
+        """The devices `op` (a ``tf_device.launch``) names, checked: each parses and is a device
+        of the session (TensorFlow places a launch on its device or fails). A replicated alias
+        (``TPU_REPLICATED_CORE_0``) stands for the devices its replicate lists."""
+        if "device" not in op.attributes:
+            return []
+        device = _str(op, "device")
+        if not device:
+            return []
+        names = builder.replicate_devices.get(device, [device])
+        for name in names:
+            parsed = device_names.parse_full_name(name)
+            if parsed is None:
+                raise ProgramError(f"{w}: device '{name}' is not a TensorFlow device name")
+            if not any(device_names.is_complete_specification(parsed, d) for _, d in self.device_set()):
+                have = ", ".join(n for n, _ in self.device_set()[:6])
+                more = ", ..." if len(self.device_set()) > 6 else ""
+                raise ProgramError(f"{w}: no device of the session matches '{name}' (it has {have}{more})")
+        return names
 
     def max_replicas(self):
         """How many replicas can run: one per XLA device of the session's platform."""
@@ -345,6 +404,7 @@ class _TPUSteps:
                     raise ProgramError(f"{w}: device_var_reads_indices {reads} must list the resource "
                                        f"operands {sorted(resources)}, one update index each")
                 merged = {r: u for r, u in zip(reads, updates) if u >= 0}
+            self._check_execute_device(builder, op, w)
             compiled = self._program_of(op.operands[len(operands) - 1], w)
             if compiled is not None:
                 compiled.check_replicas(builder.replicas, w, ProgramError)
@@ -373,6 +433,21 @@ class _TPUSteps:
             raise ProgramError(f"{w}: the program is not TPU-rewritten; the runtime takes programs after "
                                "tf-tpu-rewrite")
         return None
+
+    def _check_execute_device(self, builder, op, w):
+        """A TPUExecute runs on a TPU core the session has: its launch names TPU devices whose
+        ordinals are XLA devices of the session's platform."""
+        parent = op.parent
+        if parent is None or irsafe.op_name(parent) != "tf_device.launch":
+            return
+        available = self.max_replicas()
+        for name in self.launch_devices(builder, parent, w):
+            parsed = device_names.parse_full_name(name)
+            if parsed.has_type and parsed.type != "TPU":
+                raise ProgramError(f"{w}: runs on '{name}'; TPUExecute has a kernel for TPU devices only")
+            if parsed.has_id and parsed.id >= available:
+                raise ProgramError(f"{w}: runs on '{name}', but TPU cores are XLA devices and "
+                                   f"{self.devices_text(available)}")
 
     def _compile_record(self, op, w):
         """The :class:`_Compiled` of a ``_TPUCompileMlir`` op, made once: its metadata parsed and
