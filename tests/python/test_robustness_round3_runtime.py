@@ -270,7 +270,7 @@ def test_non_utf8_tpu_replicate_is_refused_naming_the_node(tf, runtime):
 
 # --- 7. _TPUCompileMlir metadata ---------------------------------------------------------------
 
-def _metadata(shapes, dtype=1, num_replicas=1, retvals=1):
+def _metadata(shapes, dtype=1, num_replicas=1, retvals=1, assignment=None):
     from tfmlir.passes.analysis import tpu_protos
 
     meta = tpu_protos.compile_metadata()
@@ -284,6 +284,12 @@ def _metadata(shapes, dtype=1, num_replicas=1, retvals=1):
         meta.retvals.add()
     meta.num_replicas = num_replicas
     meta.num_cores_per_replica = 1
+    if assignment is not None:  # (replica_count, computation_count, [[device id per replica]])
+        replica_count, computation_count, devices = assignment
+        meta.device_assignment.replica_count = replica_count
+        meta.device_assignment.computation_count = computation_count
+        for ids in devices:
+            meta.device_assignment.computation_devices.add().replica_device_ids.extend(ids)
     return _mlir_bytes(tpu_protos.serialize_metadata(meta))
 
 
@@ -303,6 +309,10 @@ def test_metadata_describing_the_program_runs(runtime):
     with runtime.Session(_dense_with(_metadata([[4, 3], [3, 5], [5]]))) as session:
         (y,) = session.run(["y"], DENSE_FEEDS)
     np.testing.assert_allclose(y, np.full((4, 5), np.tanh(4.0), np.float32), rtol=1e-6)
+    # A device assignment of the session's devices is accepted.
+    with runtime.Session(_dense_with(_metadata([[4, 3], [3, 5], [5]], assignment=(1, 1, [[0]])))) as session:
+        (y,) = session.run(["y"], DENSE_FEEDS)
+    np.testing.assert_allclose(y, np.full((4, 5), np.tanh(4.0), np.float32), rtol=1e-6)
 
 
 @pytest.mark.parametrize("metadata, why", [
@@ -314,6 +324,13 @@ def test_metadata_describing_the_program_runs(runtime):
     (lambda: _metadata([[4, 3], [3, 5], [5]], num_replicas=2), r"compiled for 2 replica\(s\).*runs on 1"),
     (lambda: _metadata([[4, 3], [3, 5], [5]], num_replicas=2 ** 31 - 1), r"asks for 2147483647 replicas"),
     (lambda: "\\FF\\FF\\FF", "not a TPUCompileMetadataProto"),
+    (lambda: _metadata([[4, 3], [3, 5], [5]], assignment=(2, 1, [[0, 1]])), r"replica_count 2, num_replicas is 1"),
+    (lambda: _metadata([[4, 3], [3, 5], [5]], assignment=(1, 2, [[0], [1]])), r"computation_count 2"),
+    (lambda: _metadata([[4, 3], [3, 5], [5]], assignment=(1, 1, [])), r"lists 0 computation"),
+    (lambda: _metadata([[4, 3], [3, 5], [5]], assignment=(1, 1, [[0, 1]])), r"2 device\(s\) for 1 replicas"),
+    (lambda: _metadata([[4, 3], [3, 5], [5]], assignment=(1, 1, [[4096]])), r"names device 4096"),
+    (lambda: _metadata([[4, 3], [3, 5], [5]], num_replicas=2, assignment=(2, 1, [[1, 1]])),
+     r"names device 1 twice"),
 ])
 def test_metadata_not_describing_the_program_is_refused_before_compiling(runtime, monkeypatch, metadata, why):
     from tfmlir.runtime import device
@@ -390,3 +407,16 @@ def test_launch_devices_are_checked_against_the_modules_device_list(runtime):
     moved = program.replace('"/job:localhost/replica:0/task:0/device:TPU:0"]', '"/job:localhost/replica:0/task:0/device:TPU:1"]')
     with pytest.raises(runtime.ProgramError, match=r"no device of the session matches '.*TPU:0'"):
         runtime.Session(moved)
+
+
+def test_tpu_execute_operands_must_fit_the_device_program(runtime):
+    # A TPUExecute whose operand types contradict the device program's @main is refused when
+    # the session is built (TensorFlow checks the arguments when it executes).
+    program = P.middle()
+    old = '"tf.TPUExecute"(%x, %compile#1) : (tensor<3xf32>'
+    assert old in program, program
+    bad = program.replace(old, old.replace("tensor<3xf32>", "tensor<?xi32>")).replace(
+        "func.func @main(%x: tensor<3xf32>)", "func.func @main(%x: tensor<?xi32>)", 1)
+    with pytest.raises(runtime.ProgramError, match=r"operand 0 is tensor<\?xi32>, the device program .* "
+                                                   r"takes tensor<3xf32>"):
+        runtime.Session(bad)

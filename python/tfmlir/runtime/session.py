@@ -78,13 +78,15 @@ class _Compiled:
     """One ``_TPUCompileMlir`` op: its device program (legalized on first use, after the checks
     of the ops using it) and what its metadata asks for (`replicas`: the metadata's num_replicas,
     None when it gives none; `args`: its argument count, None when it describes none)."""
-    __slots__ = ("where", "text", "session", "replicas", "args", "_program", "ordinals", "transfers")
+    __slots__ = ("where", "text", "session", "replicas", "args", "_program", "ordinals", "transfers",
+                 "signature")
 
     def __init__(self, where_, text, session, replicas, args):
         self.where, self.text, self.session, self.replicas, self.args = where_, text, session, replicas, args
         self._program = None
         self.ordinals = set()   # TPU device ordinals the unreplicated TPUExecutes of it run on
         self.transfers = []     # (where, device_ordinal, replicas) of its _XlaRecvAtHost/_XlaSendFromHost
+        self.signature = None   # the device program's main: ([(type text, facts)], result count)
 
     def check_transfers(self):
         """A host transfer with a fixed ``device_ordinal`` meets the program only on that device
@@ -413,6 +415,7 @@ class _TPUSteps:
                 if compiled.args is not None and compiled.args != len(operands) - 1:
                     raise ProgramError(f"{w}: {len(operands) - 1} program argument(s), the metadata of "
                                        f"{compiled.where} describes {compiled.args}")
+                _check_execute_operands(operands[:-1], compiled, w)
                 compiled.program.executable(builder.replicas)  # compile now: errors before anything runs
             return _Execute(w, ins[:-1], ins[-1], outs, resources, merged)
         if name in ("tf._XlaRecvAtHost", "tf._XlaSendFromHost"):
@@ -457,11 +460,18 @@ class _TPUSteps:
         if found is None:
             meta = self._check_metadata(op, w)
             text = _str(op, "mlir_module")
+            try:
+                signature = _main_signature(text, w)
+            except ProgramError:
+                if meta is not None:
+                    raise
+                signature = None  # the legalization reports what is wrong with the program
             if meta is not None:
-                _check_signature(meta, text, w)
+                _check_signature(meta, signature, w)
             replicas = meta.num_replicas if meta is not None and meta.num_replicas > 0 else None
             args = len(meta.args) if meta is not None and meta.args else None
             found = self._compiled[op] = _Compiled(w, text, self.session, replicas, args)
+            found.signature = signature
         return found
 
     def legalize_all(self):
@@ -536,7 +546,35 @@ class _TPUSteps:
         if meta.num_replicas > available:
             raise ProgramError(f"{w}: the metadata asks for {meta.num_replicas} replicas, but replicas run "
                                f"one per XLA device and {self.devices_text(available)}")
+        if meta.HasField("device_assignment"):
+            self._check_device_assignment(meta, w, available)
         return meta
+
+    def _check_device_assignment(self, meta, w, available):
+        """xla.DeviceAssignmentProto: replica_count x computation_count device ids, each an XLA
+        device of the session, none used twice (as XLA's DeviceAssignment requires)."""
+        assignment = meta.device_assignment
+        what = f"{w}: the metadata's device_assignment"
+        replicas, computations = assignment.replica_count, assignment.computation_count
+        if meta.num_replicas > 0 and replicas != meta.num_replicas:
+            raise ProgramError(f"{what} has replica_count {replicas}, num_replicas is {meta.num_replicas}")
+        cores = max(meta.num_cores_per_replica, 1)
+        if computations != cores:
+            raise ProgramError(f"{what} has computation_count {computations}, num_cores_per_replica is {cores}")
+        if len(assignment.computation_devices) != computations:
+            raise ProgramError(f"{what} lists {len(assignment.computation_devices)} computation(s) for "
+                               f"computation_count {computations}")
+        seen = set()
+        for c, devices in enumerate(assignment.computation_devices):
+            ids = list(devices.replica_device_ids)
+            if len(ids) != replicas:
+                raise ProgramError(f"{what} gives computation {c} {len(ids)} device(s) for {replicas} replicas")
+            for device_id in ids:
+                if not 0 <= device_id < available:
+                    raise ProgramError(f"{what} names device {device_id}; {self.devices_text(available)}")
+                if device_id in seen:
+                    raise ProgramError(f"{what} names device {device_id} twice")
+                seen.add(device_id)
 
     def variable_attrs(self, op, attrs):
         """A VarHandleOp's variable lives in the session's container (sessions do not share
@@ -566,15 +604,30 @@ def _shape_text(dims):
     return "[*]" if dims is None else "[" + ", ".join("?" if d < 0 else str(d) for d in dims) + "]"
 
 
-def _check_signature(meta, text, w):
-    """ProgramError unless the TPUCompileMetadataProto `meta` describes the arguments (count, dtype,
-    shape) and results (count) of the device program `text`'s ``main``, as TensorFlow compiles
-    the program with the metadata's argument shapes."""
+def _tensor_facts(t):
+    """(DataType enum, shape or None) of a tensor type (a resource's subtype for resources), or
+    None where the exporter has no DataType for it (XLA's legalization reports those)."""
+    from ..exporters import graphdef as exporter
+    from ..importers import tf_types
+
+    try:
+        sub = H.resource_subtype(t) if H.dtype_enum(t) == tf_types.DT_RESOURCE else t
+        if sub is None:
+            return None
+        return H.dtype_enum(sub), exporter._tensor_info(sub)[1]
+    except Exception:
+        return None
+
+
+def _shapes_conflict(a, b):
+    return len(a) != len(b) or any(x >= 0 and y >= 0 and x != y for x, y in zip(a, b))
+
+
+def _main_signature(text, w):
+    """The device program `text`'s ``main``: ([(type text, facts)] of its inputs, result count)."""
     from mlir import ir
 
     from .. import parse_module
-    from ..exporters import graphdef as exporter
-    from ..importers import tf_types
 
     context = ir.Context()
     try:
@@ -590,31 +643,54 @@ def _check_signature(meta, text, w):
     if main is None:
         raise ProgramError(f"{w}: the device program ('mlir_module') has no function @main")
     ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
-    inputs, results = list(ftype.inputs), list(ftype.results)
+    return [(str(t), _tensor_facts(t)) for t in ftype.inputs], len(ftype.results)
+
+
+def _check_signature(meta, signature, w):
+    """ProgramError unless the TPUCompileMetadataProto `meta` describes the arguments (count, dtype,
+    shape) and results (count) of the device program's ``main`` (`signature`, from
+    :func:`_main_signature`), as TensorFlow compiles the program with the metadata's argument shapes."""
+    from ..importers import tf_types
+
+    inputs, results = signature
     if len(meta.args) != len(inputs):
         raise ProgramError(f"{w}: the metadata describes {len(meta.args)} argument(s), the device "
                            f"program's @main takes {len(inputs)}")
-    if meta.retvals and len(meta.retvals) != len(results):
+    if meta.retvals and len(meta.retvals) != results:
         raise ProgramError(f"{w}: the metadata describes {len(meta.retvals)} result(s), the device "
-                           f"program's @main returns {len(results)}")
-    for i, (arg, t) in enumerate(zip(meta.args, inputs)):
-        try:
-            sub = H.resource_subtype(t) if H.dtype_enum(t) == tf_types.DT_RESOURCE else t
-            if sub is None:
-                continue
-            enum = H.dtype_enum(sub)
-            shape = exporter._tensor_info(sub)[1]
-        except Exception:  # a type the exporter has no DataType for: XLA's legalization says so
+                           f"program's @main returns {results}")
+    for i, (arg, (t, facts)) in enumerate(zip(meta.args, inputs)):
+        if facts is None:
             continue
+        enum, shape = facts
         if arg.dtype and arg.dtype != enum:
             raise ProgramError(f"{w}: the metadata says argument {i} is {tf_types.dtype_name(arg.dtype)}, "
                                f"the device program's @main takes {t}")
         given = None if arg.shape.unknown_rank else [int(d.size) for d in arg.shape.dim]
         if given is None or shape is None:
             continue
-        if len(given) != len(shape) or any(a >= 0 and b >= 0 and a != b for a, b in zip(given, shape)):
+        if _shapes_conflict(given, shape):
             raise ProgramError(f"{w}: the metadata gives argument {i} the shape {_shape_text(given)}, the "
                                f"device program's @main takes {t}")
+
+
+def _check_execute_operands(operands, compiled, w):
+    """ProgramError unless TPUExecute's program operands fit the device program's ``main``
+    (count; dtype and static dimensions of each), as TensorFlow checks them at execution."""
+    if compiled.signature is None:
+        return
+    inputs, _ = compiled.signature
+    if len(operands) != len(inputs):
+        raise ProgramError(f"{w}: {len(operands)} program argument(s), the device program of "
+                           f"{compiled.where} takes {len(inputs)}")
+    for i, (value, (t, facts)) in enumerate(zip(operands, inputs)):
+        given = _tensor_facts(value.type)
+        if facts is None or given is None:
+            continue
+        if given[0] != facts[0] or (given[1] is not None and facts[1] is not None
+                                    and _shapes_conflict(given[1], facts[1])):
+            raise ProgramError(f"{w}: operand {i} is {value.type}, the device program of {compiled.where} "
+                               f"takes {t}")
 
 
 def _string_attr(attr, what):
