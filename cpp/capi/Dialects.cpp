@@ -10,6 +10,8 @@
 #include "tfmlir/TfOpSemantics.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/DerivedAttributeOpInterface.h"
 #include "mlir/CAPI/Registration.h"
@@ -261,4 +263,48 @@ void tfmlirSetDeviceNameMerger(TfmlirDeviceNameMerger fn, void *userData) {
   cHooks().merger = fn;
   cHooks().mergerData = userData;
   TF::setDeviceNameMerger(fn ? mergeThroughCApi : nullptr, nullptr);
+}
+
+MlirOperation tfmlirFindElementCountOverflow(MlirOperation root, MlirType *culprit) {
+  Type bad;
+  AttrTypeWalker walker;  // caches what it visited: each uniqued type/attribute once
+  walker.addWalk([&](Type type) -> WalkResult {
+    auto shaped = llvm::dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasRank())
+      return WalkResult::advance();
+    // As ShapedType::getNumElements multiplies, left to right; dynamic sizes do not count.
+    int64_t count = 1;
+    for (int64_t size : shaped.getShape()) {
+      if (ShapedType::isDynamic(size))
+        continue;
+      if (size == 0)
+        return WalkResult::advance();
+      if (size < 0 || __builtin_mul_overflow(count, size, &count)) {
+        bad = type;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  Operation *found = nullptr;
+  unwrap(root)->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+    bool hit = false;
+    for (Type type : op->getResultTypes())
+      hit = hit || walker.walk(type).wasInterrupted();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          hit = hit || walker.walk(argument.getType()).wasInterrupted();
+    hit = hit || walker.walk(op->getRawDictionaryAttrs()).wasInterrupted();
+    if (!hit && op->getPropertiesStorageSize())
+      if (Attribute properties = op->getPropertiesAsAttribute())
+        hit = walker.walk(properties).wasInterrupted();
+    if (!hit)
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  if (culprit)
+    *culprit = wrap(bad);
+  return wrap(found);
 }

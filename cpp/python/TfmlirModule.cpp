@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <unordered_set>
 #include <cctype>
 #include <string_view>
 
@@ -169,30 +170,40 @@ namespace {
 struct Utf8Finding {
   MlirOperation op{nullptr};
   std::string what;
+  // Uniqued names, attributes and locations already found valid: each is
+  // checked once per walk (ops share most of them).
+  std::unordered_set<const void *> valid;
+
+  bool seen(const void *ptr) { return !valid.insert(ptr).second; }
 };
 } // namespace
 
 static MlirWalkResult findInvalidUtf8(MlirOperation op, void *userData) {
   auto *finding = static_cast<Utf8Finding *>(userData);
   std::string what;
-  if (!isValidUtf8(mlirIdentifierStr(mlirOperationGetName(op)))) {
+  MlirIdentifier opName = mlirOperationGetName(op);
+  MlirStringRef opNameText = mlirIdentifierStr(opName);
+  if (!finding->seen(opNameText.data) && !isValidUtf8(opNameText)) {
     what = "the operation name";
   } else {
     for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e && what.empty(); ++i) {
       MlirNamedAttribute named = mlirOperationGetAttribute(op, i);
       MlirStringRef name = mlirIdentifierStr(named.name);
-      if (!isValidUtf8(name))
+      bool nameSeen = finding->seen(name.data);
+      bool symName = std::string_view(name.data, name.length) == "sym_name";
+      if (!nameSeen && !isValidUtf8(name))
         what = "an attribute name";
-      else if (std::string_view(name.data, name.length) == "sym_name" &&
-               mlirAttributeIsAString(named.attribute) &&
-               !isValidUtf8(mlirStringAttrGetValue(named.attribute)))
-        what = "the symbol name";
+      else if (symName && mlirAttributeIsAString(named.attribute))
+        what = isValidUtf8(mlirStringAttrGetValue(named.attribute)) ? "" : "the symbol name";
+      else if (finding->seen(named.attribute.ptr))
+        continue;
       else if (std::string found = invalidUtf8InSymbols(named.attribute); !found.empty())
         what = found + " in attribute '" + std::string(name.data, name.length) + "'";
     }
   }
-  if (what.empty())
-    what = invalidUtf8InLocation(mlirOperationGetLocation(op));
+  MlirLocation loc = mlirOperationGetLocation(op);
+  if (what.empty() && !finding->seen(loc.ptr))
+    what = invalidUtf8InLocation(loc);
   if (what.empty())
     return MlirWalkResultAdvance;
   finding->op = op;
@@ -565,6 +576,21 @@ NB_MODULE(_tfmlir, m) {
       "The first operation under (and including) `operation` whose name, "
       "attribute names, symbol names/references or location names are not "
       "UTF-8, with what is wrong; None if all are.");
+  m.def(
+      "find_element_count_overflow",
+      [](MlirOperation root) -> std::optional<std::pair<MlirOperation, std::string>> {
+        MlirType culprit{nullptr};
+        MlirOperation found = tfmlirFindElementCountOverflow(root, &culprit);
+        if (mlirOperationIsNull(found))
+          return std::nullopt;
+        std::string text;
+        mlirTypePrint(culprit, appendChunk, &text);
+        return std::make_pair(found, text);
+      },
+      nb::arg("operation"),
+      "(op, type text) of the first op under `operation` holding a shaped type "
+      "whose static element count overflows int64 (results, block arguments, "
+      "attributes, nested types included); None if there is none.");
   m.def(
       "find_potentially_unknown_symbol_table",
       [](MlirOperation root) -> std::optional<MlirOperation> {

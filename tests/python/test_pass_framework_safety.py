@@ -167,19 +167,50 @@ def test_invalid_output_of_a_python_pass_stops_before_upstream_passes(verify_eac
         assert "the pass produced invalid IR" in proc.stdout
 
 
-def test_without_verify_each_a_last_python_pass_is_not_verified():
-    # Nothing upstream runs after it: the caller asked for no verification.
+def test_without_verify_each_a_last_python_pass_is_verified_at_the_end():
+    # The pipeline's output is verified once at the end: invalid IR is a failure and the
+    # module is put back as it was before the run.
     proc = _child(_INVALID_PASS.format(module=MODULE) + """
     with ir.Context():
         module = ir.Module.parse(text)
-        passes.run(module, f"builtin.module(func.func({name}))", verify_each=False)
+        before = str(module)
         try:
-            module.operation.verify()
-        except ir.MLIRError:
-            print("returned invalid IR")
+            passes.run(module, f"builtin.module(func.func({name}))", verify_each=False)
+        except ir.MLIRError as err:
+            print("MLIRError:", err)
+        module.operation.verify()
+        print("restored" if str(module) == before else "changed")
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert proc.stdout.strip() == "returned invalid IR"
+    assert "the pass produced invalid IR" in proc.stdout and "requires attribute 'value'" in proc.stdout
+    assert proc.stdout.strip().endswith("restored")
+
+
+def test_a_pass_that_marks_all_analyses_preserved_is_not_verified():
+    # MLIR's rule: a pass that changed nothing is not verified after. A pass that lies about
+    # it (here, breaking the IR) is caught by the next check that runs: the end of a pipeline
+    # whose last Python pass changed the IR is verified; this one's is not.
+    proc = _child(_INVALID_PASS.format(module=MODULE) + """
+    from tfmlir.passes import framework
+
+    @framework.register_pass
+    class Liar(framework.Pass):
+        argument = "tf-test-lying-preserved"
+        def run_on_operation(self, op):
+            _make_invalid(op)
+            self.mark_all_analyses_preserved()
+
+    with ir.Context():
+        module = ir.Module.parse(text)
+        passes.run(module, "builtin.module(func.func(tf-test-lying-preserved))")
+        try:
+            module.operation.verify()
+            print("valid")
+        except ir.MLIRError:
+            print("not verified after a pass that marked everything preserved")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "not verified after a pass that marked everything preserved"
 
 
 # --- erasing ops with uses -------------------------------------------------------
@@ -328,3 +359,54 @@ def test_emit_diagnostic_reaches_the_handlers_with_its_severity():
     assert [(d.severity, str(d.location), d.message) for d in seen] == [
         (severity, 'loc("w.mlir":3:7)', f"careful {k} \u00e9") for k, severity in enumerate(
             [ir.DiagnosticSeverity.WARNING, ir.DiagnosticSeverity.REMARK, ir.DiagnosticSeverity.ERROR])]
+
+
+# --- names checked for UTF-8 once per run, again after passes that are not tfmlir's -------------
+
+def test_names_a_user_pass_makes_non_utf8_are_refused_before_the_next_python_pass():
+    proc = _child("""
+    from tfmlir.passes import framework
+
+    @framework.register_pass
+    class Renamer(framework.Pass):
+        argument = "tf-test-non-utf8-renamer"
+        anchor = "builtin.module"
+        def run_on_operation(self, op):
+            func = next(iter(op.regions[0].blocks[0].operations))
+            func.attributes["sym_name"] = ir.StringAttr.get(b"f\\xff")
+
+    with ir.Context():
+        module = ir.Module.parse('func.func @f() {\\n  func.return\\n}')
+        before = str(module)
+        try:
+            passes.run(module, "tf-test-non-utf8-renamer,tf-executor-graph-pruning")
+            print("ran")
+        except ir.MLIRError as err:
+            print("MLIRError:", err)
+        print("restored" if str(module) == before else "changed")
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "tf-executor-graph-pruning (a Python pass) needs UTF-8 names" in proc.stdout, proc.stdout
+    assert proc.stdout.strip().endswith("restored")
+
+
+def test_a_pass_parsing_non_utf8_names_gets_a_value_error():
+    proc = _child('''
+    from tfmlir.passes import framework
+
+    @framework.register_pass
+    class Parser(framework.Pass):
+        argument = "tf-test-parses-non-utf8"
+        anchor = "builtin.module"
+        def run_on_operation(self, op):
+            try:
+                ir.Module.parse(b'func.func @"\\\\FF"() {\\n  func.return\\n}')
+            except ValueError as err:
+                print("refused:", type(err).__name__)
+
+    with ir.Context():
+        module = ir.Module.parse("module {}")
+        passes.run(module, "tf-test-parses-non-utf8")
+    ''')
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "refused: NonUtf8Error", proc.stdout

@@ -191,7 +191,13 @@ def _outside_device_program(program, old, new):
 
 
 def test_device_program_given_wrong_argument_shapes(runtime):
+    # Static operand types that contradict the device program: refused when the session is built.
     program = _outside_device_program(P.dense(), "tensor<4x3xf32>", "tensor<2x3xf32>")
+    with pytest.raises(runtime.ProgramError, match=r"TPUExecute.*operand 0 is tensor<2x3xf32>, the device "
+                                                   r"program .* takes tensor<4x3xf32>"):
+        runtime.Session(program)
+    # Dynamic ones: checked against the fed values when the step runs.
+    program = _outside_device_program(P.dense(), "tensor<4x3xf32>", "tensor<?x3xf32>")
     with runtime.Session(program) as session:
         with pytest.raises(runtime.RunError, match=r"TPUExecute.*argument 0: expected float32\[4, 3\], "
                                                    r"got float32\[2, 3\]"):

@@ -96,6 +96,14 @@ MLIR_CAPI_EXPORTED MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute att
 MLIR_CAPI_EXPORTED MlirOperation
 tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root);
 
+/* The first op under (and including) `root` (pre-order) holding a shaped type
+   whose static element count overflows int64 -- in a result, a block argument
+   of its regions or an attribute (types nested anywhere included) -- with the
+   type in `culprit`; a null operation if there is none.
+   ShapedType::getNumElements asserts on such types. */
+MLIR_CAPI_EXPORTED MlirOperation tfmlirFindElementCountOverflow(MlirOperation root,
+                                                               MlirType *culprit);
+
 typedef void (*TfmlirAttributeNameCallback)(MlirStringRef name, bool isDerived,
                                             void *userData);
 MLIR_CAPI_EXPORTED bool tfmlirRegisteredOpAttributes(

@@ -14,11 +14,16 @@ top-level module that visits its anchor operations (``func.func`` or
 ``builtin.module``), following the nesting given in the pipeline.
 
 A failing pass (:meth:`Pass.fail`, or any exception) reports an error
-diagnostic at the anchor op (or the op it names); every anchor op the pass ran
-on (earlier functions too) is restored to its state before the pass, so the
-module is unchanged (a pass that never mutates before validating may set
-``rollback_on_failure = False``: then only a single anchor is not copied),
-and ``run`` raises ``mlir.ir.MLIRError``.
+diagnostic at the anchor op (or the op it names); a run that fails (in any
+pass, Python or upstream) puts the module back as it was before the run (one
+copy per run, not per pass), and ``run`` raises ``mlir.ir.MLIRError``.
+
+Fixed costs are per run, not per pass: the module is verified once before the
+first pass, names are checked for UTF-8 once (again only after a pass that is
+not tfmlir's own changed the IR), and Python passes that changed the IR (not
+:meth:`Pass.mark_all_analyses_preserved`) are verified before the next upstream
+pass and at the end of the pipeline. ``verify_each=True`` (tfmlir-opt's
+default, as mlir-opt's) verifies after every pass instead.
 
 What the framework guards against (several upstream calls abort the whole
 process instead of raising; docs/pass-safety.md lists them for pass authors):
@@ -27,8 +32,8 @@ process instead of raising; docs/pass-safety.md lists them for pass authors):
   call Python (``tfmlir._hooks``), which they do only on the thread holding
   the GIL.
 * Upstream passes never see invalid IR (MLIR's assertions are on): ``run``
-  verifies the module first, and a Python pass followed by an upstream pass
-  has its output verified even with ``verify_each=False``.
+  verifies the module first, and IR Python passes changed is verified before
+  the next upstream pass even with ``verify_each=False``.
 * Nothing a pass raises unwinds into the C++ pass manager: exceptions become
   diagnostics (an exception from an ``Operation.walk`` callback arrives as a
   RuntimeError carrying whole tracebacks; the diagnostic keeps its last line),
@@ -41,9 +46,9 @@ process instead of raising; docs/pass-safety.md lists them for pass authors):
   :func:`guarded_bindings` makes ``Operation.erase()`` check the same way,
   ``ir.Module.parse`` run tfmlir's parser guards and ``Operation.walk`` keep
   exceptions from nested walk callbacks short (they grew with the cube of the
-  depth). The rollback swaps whole blocks and keeps the ops the pass saw alive
-  (detached, as long as the module object lives): objects a failed pass kept of
-  them stay valid.
+  depth). The rollback swaps the module's whole body and keeps the ops the
+  passes saw alive (detached, as long as the module object lives): objects a
+  failed pass kept of them stay valid.
 * Anchors are checked alive before each is handed to a pass (a function pass
   may erase later functions); erased ones are skipped.
 * ``run`` refuses, before any pass: modules holding a shaped type whose element
@@ -210,7 +215,6 @@ class Pass:
         the context allows unregistered dialects while the pipeline runs (MLIR
         refuses to create them otherwise, and the setting cannot change while
         passes run).
-      rollback_on_failure: restore the anchor op when the pass fails.
       aliases: other flag names of the pass (a name the seed gives a pass that TF
         renamed, ...).
 
@@ -222,7 +226,6 @@ class Pass:
     options: Sequence[Option] = ()
     dependent_dialects: Sequence[str] = ()
     opaque_dialects: Sequence[str] = ()
-    rollback_on_failure: bool = True
     aliases: Sequence[str] = ()
 
     def __init__(self, **values):
@@ -257,6 +260,12 @@ class Pass:
     def run_on_operation(self, op):
         """Transforms `op` (an anchor op, as its OpView). Override this."""
         raise NotImplementedError
+
+    def mark_all_analyses_preserved(self):
+        """Says that this run on the current anchor changed nothing (MLIR's
+        ``markAllAnalysesPreserved``): the framework then skips verifying the IR after
+        the pass, as MLIR's pass manager does. Call it only when nothing was changed."""
+        self._preserved = True
 
     def fail(self, message, op=None):
         """Aborts the pass with an error diagnostic at `op` (default: the anchor op)."""
@@ -526,12 +535,6 @@ class _Anchors:
         self.pending.reverse()
         self.fresh = True
 
-    def live(self):
-        """{key: live op} of every anchor now (collected again)."""
-        if self.module_level:
-            return {_op_key(self.module_op): self.module_op}
-        return {_op_key(op): op for op in _anchor_ops(self.module_op, self.stage)}
-
     def next(self):
         """The next anchor (alive), or None when all are done."""
         if not self.pending:
@@ -579,37 +582,28 @@ def _graveyard_block(graveyard, location):
     return graveyard[0].regions[0].blocks[0]
 
 
-def _restore(anchor, snapshot, graveyard):
-    """Puts `snapshot` (a detached clone of `anchor`) back in place of `anchor`.
+def _restore(module_op, snapshot, graveyard):
+    """Puts the body and attributes of `snapshot` (a detached clone of `module_op`) back
+    into `module_op`.
 
-    The ops the pass ran on are not destroyed: they move into a detached holder op
-    kept in `graveyard` (see :meth:`PassPipeline.run`), so Python objects a failed
-    pass kept of them stay usable (they no longer belong to the module) instead of
-    pointing to freed memory. The module body is swapped as a whole block; a
-    function has its results' uses moved to the snapshot first.
+    The ops the passes ran on are not destroyed: the old body moves into a detached
+    holder op kept in `graveyard` (see :meth:`PassPipeline.run`), so Python objects a
+    failed pass kept of them stay usable (they no longer belong to the module) instead
+    of pointing to freed memory.
     """
-    location = _location_of(anchor)
-    if irsafe.op_name(anchor) == MODULE and anchor.parent is None:
-        region, spare = anchor.regions[0], snapshot.regions[0]
-        old_body = region.blocks[0]
-        spare.blocks[0].append_to(region)   # region: [old body, restored body]
-        _graveyard_block(graveyard, location)
-        old_body.append_to(graveyard[0].regions[0])  # region: [restored body]
-        # (Iterating an attribute map yields names; indexing, named attributes.)
-        attributes, saved = anchor.attributes, snapshot.attributes
-        for name in [attributes[k].name for k in range(len(attributes))]:
-            del attributes[name]
-        # (By the native reader: NamedAttribute.attr aborts the process on
-        # attributes the bindings cannot downcast, e.g. complex constants.)
-        for name, value in _native.attribute_items(snapshot):
-            attributes[name] = value
-        _ORIGINAL_ERASE(snapshot)
-        return anchor
-    ir.InsertionPoint(anchor).insert(snapshot)
-    for old, new in zip(anchor.results, snapshot.results):
-        old.replace_all_uses_with(new)
-    _graveyard_block(graveyard, location).append(anchor)
-    return snapshot
+    region, spare = module_op.regions[0], snapshot.regions[0]
+    old_body = region.blocks[0]
+    spare.blocks[0].append_to(region)   # region: [old body, restored body]
+    _graveyard_block(graveyard, _location_of(module_op))
+    old_body.append_to(graveyard[0].regions[0])  # region: [restored body]
+    attributes = module_op.attributes
+    for name in [name for name, _ in _native.attribute_items(module_op)]:
+        del attributes[name]
+    # (By the native reader: NamedAttribute.attr aborts the process on
+    # attributes the bindings cannot downcast, e.g. complex constants.)
+    for name, value in _native.attribute_items(snapshot):
+        attributes[name] = value
+    _ORIGINAL_ERASE(snapshot)
 
 
 def _check_anchoring(stage):
@@ -810,12 +804,16 @@ def _guarded_walk(self, *args, **kwargs):
 def _guarded_module_parse(asm, *args, **kwargs):
     """``ir.Module.parse`` while a Python pass runs: text or bytecode is checked
     first (:func:`tfmlir.parsing.guard`: nesting depth, result numbers, element
-    counts, corrupted bytecode); refused input raises ParseGuardError (a ValueError).
-    Its diagnostics are collected thread-safely (:func:`tfmlir.irsafe.parse`)."""
+    counts, corrupted bytecode); refused input raises ParseGuardError (a ValueError), and
+    so do names that are not UTF-8 in what it parsed (NonUtf8Error). Its diagnostics are
+    collected thread-safely (:func:`tfmlir.irsafe.parse`)."""
     if isinstance(asm, (str, bytes, bytearray, memoryview)) and len(args) <= 1 and set(kwargs) <= {"context"}:
         parsing.guard(asm)
         context = args[0] if args else kwargs.get("context")
-        return irsafe.parse(asm, context)
+        module = irsafe.parse(asm, context)
+        # The pipeline checks names for UTF-8 once; IR parsed by a pass is checked here.
+        irsafe.check_utf8(module.operation, "ir.Module.parse inside a pass")
+        return module
     return _ORIGINAL_MODULE_PARSE(asm, *args, **kwargs)
 
 
@@ -854,62 +852,61 @@ def guarded_bindings():
             ir.Module.parse = _ORIGINAL_MODULE_PARSE
 
 
-def _run_python_stage(cls, stage, module_op, graveyard=None, verify=False):
+class _RunState:
+    """What one run of a pipeline knows about the module between its passes.
+
+    ``utf8_checked``: every name in the module was found UTF-8 and no pass that may create
+    other names (a pass that is not one of tfmlir's own) has changed the IR since.
+    ``changed_by``: the Python passes that changed the IR since it was last verified.
+    """
+
+    __slots__ = ("utf8_checked", "changed_by")
+
+    def __init__(self):
+        self.utf8_checked = False
+        self.changed_by = []
+
+
+def _run_python_stage(cls, stage, module_op, state, verify=False):
     """Runs a Python pass on its anchors; False (diagnostics emitted) on failure. With
-    `verify`, IR the pass leaves invalid is a failure too (and rolled back)."""
-    try:
-        # Python reads names as str: refuse IR whose names are not UTF-8
-        # before any pass code touches it.
-        irsafe.check_utf8(module_op, f"{cls.argument} (a Python pass)")
-    except irsafe.NonUtf8Error as err:
-        err.location.emit_error(str(err))
-        return False
+    `verify`, the IR is verified afterwards if a Python pass changed it since it was last
+    verified (invalid IR is a failure)."""
+    if not state.utf8_checked:
+        try:
+            # Python reads names as str: refuse IR whose names are not UTF-8
+            # before any pass code touches it.
+            irsafe.check_utf8(module_op, f"{cls.argument} (a Python pass)")
+        except irsafe.NonUtf8Error as err:
+            err.location.emit_error(str(err))
+            return False
+        state.utf8_checked = True
     instance = cls(**stage.options)
     with paused_gc(), guarded_bindings():
-        return _run_on_anchors(cls, instance, stage, module_op,
-                               graveyard if graveyard is not None else [], verify)
-
-
-def _run_on_anchors(cls, instance, stage, module_op, graveyard, verify=False):
-    # Snapshots of the anchors done so far: when one anchor fails, all of them
-    # are restored, so a failing pass leaves the whole module as it was.
-    done = []  # (key, snapshot, index in the module body or None)
-
-    def fail():
-        # The pass may have erased anchors (its own or others): restore those
-        # still there through objects fetched now, put back the others.
-        live = anchors.live()
-        # Anchors not visited yet that the pass erased or changed (a function pass working on
-        # other functions) are restored from the copies taken before the first anchor.
-        for key, snapshot in list(reversed(done)) + list(ahead.items()):
-            if snapshot is None:
-                continue
-            anchor = live.get(key)
-            if anchor is not None:
-                _restore(anchor, snapshot, graveyard)
-            elif anchors.flat:
-                anchors._body().append(snapshot)  # erased by the pass: put back (at the end)
-            else:
-                _ORIGINAL_ERASE(snapshot)
+        ok, changed = _run_on_anchors(cls, instance, stage, module_op)
+    if not ok:
         return False
+    if changed:
+        state.changed_by.append(cls.argument)
+        if not _is_builtin_pass(cls):
+            state.utf8_checked = False  # its names come from wherever the pass took them
+    if verify and state.changed_by:
+        if not _verify_output(state.changed_by, module_op):
+            return False
+        del state.changed_by[:]
+    return True
 
+
+def _run_on_anchors(cls, instance, stage, module_op):
+    """(ok, changed): runs `instance` on each live anchor; stops at the first failure (the
+    pipeline then puts the module back as it was before the run)."""
     anchors = _Anchors(module_op, stage)
-    # A pass that opts out of rollback never changes the anchor it fails on,
-    # but the anchors before it must still be restored.
-    keep_snapshots = cls.rollback_on_failure or anchors.count > 1
-    # Functions in the module body are copied before the pass runs on the first (it may
-    # change or erase the others); each copy is taken over by its anchor when visited.
-    ahead = {}
-    if keep_snapshots and anchors.flat and anchors.count > 1:
-        ahead = {key: op.clone(ip=False) for key, _, op in reversed(anchors.pending)}
+    changed = False
     while True:
         anchor = anchors.next()
         if anchor is None:
             break
-        key = _op_key(anchor)
-        snapshot = ahead.pop(key) if key in ahead else (anchor.clone(ip=False) if keep_snapshots else None)
-        done.append((key, snapshot))
         location = _location_of(anchor)
+        instance._preserved = False
         try:
             # The pass runs with the IR's context and the anchor's location
             # as defaults, so `ir.*.get(...)` calls need no explicit context.
@@ -919,57 +916,46 @@ def _run_on_anchors(cls, instance, stage, module_op, graveyard, verify=False):
             target = failure.op.operation if failure.op is not None else None
             (_location_of(target) if target is not None else location).emit_error(
                 f"{cls.argument}: {failure}")
-            return fail()
+            return False, True
         except Exception as exc:  # a bug in the pass: report it, never abort
             location.emit_error(f"{cls.argument}: internal error: {_exception_summary(exc)}")
-            return fail()
+            return False, True
+        changed = changed or not instance._preserved
         del anchor
-    # IR the pass left invalid is undone like a failure (the pass manager's own verifier
-    # would report it and leave it in the module).
-    if verify and not _verify_output(cls, module_op, explain=verify == "explained"):
-        return fail()
-    for _, snapshot in done + list(ahead.items()):
-        if snapshot is not None:
-            _ORIGINAL_ERASE(snapshot)
-    return True
+    return True, changed
 
 
-def _verify_output(cls, module_op, explain=True):
-    """Verifies `module_op` after a Python pass; False (diagnostics emitted) if invalid.
-
-    The verifier's diagnostics are re-emitted (the pass's changes are undone);
-    with `explain`, after an error saying which pass produced the invalid IR."""
+def _verify_output(changed_by, module_op):
+    """Verifies `module_op` after Python passes changed it; False (diagnostics emitted) if
+    invalid, after an error naming the passes that changed the IR since it was last verified."""
     try:
         irsafe.verify(module_op)
         return True
     except ir.MLIRError as err:
-        if explain:
-            _location_of(module_op).emit_error(
-                f"{cls.argument}: the pass produced invalid IR (checked after every Python pass, "
-                f"before the next upstream pass even with verify_each off; its changes are undone)")
+        names = ", ".join(dict.fromkeys(changed_by))
+        _location_of(module_op).emit_error(
+            f"{changed_by[-1]}: the pass produced invalid IR (Python passes that changed the IR since "
+            f"it was last verified: {names}; checked before upstream passes and at the end of the "
+            f"pipeline; the module is restored)")
         for diagnostic in err.error_diagnostics:
             _location_of(diagnostic).emit_error(diagnostic.message)
         return False
 
 
-def _python_stage_callable(stage, verify_after=False, interrupted=None, graveyard=None, verify_each=False):
+def _python_stage_callable(stage, state, verify_after=False, interrupted=None):
     """The callable the PassManager runs for a Python stage.
 
     Nothing raised by the pass unwinds into the C++ pass manager: exceptions
     become error diagnostics (KeyboardInterrupt and the like are kept in
     `interrupted` and re-raised once the pass manager returns). With
-    `verify_after`, the module is verified after the pass.
+    `verify_after`, the module is verified after the pass if Python passes changed it.
     """
     cls = stage.pass_cls
 
     def run(module_op, pass_):
         try:
             with _recursion_capped():
-                # With verify_each the verifier's diagnostics stand alone, as the
-                # pass manager's verifier reports them; otherwise (the framework's
-                # own check before an upstream pass) they are explained.
-                ok = _run_python_stage(cls, stage, module_op, graveyard,
-                                       verify="explained" if verify_after else bool(verify_each))
+                ok = _run_python_stage(cls, stage, module_op, state, verify=verify_after)
         except Exception as exc:  # outside the pass's own code: still never abort
             _location_of(module_op).emit_error(
                 f"{cls.argument}: internal error: {_exception_summary(exc)}")
@@ -1025,38 +1011,18 @@ def _check_element_counts(op):
 
     ``ShapedType::getNumElements`` asserts on such types (verifiers and folders
     call it); tfmlir's parsers refuse them in text, but types built in Python
-    (``RankedTensorType.get``) are not checked there. The module is printed once
-    (C++, large constants elided) and the text searched for such types: linear,
-    about as fast as verifying. Raises MLIRError with a diagnostic at the op.
+    (``RankedTensorType.get``) are not checked there. One native walk (each
+    uniqued type and attribute looked at once). Raises MLIRError with a
+    diagnostic at the op holding the type.
     """
-    text = _native.print_operation(op, generic=True, assume_verified=True,
-                                   large_elements_limit=16)
-    found = parsing.find_element_count_overflow(text)
+    found = _native.find_element_count_overflow(op)
     if found is None:
         return
-    type_text = found[1]
-    culprit = _op_holding_overflow(op) or op
+    culprit, type_text = found
     message = (f"the element count of '{type_text}' overflows int64: MLIR asserts on such "
                f"shaped types, so no pass runs on this module")
     _location_of(culprit).emit_error(message)
     raise ir.MLIRError(message, [])
-
-
-def _op_holding_overflow(root):
-    """The first op under `root` whose own text (without regions) holds an
-    overflowing shaped type (the error path of :func:`_check_element_counts`)."""
-    stack = [root]
-    while stack:
-        op = stack.pop()
-        if op is not root:
-            text = op.get_asm(print_generic_op_form=True, assume_verified=True,
-                              skip_regions=True, large_elements_limit=16)
-            if parsing.find_element_count_overflow(text) is not None:
-                return op
-        children = [child.operation for region in op.regions for block in region.blocks
-                    for child in block.operations]
-        stack.extend(reversed(children))
-    return None
 
 
 def _keep_graveyard(module, graveyard):
@@ -1073,7 +1039,9 @@ class PassPipeline:
     Args:
       pipeline: textual pipeline (``builtin.module(...)`` or a bare list).
       context: the mlir.ir.Context (default: the current one).
-      verify_each: verify after every pass (default True).
+      verify_each: verify after every pass (default False: the module is verified
+        before the first pass, and IR Python passes changed before each upstream
+        pass and at the end).
       print_ir_after_all / print_ir_before_all / print_ir_module_scope /
       print_generic / print_debuginfo: IR printing, as mlir-opt's flags.
       timing: print a per-pass timing report (stderr) after each run.
@@ -1083,7 +1051,7 @@ class PassPipeline:
     passes are running (from inside a pass): that raises PipelineError too.
     """
 
-    def __init__(self, pipeline, context=None, *, verify_each=True, print_ir_after_all=False,
+    def __init__(self, pipeline, context=None, *, verify_each=False, print_ir_after_all=False,
                  print_ir_before_all=False, print_ir_module_scope=False, print_generic=False,
                  print_debuginfo=False, timing=False):
         if not isinstance(pipeline, str):
@@ -1119,6 +1087,7 @@ class PassPipeline:
                                     if isinstance(stage, PythonStage))
         self._interrupted = []
         self._graveyard = []
+        self._state = _RunState()  # shared with the Python stages' callables
         self.pm = passmanager.PassManager(MODULE, context=self.context)
         self.pm.enable_verifier(bool(verify_each))
         for k, stage in enumerate(self.stages):
@@ -1128,12 +1097,12 @@ class PassPipeline:
             else:
                 cls = stage.pass_cls
                 # Upstream passes must never see invalid IR (MLIR's assertions
-                # abort the process): without verify_each, a Python pass
-                # followed by an upstream one still has its output verified.
+                # abort the process): without verify_each (the pass manager's
+                # verifier then runs after every pass), IR Python passes changed is
+                # verified before the next upstream pass and at the end.
                 following = self.stages[k + 1] if k + 1 < len(self.stages) else None
-                verify_after = not verify_each and isinstance(following, UpstreamStage)
-                self.pm.add(_python_stage_callable(stage, verify_after, self._interrupted,
-                                                   self._graveyard, bool(verify_each)),
+                verify_after = not verify_each and (following is None or isinstance(following, UpstreamStage))
+                self.pm.add(_python_stage_callable(stage, self._state, verify_after, self._interrupted),
                             name=cls.__name__, argument=cls.argument,
                             description=cls.description().split("\n")[0])
         if print_ir_after_all or print_ir_before_all:
@@ -1153,8 +1122,8 @@ class PassPipeline:
         (re-entrant runs from inside a pass raise PipelineError), shaped types must
         not overflow int64 in element count, and the module must verify.
 
-        When a Python pass fails, the IR it changed is replaced by copies taken
-        before; the changed ops themselves are kept (detached from the module) as
+        When a pass fails, the module's body is replaced by a copy taken before the
+        run; the ops the passes worked on are kept (detached from the module) as
         long as `module` lives, so Python objects of them a pass kept stay valid.
         """
         op = _module_operation(module)
@@ -1165,8 +1134,9 @@ class PassPipeline:
         irsafe.verify(op)  # never hand invalid IR to upstream passes (assertions are on)
         self._check_symbol_uses(op)
         del self._interrupted[:]
-        graveyard = self._graveyard  # shared with the Python stages' callables
+        graveyard = self._graveyard
         del graveyard[:]
+        self._state.__init__()
         key = _context_key(self.context)
         allowed = self.context.allow_unregistered_dialects
         if self._opaque_dialects and not allowed:
@@ -1179,11 +1149,18 @@ class PassPipeline:
         _RUNNING.add(key)
         top = _op_key(op)
         _TOP_LEVEL.add(top)
+        snapshot = op.clone(ip=False)  # what a failed run puts back
+        failed = True
         try:
             self.pm.run(op)
+            failed = bool(self._interrupted)
         finally:
             _RUNNING.discard(key)
             _TOP_LEVEL.discard(top)
+            if failed:
+                _restore(op, snapshot, graveyard)
+            else:
+                _ORIGINAL_ERASE(snapshot)
             if threaded:
                 self.context.enable_multithreading(True)
             if self.context.allow_unregistered_dialects != allowed:

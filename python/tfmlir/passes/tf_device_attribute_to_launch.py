@@ -21,7 +21,6 @@ DEVICE = "device"
 class DeviceAttributeToLaunchPass(Pass):
     argument = "tf-device-attribute-to-launch"
     dependent_dialects = ("tf", "tf_device")
-    rollback_on_failure = False  # nothing fails
 
     def run_on_operation(self, func):
         placed = []

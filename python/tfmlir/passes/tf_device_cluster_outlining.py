@@ -28,7 +28,6 @@ class ClusterOutliningPass(Pass):
     argument = "tf-device-cluster-outlining"
     anchor = MODULE
     dependent_dialects = ("tf_device", "func")
-    rollback_on_failure = False  # every error is found before the first change
 
     def run_on_operation(self, module):
         with module.context:

@@ -29,7 +29,6 @@ from .ir_helpers import captured_values
 class ClusterConstantSinkingPass(Pass):
     argument = "tf-device-constant-sinking"
     dependent_dialects = ("tf",)
-    rollback_on_failure = False  # nothing fails
 
     def run_on_operation(self, func):
         clusters = ops_named(func.operation, CLUSTER)

@@ -31,7 +31,6 @@ class ConvertLaunchFuncToTFCallPass(Pass):
     argument = "tf-device-convert-launch-func-to-tf-call"
     anchor = MODULE
     dependent_dialects = ("tf",)
-    rollback_on_failure = False  # every error is found before the first change
 
     def run_on_operation(self, module):
         module = module.operation

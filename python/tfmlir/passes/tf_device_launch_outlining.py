@@ -32,7 +32,6 @@ class LaunchOutliningPass(Pass):
                       "unique within a process, not just within a module (declared by TF 2.21, "
                       "which does not use it).")]
     dependent_dialects = ("tf_device", "func")
-    rollback_on_failure = False  # every error is found before the first change
 
     def run_on_operation(self, module):
         with module.context:

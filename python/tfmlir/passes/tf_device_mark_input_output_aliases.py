@@ -38,7 +38,6 @@ class MarkInputOutputAliasesPass(Pass):
     argument = "tf-device-mark-input-output-aliases"
     anchor = MODULE
     dependent_dialects = ("tf", "tf_device")
-    rollback_on_failure = False  # everything is checked before the first change
 
     def run_on_operation(self, module):
         module = module.operation

@@ -26,7 +26,6 @@ def drop_shape_invariant(root):
 class DropWhileShapeInvariant(Pass):
     argument = "tf-drop-while-shape-invariant"
     anchor = FUNC
-    rollback_on_failure = False  # cannot fail
 
     def run_on_operation(self, func):
         drop_shape_invariant(func)

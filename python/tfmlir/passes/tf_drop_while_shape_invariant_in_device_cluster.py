@@ -21,7 +21,6 @@ _PRE_ORDER = ir.WalkOrder.PRE_ORDER
 class DropWhileShapeInvariantInDeviceCluster(Pass):
     argument = "tf-drop-while-shape-invariant-in-device-cluster"
     anchor = FUNC
-    rollback_on_failure = False  # cannot fail
 
     def run_on_operation(self, func):
         clusters = []

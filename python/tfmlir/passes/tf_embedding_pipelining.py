@@ -57,7 +57,6 @@ class EmbeddingPipeliningPass(Pass):
     argument = "tf-embedding-pipelining"
     anchor = MODULE
     dependent_dialects = ("tf",)
-    rollback_on_failure = False  # every failure comes before the first change
 
     def run_on_operation(self, module):
         module = module.operation

@@ -35,7 +35,6 @@ class EmbeddingSequencingPass(Pass):
     argument = "tf-embedding-sequencing"
     anchor = MODULE
     dependent_dialects = ("tf",)
-    rollback_on_failure = False  # the IR is never changed
 
     def run_on_operation(self, module):
         forward, backward = [], []

@@ -38,9 +38,9 @@ from .framework import Pass, PassFailure, register_pass
 class EnsureStaticShapesPass(Pass):
     argument = "tf-ensure-static-shapes"
     anchor = MODULE
-    rollback_on_failure = False  # read-only
 
     def run_on_operation(self, module):
+        self.mark_all_analyses_preserved()  # read-only: the IR is never changed
         found = first_dynamic_value(module.operation)
         if found is not None:
             message, op = found

@@ -47,7 +47,6 @@ class BreakUpIslandsPass(Pass):
     anchor = MODULE
     dependent_dialects = ("tf_executor", "tf")
     # Functions are validated before anything is mutated.
-    rollback_on_failure = False
 
     def run_on_operation(self, op):
         module = op.operation

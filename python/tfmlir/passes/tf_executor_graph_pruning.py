@@ -50,7 +50,6 @@ class ExecutorGraphPruningPass(Pass):
     )
     dependent_dialects = ("tf_executor",)
     # Graphs are validated before anything is mutated.
-    rollback_on_failure = False
 
     def run_on_operation(self, op):
         func = op.operation

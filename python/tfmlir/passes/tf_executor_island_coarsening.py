@@ -43,7 +43,6 @@ class ExecutorIslandCoarseningPass(Pass):
     anchor = FUNC
     dependent_dialects = ("tf_executor",)
     # Graphs are validated before anything is mutated.
-    rollback_on_failure = False
 
     def run_on_operation(self, op):
         # Every graph is validated before any is changed, then coarsened

@@ -42,7 +42,6 @@ class ExecutorToFunctionalConversion(Pass):
     argument = "tf-executor-to-functional-conversion"
     anchor = FUNC
     # Validated before mutating, and undone on the one late failure.
-    rollback_on_failure = False
 
     def run_on_operation(self, func):
         _run(func.operation)

@@ -42,7 +42,6 @@ _POST_ORDER = ir.WalkOrder.POST_ORDER
 class TPUBridgeExecutorIslandInlining(Pass):
     argument = "tf-executor-tpu-v1-island-inlining"
     anchor = MODULE
-    rollback_on_failure = False  # validated before any change
 
     def run_on_operation(self, module):
         with module.context:

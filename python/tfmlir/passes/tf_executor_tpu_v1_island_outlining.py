@@ -56,7 +56,6 @@ class TPUBridgeExecutorIslandOutlining(Pass):
     argument = "tf-executor-tpu-v1-island-outlining"
     anchor = MODULE
     dependent_dialects = ("tf", "tf_executor", "func")
-    rollback_on_failure = False  # the only error is found before any change
 
     def run_on_operation(self, module):
         with module.context:

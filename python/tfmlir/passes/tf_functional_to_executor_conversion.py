@@ -38,7 +38,6 @@ class FunctionalToExecutorDialectConversion(Pass):
     anchor = FUNC
     dependent_dialects = ("tf_executor",)
     # Nothing can fail after the checks, which come first.
-    rollback_on_failure = False
 
     def run_on_operation(self, func):
         func = func.operation

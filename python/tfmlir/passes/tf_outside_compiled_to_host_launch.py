@@ -67,7 +67,6 @@ class OutsideCompiledToHostLaunchPass(Pass):
     argument = "tf-outside-compiled-to-host-launch"
     anchor = MODULE
     dependent_dialects = ("tf", "tf_device")
-    rollback_on_failure = False  # every failure is found before the first change
 
     def run_on_operation(self, module):
         module = module.operation

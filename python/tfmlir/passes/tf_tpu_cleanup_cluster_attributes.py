@@ -60,7 +60,6 @@ class TPUCleanupClusterAttributesPass(Pass):
     argument = "tf-tpu-cleanup-cluster-attributes"
     anchor = MODULE
     dependent_dialects = ("tf", "tf_device")
-    rollback_on_failure = False  # every failure is found before the first change
 
     def run_on_operation(self, module):
         module = module.operation

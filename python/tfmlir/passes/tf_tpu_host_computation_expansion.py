@@ -44,7 +44,6 @@ _INTERRUPT = ir.WalkResult.INTERRUPT
 class TPUHostComputationExpansionPass(Pass):
     argument = "tf-tpu-host-computation-expansion"
     dependent_dialects = ("tf", "tf_device")
-    rollback_on_failure = False  # nothing fails
 
     def run_on_operation(self, func):
         clusters = ops_named(func.operation, CLUSTER)

@@ -151,9 +151,9 @@ class TPUValidateInputsPass(Pass):
     argument = "tf-tpu-validate-inputs"
     anchor = MODULE
     dependent_dialects = ("tf", "tf_executor")
-    rollback_on_failure = False  # the IR is never changed
 
     def run_on_operation(self, module):
+        self.mark_all_analyses_preserved()  # read-only: the IR is never changed
         module = module.operation
         try:
             diagnostics = _Validator(module).run()

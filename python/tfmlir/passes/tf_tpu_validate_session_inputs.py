@@ -30,9 +30,9 @@ class TPUValidateSessionInputsPass(Pass):
     argument = "tf-tpu-validate-session-inputs"
     anchor = MODULE
     dependent_dialects = ("tf", "tf_executor")
-    rollback_on_failure = False  # the IR is never changed
 
     def run_on_operation(self, module):
+        self.mark_all_analyses_preserved()  # read-only: the IR is never changed
         module = module.operation
         ops = []
 

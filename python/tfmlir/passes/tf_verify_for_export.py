@@ -37,7 +37,6 @@ _PRE_ORDER = ir.WalkOrder.PRE_ORDER
 class VerifySuitableForExportPass(Pass):
     argument = "tf-verify-for-export"
     anchor = MODULE
-    rollback_on_failure = False  # read-only
 
     def run_on_operation(self, module):
         problem = find_export_problem(module.operation)

@@ -32,9 +32,9 @@ _INTERRUPT = ir.WalkResult.INTERRUPT
 class VerifyNoOutsideCompilationMarkersPass(Pass):
     argument = "tf-verify-no-outside-compilation-markers"
     dependent_dialects = ("tf_device",)
-    rollback_on_failure = False  # nothing changes
 
     def run_on_operation(self, func):
+        self.mark_all_analyses_preserved()  # read-only: the IR is never changed
         problem = find_marker_problem(func)
         if problem is not None:
             raise PassFailure(*problem)

@@ -40,9 +40,9 @@ def _dialect(name):
 @register_pass
 class VerifyClusteringPass(Pass):
     argument = "verify-clustering-pass"
-    rollback_on_failure = False  # the IR is never changed
 
     def run_on_operation(self, func):
+        self.mark_all_analyses_preserved()  # read-only: the IR is never changed
         found = []
 
         def visit(op):
