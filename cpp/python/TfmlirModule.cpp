@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tfmlir-c/Dialects.h"
+#include "PyValues.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -25,6 +26,10 @@
 #include <unordered_set>
 #include <cctype>
 #include <string_view>
+
+using tfmlir_python::attributeToPython;
+using tfmlir_python::safeStr;
+using tfmlir_python::typeToPython;
 
 namespace nb = nanobind;
 using namespace mlir::python::nanobind_adaptors;
@@ -86,7 +91,7 @@ static bool isValidUtf8(MlirStringRef s) {
 }
 
 /// `s` as a Python str; bytes outside well-formed UTF-8 become `\XX`.
-static nb::str safeStr(MlirStringRef s) {
+nb::str tfmlir_python::safeStr(MlirStringRef s) {
   if (isValidUtf8(s))
     return nb::str(s.data, s.length);
   static const char digits[] = "0123456789ABCDEF";
@@ -222,7 +227,7 @@ static MlirWalkResult findInvalidUtf8(MlirOperation op, void *userData) {
 // when only the downcast fails.
 //===----------------------------------------------------------------------===//
 
-static nb::object attributeToPython(MlirAttribute attr) {
+nb::object tfmlir_python::attributeToPython(MlirAttribute attr) {
   nb::object capsule = nb::steal<nb::object>(mlirPythonAttributeToCapsule(attr));
   nb::object plain =
       mlir::python::irModule().attr("Attribute").attr(MLIR_PYTHON_CAPI_FACTORY_ATTR)(capsule);
@@ -233,7 +238,7 @@ static nb::object attributeToPython(MlirAttribute attr) {
   }
 }
 
-static nb::object typeToPython(MlirType type) {
+nb::object tfmlir_python::typeToPython(MlirType type) {
   nb::object capsule = nb::steal<nb::object>(mlirPythonTypeToCapsule(type));
   nb::object plain =
       mlir::python::irModule().attr("Type").attr(MLIR_PYTHON_CAPI_FACTORY_ATTR)(capsule);
@@ -484,6 +489,7 @@ static MlirDiagnosticSeverity severityOf(nb::handle severity) {
 
 NB_MODULE(_tfmlir, m) {
   m.doc() = "tfmlir native glue: dialect registration, tf_type/tf_executor types";
+  tfmlir_python::registerOpTable(m);
 
   m.def(
       "register_dialects",

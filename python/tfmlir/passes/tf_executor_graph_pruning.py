@@ -24,9 +24,9 @@ Behaviour (matches TensorFlow's C++ pass):
 """
 from mlir import ir
 
-from .analysis.executor import (ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE,
-                                YIELD, GraphInfo, function_name, op_key,
-                                outermost_graphs, validated_post_order)
+from .. import _tfmlir
+from .analysis.executor import (FETCH, GRAPH, ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE,
+                                YIELD, function_name)
 from .analysis.side_effects import MUST_EXECUTE_OPS
 from .framework import FUNC, Option, Pass, erase_op, register_pass
 
@@ -49,82 +49,84 @@ class ExecutorGraphPruningPass(Pass):
                     "reachability"),
     )
     dependent_dialects = ("tf_executor",)
-    # Graphs are validated before anything is mutated.
 
     def run_on_operation(self, op):
         func = op.operation
         if not can_prune(func):
+            self.mark_all_analyses_preserved()
             return
-        watch = frozenset(self.ops_to_preserve) | MUST_EXECUTE_OPS
-        graphs = outermost_graphs(func)
-        outermost = {op_key(graph) for graph in graphs}
-        # Every graph is validated before any is changed, then pruned
-        # innermost first, a graph holding nested graphs from a fresh scan
-        # (pruning them changed what it sees). `watched` remembers, per pruned
-        # nested graph, whether anything left in it is named in `watch`: the
-        # island holding it is then preserved.
-        watched = {}
-        for graph, info in validated_post_order(graphs, self._check):
-            if info.nested_graphs:
-                info = GraphInfo(graph, uses=False)
-            else:
-                info.link(uses=False)
-            key = op_key(graph)
-            flag = _prune(info, watch, watched, report=key not in outermost)
-            if flag is not None:
-                watched[key] = flag
-
-    def _check(self, info):
-        problem = info.problem()
+        # The function's structure in one native walk (pre-order): every graph is
+        # validated before any is changed (outer graphs first, as TF reports them), then
+        # pruned innermost first (MLIR's post-order), each from a fresh table of the graph
+        # (pruning a nested graph changed what the graph holds).
+        table = _tfmlir.OpTable(func, "pre")
+        graphs = table.named(GRAPH)
+        if not graphs:
+            self.mark_all_analyses_preserved()
+            return
+        names = table.names()
+        problem = _first_problem(table, graphs, names)
         if problem is not None:
-            self.fail(problem[0], problem[1])
+            self.fail(problem[0], table.op(problem[1]))
+        ends = table.subtree_ends()
+        order = sorted(graphs, key=lambda g: (ends[g], -g))
+        graph_ops = table.ops(order)
+        del table
+        watch = frozenset(self.ops_to_preserve) | MUST_EXECUTE_OPS
+        changed = False
+        for graph in graph_ops:
+            changed = _prune(_tfmlir.OpTable(graph, "pre"), watch) or changed
+        if not changed:
+            self.mark_all_analyses_preserved()
 
 
-def _preserved_islands(info, watch, watched):
-    """TF's ShouldPreserveIsland for every island: the island or any op in it
-    (the yield and ops nested in regions included) is named in `watch` (the
-    ops to preserve and those that must execute). Ops inside nested graphs
-    count through `watched` (op key of an already pruned nested graph ->
-    whether anything left in it is watched)."""
-    every = ISLAND in watch or YIELD in watch
-    found = []
-    holding_watched = set()
-    for graph, j in zip(info.nested_graphs, info.nested_graph_islands):
-        if watched.get(op_key(graph)):
-            holding_watched.add(j)
-    for i, name in enumerate(info.names):
-        if name != ISLAND:
-            continue
-        if every or i in holding_watched or not watch.isdisjoint(info.body_names[i]) or any(
-                nested_name in watch for _, nested_name, _ in info.nested[i]):
-            found.append(i)
+def _first_problem(table, graphs, names):
+    """``(message, op index)`` of the first graph (pre-order) not shaped as the executor
+    passes need (islands ending in a matching yield, a fetch last), or None."""
+    num_operands = num_results = None
+    for g in graphs:
+        children = table.children(g)
+        for i in children:
+            if names[i] != ISLAND:
+                continue
+            body = table.children(i)
+            if not body or names[body[-1]] != YIELD:
+                return ("island without a tf_executor.yield", i)
+            if num_operands is None:
+                num_operands, num_results = table.num_operands(), table.num_results()
+            if num_operands[body[-1]] + 1 != num_results[i]:
+                return ("island yield does not match its results", i)
+        if not children or names[children[-1]] != FETCH:
+            return ("expected the graph to end with a tf_executor.fetch", g)
+    return None
+
+
+def _preserved(table, names, watch, children):
+    """Positions of the children that are islands TF's ShouldPreserveIsland keeps: the
+    island or any op nested in it (its yield, ops in regions and in nested graphs
+    included) is named in `watch` (the ops to preserve and those that must execute)."""
+    position = {c: k for k, c in enumerate(children)}
+    parents = table.parents()
+    found = set()
+    for name in watch & set(names):
+        for i in table.named(name):
+            # Climb to the graph-level ancestor (index 0 is the graph itself).
+            while i > 0 and i not in position:
+                i = parents[i]
+            k = position.get(i)
+            if k is not None and names[i] == ISLAND:
+                found.add(k)
     return found
 
 
-def _any_watched(info, kept, watch, watched):
-    """Whether an op left in the graph of `info` (`kept`: per graph-level op,
-    ops nested in islands included) is named in `watch`."""
-    names = info.names
-    for i, name in enumerate(names):
-        if not kept[i]:
-            continue
-        if name in watch:
-            return True
-        if name == ISLAND and (YIELD in watch or not watch.isdisjoint(info.body_names[i]) or any(
-                nested_name in watch for _, nested_name, _ in info.nested[i])):
-            return True
-    for graph, j in zip(info.nested_graphs, info.nested_graph_islands):
-        if kept[j] and watched.get(op_key(graph)):
-            return True
-    return False
-
-
-def _prune(info, watch, watched, report=False):
-    """Erases the unreachable ops of the graph of `info`. With `report`,
-    returns whether an op left in the graph is named in `watch` (see
-    :func:`_any_watched`)."""
-    ops, names, producers = info.ops, info.names, info.producers
-    count = len(ops)
+def _prune(table, watch):
+    """Erases the ops of the graph (`table`'s root, index 0) that the fetch does not reach;
+    True if it erased any."""
+    names = table.names()
+    children = table.children(0)
+    producers = table.child_producers(0)
+    child_names = [names[c] for c in children]
+    count = len(children)
     reachable = bytearray(count)
     stack = []
     fetch = count - 1
@@ -133,7 +135,11 @@ def _prune(info, watch, watched, report=False):
         if not reachable[i]:
             reachable[i] = 1
             stack.append(i)
-    for i in _preserved_islands(info, watch, watched):
+    if ISLAND in watch or YIELD in watch:
+        preserved = [k for k, name in enumerate(child_names) if name == ISLAND]
+    else:
+        preserved = _preserved(table, names, watch, children)
+    for i in preserved:
         if not reachable[i]:
             reachable[i] = 1
             stack.append(i)
@@ -144,30 +150,31 @@ def _prune(info, watch, watched, report=False):
             if not reachable[j]:
                 reachable[j] = 1
                 stack.append(j)
-        if names[i] == NEXT_ITERATION_SOURCE:
+        if child_names[i] == NEXT_ITERATION_SOURCE:
             if sinks is None:
-                sinks = _sinks_by_source(info)
+                sinks = _sinks_by_source(table, children, child_names)
             for j in sinks.get(i, ()):
                 if not reachable[j]:
                     reachable[j] = 1
                     stack.append(j)
-    flag = _any_watched(info, reachable, watch, watched) if report else None
     if all(reachable):
-        return flag
+        return False
     # Erase in reverse order: users go before the ops defining their operands.
-    for i in range(count - 1, -1, -1):
-        if not reachable[i]:
-            erase_op(ops[i])
-    return flag
+    dead = [children[k] for k in range(count - 1, -1, -1) if not reachable[k]]
+    for op in table.ops(dead):
+        erase_op(op)
+    return True
 
 
-def _sinks_by_source(info):
-    """NextIteration.Source index -> indices of the sinks taking its token."""
+def _sinks_by_source(table, children, child_names):
+    """NextIteration.Source position -> positions of the sinks taking its token."""
+    position = {c: k for k, c in enumerate(children)}
+    defs = table.operand_defs()
     sinks = {}
-    get_def = info.value_def.get
-    for j, name in enumerate(info.names):
-        if name == NEXT_ITERATION_SINK and info.operands[j]:
-            i = get_def(info.operands[j][0])  # the token
-            if i is not None and info.names[i] == NEXT_ITERATION_SOURCE:
+    for j, name in enumerate(child_names):
+        if name == NEXT_ITERATION_SINK:
+            operands = defs[children[j]]
+            i = position.get(operands[0]) if operands else None  # the token
+            if i is not None and child_names[i] == NEXT_ITERATION_SOURCE:
                 sinks.setdefault(i, []).append(j)
     return sinks

@@ -78,8 +78,8 @@ from mlir import ir
 
 from .. import _tfmlir
 from ..shapes.xla_protos import SHARDING_MAXIMAL, SHARDING_TUPLE, parse_op_sharding, _signed32
-from .analysis.executor import op_key
-from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, ISLAND, MODULE,
+from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, INFEED_DEQUEUE_TUPLE,
+                             ISLAND, MODULE,
                              OUTFEED_ENQUEUE_TUPLE, PARTITIONED_CALL, RETURN,
                              STATEFUL_PARTITIONED_CALL, TPU_PARTITIONED_CALL,
                              TPU_PARTITIONED_INPUT, TPU_PARTITIONED_INPUT_V2,
@@ -87,8 +87,7 @@ from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, ISLAND
                              TPU_REPLICATE_METADATA, TPU_REPLICATED_INPUT, TPU_REPLICATED_OUTPUT,
                              WHILE, XLA_SET_DYNAMIC_DIMENSION_SIZE, YIELD)
 from .analysis.tpu_inputs import (DEVICE_ATTR, ERROR, WARNING, NotAString,
-                                  potential_unsupported_op, string_attr, text,
-                                  v1_control_flow_warnings)
+                                  potential_unsupported_op, text, v1_control_flow_warnings)
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
 
@@ -108,9 +107,10 @@ _NOT_REGULAR = _IO_OPS | {MODULE, GRAPH, RETURN, FUNC, YIELD, ISLAND, TPU_REPLIC
 _BOTH_XLA_AND_NOT = frozenset({CONST, WHILE, ASSERT, XLA_SET_DYNAMIC_DIMENSION_SIZE})
 _PARTITIONED_CALLS = frozenset({STATEFUL_PARTITIONED_CALL, PARTITIONED_CALL, TPU_PARTITIONED_CALL})
 _EXEMPT = _IO_OPS | {TPU_REPLICATE_METADATA}
+# The attributes the checks read, fetched for every op at once.
+_READ_ATTRS = (TPU_REPLICATE_ATTR, DEVICE_ATTR, OUTSIDE_COMPILATION_ATTR, XLA_SHARDING_ATTR,
+               SHARDING_ATTR, COMPILE_DEVICE_TYPE_ATTR)
 
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 class _Metadata:
@@ -118,8 +118,8 @@ class _Metadata:
     __slots__ = ("key", "cluster_attr", "num_replicas", "num_cores_per_replica",
                  "allow_soft_placement")
 
-    def __init__(self, op):
-        self.key = op_key(op)
+    def __init__(self, op, key):
+        self.key = key
         self.cluster_attr = op.attributes[TPU_REPLICATE_ATTR]
         self.num_replicas = _int_attr(op, "num_replicas", 0)
         self.num_cores_per_replica = _int_attr(op, "num_cores_per_replica", 1)
@@ -173,17 +173,29 @@ class TPUValidateInputsPass(Pass):
 
 
 class _Validator:
+    """The checks, on a native table of every op of the module (post-order; ops are
+    indices into it, materialized only for I/O ops and diagnostics)."""
+
     def __init__(self, module):
         self.module = module
         self.context = module.context
+        table = self.table = _tfmlir.OpTable(module, "post")
+        self.names = table.names()
+        self.parents = table.parents()
+        self.first = table.first_descendants()
+        self.defs = table.operand_defs()
+        self.users = table.users()
+        self.num_results = table.num_results()
+        self.attrs = {name: table.strings(name) for name in _READ_ATTRS}
+        self._bad_types = None  # per op: an operand or result is not valid for XLA
+        self._cluster_attrs = None  # per op: its _tpu_replicate attribute (objects)
         self.diagnostics = []
         self.registered = {}  # op name -> registered in the context
         self.metadata = {}  # cluster name (bytes) -> _Metadata
-        self.predecessor_cache = {}  # op_key of a defining op -> (I/O ops, regular ops) in it
-        self.successor_cache = {}  # op_key of a parent op -> users of its results
-        self.io_cache = {}  # (op_key of an I/O op, metadata key) -> (diagnostics, ok)
+        self.predecessor_cache = {}  # index of a defining op -> (I/O ops, regular ops) in it
+        self.io_cache = {}  # (index of an I/O op, metadata key) -> (diagnostics, ok)
 
-    # -- op kinds -------------------------------------------------------------
+    # -- op kinds and attributes ------------------------------------------------
 
     def _registered(self, name):
         known = self.registered.get(name)
@@ -191,266 +203,275 @@ class _Validator:
             known = self.registered[name] = self.context.is_registered_operation(name)
         return known
 
-    def regular(self, op):
-        name = op.name
-        return not self._registered(name) or name not in _NOT_REGULAR
+    def regular(self, i):
+        return self.is_regular[i]
 
-    def error(self, op, message):
-        self.diagnostics.append((ERROR, op, f"'{op.name}' op {message}"))
+    def string(self, i, name):
+        """The bytes of op i's string attribute `name` (see analysis.tpu_inputs.string_attr)."""
+        value = self.attrs[name][i]
+        if value is None or isinstance(value, bytes):
+            return value
+        raise NotAString(self.table.op(i), name)
 
-    def warning(self, op, message):
-        self.diagnostics.append((WARNING, op, message))
+    def error(self, i, message):
+        self.diagnostics.append((ERROR, self.table.op(i), f"'{self.names[i]}' op {message}"))
+
+    def warning(self, i, message):
+        self.diagnostics.append((WARNING, self.table.op(i), message))
 
     # -- the walk -------------------------------------------------------------
 
     def run(self):
-        ops = []
-
-        def collect(op):
-            ops.append(op.operation)
-            return _ADVANCE
-
-        self.module.walk(collect, _POST_ORDER)
-        for op in ops:
-            if op.name == TPU_REPLICATE_METADATA:
-                cluster = string_attr(op, TPU_REPLICATE_ATTR)
-                if cluster is None:
-                    raise NotAString(op, TPU_REPLICATE_ATTR)
-                self.metadata[cluster] = _Metadata(op)
-        for op in ops:
-            found = potential_unsupported_op(op)
-            if found is not None:
-                self.diagnostics.append(found)
-            regular = self.regular(op)
-            if regular:
-                self.check_cluster_io(op)
-            name = op.name
-            if not self._registered(name) or name not in _BOTH_XLA_AND_NOT:
-                self.check_xla_and_non_xla(op)
-            if regular:
-                self.check_maximal_sharding(op)
-                self.check_tuple_sharding_arity(op)
-            self.check_single_core_tpu(op)
-        self.diagnostics.extend(v1_control_flow_warnings(self.module))
+        names = self.names
+        for i in self.table.named(TPU_REPLICATE_METADATA):
+            cluster = self.string(i, TPU_REPLICATE_ATTR)
+            if cluster is None:
+                raise NotAString(self.table.op(i), TPU_REPLICATE_ATTR)
+            self.metadata[cluster] = _Metadata(self.table.op(i), i)
+        # Per op name: regular, checked for XLA or not; per op: what it holds. The checks
+        # run only where they can find something (same results and order as running all).
+        regular_name, xla_name = {}, {}
+        for name in set(names):
+            registered = self._registered(name)
+            regular_name[name] = not registered or name not in _NOT_REGULAR
+            xla_name[name] = not registered or name not in _BOTH_XLA_AND_NOT
+        self.is_regular = regular = [regular_name[name] for name in names]
+        attrs = self.attrs
+        clusters = attrs[TPU_REPLICATE_ATTR]
+        shardings = [a is not None or b is not None
+                     for a, b in zip(attrs[XLA_SHARDING_ATTR], attrs[SHARDING_ATTR])]
+        single_core = attrs[COMPILE_DEVICE_TYPE_ATTR]
+        self.has_replicated_io = any(self._registered(name) for name in
+                                     (TPU_REPLICATED_INPUT, TPU_REPLICATED_OUTPUT)
+                                     if self.table.named(name))
+        for i, name in enumerate(names):
+            if name == INFEED_DEQUEUE_TUPLE:
+                found = potential_unsupported_op(self.table.op(i))
+                if found is not None:
+                    self.diagnostics.append(found)
+            if regular[i] and (clusters[i] is not None or self.has_replicated_io):
+                self.check_cluster_io(i)
+            if xla_name[name] and clusters[i] is not None:
+                self.check_xla_and_non_xla(i)  # (must be XLA needs a cluster)
+            if regular[i] and shardings[i]:
+                self.check_maximal_sharding(i)
+                self.check_tuple_sharding_arity(i)
+            if single_core[i] is not None:
+                self.check_single_core_tpu(i)
+        self.diagnostics.extend(v1_control_flow_warnings(self.module, self.table))
         return self.diagnostics
 
     # -- neighbours -----------------------------------------------------------
 
-    def successors(self, op):
-        """Users of the results of `op`'s parent op (TF's ``GetSuccessors``)."""
-        parent = op.parent
-        if parent is None:
-            return []
-        parent = parent.operation
-        key = op_key(parent)
-        found = self.successor_cache.get(key)
-        if found is None:
-            found = [use.owner.operation for result in parent.results for use in result.uses]
-            self.successor_cache[key] = found
-        return found
+    def successors(self, i):
+        """Users of the results of op i's parent op (TF's ``GetSuccessors``)."""
+        parent = self.parents[i]
+        return self.users[parent] if parent >= 0 else []
 
-    def predecessors(self, op):
-        """(I/O ops, regular ops) among the ops nested in the defining ops of `op`'s operands,
+    def predecessors(self, i):
+        """(I/O ops, regular ops) among the ops nested in the defining ops of op i's operands,
         themselves included, post-order (TF's ``GetPredecessors``, split by what is checked)."""
         io_ops, regular_ops = [], []
-        for operand in op.operands:
-            owner = operand.owner
-            if not isinstance(owner, (ir.Operation, ir.OpView)):
+        for d in self.defs[i]:
+            if d < 0:
                 continue  # a block argument
-            owner = owner.operation
-            key = op_key(owner)
-            found = self.predecessor_cache.get(key)
+            found = self.predecessor_cache.get(d)
             if found is None:
-                nested = []
-
-                def collect(nested_op):
-                    nested.append(nested_op.operation)
-                    return _ADVANCE
-
-                owner.walk(collect, _POST_ORDER)
-                found = ([o for o in nested if o.name in _IO_OPS and self._registered(o.name)],
-                         [o for o in nested if self.regular(o)])
-                self.predecessor_cache[key] = found
+                nested = range(self.first[d], d + 1)
+                names = self.names
+                found = ([k for k in nested if names[k] in _IO_OPS and self._registered(names[k])],
+                         [k for k in nested if self.regular(k)])
+                self.predecessor_cache[d] = found
             io_ops.extend(found[0])
             regular_ops.extend(found[1])
         return io_ops, regular_ops
 
     # -- cluster I/O ----------------------------------------------------------
 
-    def check_cluster_io(self, op):
-        cluster = string_attr(op, TPU_REPLICATE_ATTR)
+    def check_cluster_io(self, i):
+        names = self.names
+        cluster = self.string(i, TPU_REPLICATE_ATTR)
         if cluster is not None and not cluster:
-            self.error(op, f"{CHECK}empty _tpu_replicate attr for op = {op.name}")
+            self.error(i, f"{CHECK}empty _tpu_replicate attr for op = {names[i]}")
             return False
         metadata = self.metadata.get(cluster) if cluster is not None else None
-        io_predecessors, _ = self.predecessors(op)
+        io_predecessors = (self.predecessors(i)[0] if metadata is not None or self.has_replicated_io
+                           else ())
         for pred in io_predecessors:
             if cluster is not None:
                 if metadata is not None and not self.check_io_op(pred, metadata):
                     return False
-            elif pred.name == TPU_REPLICATED_INPUT:
-                self.error(pred, f"{CHECK}non-cluster op = {op.name} has invalid predecessor op = "
-                                 f"{pred.name}")
+            elif names[pred] == TPU_REPLICATED_INPUT:
+                self.error(pred, f"{CHECK}non-cluster op = {names[i]} has invalid predecessor op = "
+                                 f"{names[pred]}")
                 return False
-        for succ in self.successors(op):
+        for succ in self.successors(i):
             regular = self.regular(succ)
             if cluster is not None:
                 if not regular:
                     if metadata is not None and not self.check_io_op(succ, metadata):
                         return False
-                elif not self.check_cluster_successor(succ, cluster, op):
+                elif not self.check_cluster_successor(succ, cluster, i):
                     return False
-            elif not regular and succ.name == TPU_REPLICATED_OUTPUT:
-                self.error(succ, f"{CHECK}non-cluster op = {op.name} has invalid successor op = "
-                                 f"{succ.name}")
+            elif not regular and names[succ] == TPU_REPLICATED_OUTPUT:
+                self.error(succ, f"{CHECK}non-cluster op = {names[i]} has invalid successor op = "
+                                 f"{names[succ]}")
                 return False
         return True
 
     def check_cluster_successor(self, succ, cluster, parent):
-        succ_cluster = string_attr(succ, TPU_REPLICATE_ATTR)
+        names = self.names
+        succ_cluster = self.string(succ, TPU_REPLICATE_ATTR)
         if not succ_cluster:
-            self.warning(succ, f"{CHECK}cluster op = {parent.name} with cluster = {text(cluster)} "
-                               f"has successor as non cluster op {succ.name}")
+            self.warning(succ, f"{CHECK}cluster op = {names[parent]} with cluster = {text(cluster)} "
+                               f"has successor as non cluster op {names[succ]}")
             return True
         if succ_cluster != cluster:
             self.error(succ, f"{CHECK}mismatch clusters tpu_replicate attr. Parent op "
-                             f"{parent.name} with cluster = {text(cluster)} has successor cluster "
-                             f"op {succ.name} with cluster = {text(succ_cluster)}")
+                             f"{names[parent]} with cluster = {text(cluster)} has successor cluster "
+                             f"op {names[succ]} with cluster = {text(succ_cluster)}")
             return False
         return True
 
-    def check_io_op(self, op, metadata):
+    def check_io_op(self, k, metadata):
         """TF's ``CheckReplicatedIOOp``; the diagnostics of one (op, metadata) are computed once
         and repeated each time TF would check it again."""
-        if op.name not in _IO_OPS or not self._registered(op.name):
+        name = self.names[k]
+        if name not in _IO_OPS or not self._registered(name):
             return True
-        key = (op_key(op), metadata.key)
+        key = (k, metadata.key)
         cached = self.io_cache.get(key)
         if cached is None:
             saved = self.diagnostics
             self.diagnostics = []
-            ok = self._check_io_op(op, metadata)
+            ok = self._check_io_op(k, metadata)
             cached = self.io_cache[key] = (self.diagnostics, ok)
             self.diagnostics = saved
         self.diagnostics.extend(cached[0])
         return cached[1]
 
-    def _check_io_op(self, op, metadata):
-        name = op.name
+    def _check_io_op(self, k, metadata):
+        op = self.table.op(k)
+        name = self.names[k]
         replicas, cores = metadata.num_replicas, metadata.num_cores_per_replica
         if name == TPU_REPLICATED_INPUT:
-            arity = len(op.operands)
+            arity = len(self.defs[k])
             if _bool_attr(op, "is_packed", False) and arity != 1:
-                self.error(op, f"{CHECK}packed with number of inputs not 1. "
-                               f"num_replicas={replicas} no. of inputs={arity}")
+                self.error(k, f"{CHECK}packed with number of inputs not 1. "
+                              f"num_replicas={replicas} no. of inputs={arity}")
                 return False
             if not _bool_attr(op, "is_packed", False) and arity != replicas:
-                self.error(op, f"{CHECK}number of inputs inconsistent. "
-                               f"num_replicas={replicas} no. of inputs={arity}")
+                self.error(k, f"{CHECK}number of inputs inconsistent. "
+                              f"num_replicas={replicas} no. of inputs={arity}")
                 return False
-            for succ in self.successors(op):
+            for succ in self.successors(k):
                 if self.regular(succ) and not self.check_cluster_attr(
-                        succ, metadata, f"{name} op has successor op {succ.name} with error: "):
+                        succ, metadata, f"{name} op has successor op {self.names[succ]} with error: "):
                     return False
             return True
         if name == TPU_REPLICATED_OUTPUT:
-            arity = len(op.results)
+            arity = self.num_results[k]
             if arity != replicas:
-                self.error(op, f"{CHECK}number of outputs inconsistent. "
-                               f"num_replicas={replicas} no. of outputs={arity}")
+                self.error(k, f"{CHECK}number of outputs inconsistent. "
+                              f"num_replicas={replicas} no. of outputs={arity}")
                 return False
-            for pred in self.predecessors(op)[1]:
+            for pred in self.predecessors(k)[1]:
                 if not self.check_cluster_attr(
-                        pred, metadata, f"{name} op has predecessor op {pred.name} with error: "):
+                        pred, metadata, f"{name} op has predecessor op {self.names[pred]} with error: "):
                     return False
             return True
         if name == TPU_PARTITIONED_INPUT:
-            arity = len(op.operands)
+            arity = len(self.defs[k])
             if arity != cores:
-                self.error(op, f"{CHECK}number of inputs inconsistent. "
-                               f"num_cores_per_replica={cores} no. of inputs={arity}")
+                self.error(k, f"{CHECK}number of inputs inconsistent. "
+                              f"num_cores_per_replica={cores} no. of inputs={arity}")
                 return False
             return True
         if name == TPU_PARTITIONED_INPUT_V2:
-            arity = len(op.operands)
+            arity = len(self.defs[k])
             packed = _bool_attr(op, "is_packed", False)
             if packed and arity != 1:
-                self.error(op, f"{CHECK}packed with number of inputs not 1. "
-                               f"num_cores_per_replicas={cores} no. of inputs={arity}")
+                self.error(k, f"{CHECK}packed with number of inputs not 1. "
+                              f"num_cores_per_replicas={cores} no. of inputs={arity}")
                 return False
             if not packed and arity != cores:
-                self.error(op, f"{CHECK}number of inputs inconsistent. "
-                               f"num_cores_per_replica={cores} no. of inputs={arity}")
+                self.error(k, f"{CHECK}number of inputs inconsistent. "
+                              f"num_cores_per_replica={cores} no. of inputs={arity}")
                 return False
             return True
-        arity = len(op.results)  # tf.TPUPartitionedOutput(V2)
+        arity = self.num_results[k]  # tf.TPUPartitionedOutput(V2)
         if arity != cores:
-            self.error(op, f"{CHECK}number of outputs inconsistent. "
-                           f"num_cores_per_replica={cores} no. of outputs={arity}")
+            self.error(k, f"{CHECK}number of outputs inconsistent. "
+                          f"num_cores_per_replica={cores} no. of outputs={arity}")
             return False
         return True
 
-    def check_cluster_attr(self, op, metadata, context):
-        attributes = op.attributes
-        if TPU_REPLICATE_ATTR not in attributes:
-            self.error(op, f"{CHECK}{context}missing _tpu_replicate attr")
+    def check_cluster_attr(self, k, metadata, context):
+        if self.attrs[TPU_REPLICATE_ATTR][k] is None:
+            self.error(k, f"{CHECK}{context}missing _tpu_replicate attr")
             return False
-        actual = attributes[TPU_REPLICATE_ATTR]
+        if self._cluster_attrs is None:
+            self._cluster_attrs = self.table.attributes(TPU_REPLICATE_ATTR)
+        actual = self._cluster_attrs[k]
         if actual != metadata.cluster_attr:
-            self.error(op, f"{CHECK}{context}invalid _tpu_replicate attr. Expected attr: "
-                           f"{metadata.cluster_attr}, Actual attr: {actual}")
+            self.error(k, f"{CHECK}{context}invalid _tpu_replicate attr. Expected attr: "
+                          f"{metadata.cluster_attr}, Actual attr: {actual}")
             return False
         return True
 
     # -- XLA or not -----------------------------------------------------------
 
-    def check_xla_and_non_xla(self, op):
-        if op.name in _EXEMPT and self._registered(op.name):
+    def check_xla_and_non_xla(self, i):
+        name = self.names[i]
+        if name in _EXEMPT and self._registered(name):
             return True
-        if not (self.must_be_xla(op) and self.must_not_be_xla(op)):
+        if not (self.must_be_xla(i) and self.must_not_be_xla(i)):
             return True
-        if op.name == IDENTITY:
-            self.warning(op, f"{CHECK_XLA}found invalid op. {op.name} can't be both xla and "
-                             f"non-xla")
+        if name == IDENTITY:
+            self.warning(i, f"{CHECK_XLA}found invalid op. {name} can't be both xla and "
+                            f"non-xla")
             return True
-        self.error(op, f"{CHECK_XLA}found invalid op. Can't be both xla and non-xla")
+        self.error(i, f"{CHECK_XLA}found invalid op. Can't be both xla and non-xla")
         return False
 
-    def must_be_xla(self, op):
-        if op.name in _PARTITIONED_CALLS:
+    def must_be_xla(self, i):
+        if self.names[i] in _PARTITIONED_CALLS:
             return False
-        cluster = string_attr(op, TPU_REPLICATE_ATTR)
+        cluster = self.string(i, TPU_REPLICATE_ATTR)
         if cluster is None:
             return False
         metadata = self.metadata.get(cluster)
         if metadata is None:
             return False
-        if not metadata.allow_soft_placement and OUTSIDE_COMPILATION_ATTR not in op.attributes:
+        if not metadata.allow_soft_placement and self.attrs[OUTSIDE_COMPILATION_ATTR][i] is None:
             return True
-        device = string_attr(op, DEVICE_ATTR)
+        device = self.string(i, DEVICE_ATTR)
         return device is not None and TPU_DEVICE.encode() in device
 
-    @staticmethod
-    def must_not_be_xla(op):
-        return (any(_must_not_be_xla_type(value.type) for value in op.operands)
-                or any(_must_not_be_xla_type(value.type) for value in op.results))
+    def must_not_be_xla(self, i):
+        if self._bad_types is None:
+            table = self.table
+            operand_types, result_types = table.operand_types(), table.result_types()
+            bad = {k for k, t in enumerate(table.types()) if _must_not_be_xla_type(t)}
+            self._bad_types = ([not bad.isdisjoint(a) or not bad.isdisjoint(r)
+                                for a, r in zip(operand_types, result_types)] if bad
+                               else [False] * len(operand_types))
+        return self._bad_types[i]
 
     # -- sharding -------------------------------------------------------------
 
-    @staticmethod
-    def _sharding_bytes(op):
-        attributes = op.attributes
-        if XLA_SHARDING_ATTR in attributes:
-            return string_attr(op, XLA_SHARDING_ATTR)
-        if SHARDING_ATTR in attributes:
-            return string_attr(op, SHARDING_ATTR)
+    def _sharding_bytes(self, i):
+        if self.attrs[XLA_SHARDING_ATTR][i] is not None:
+            return self.string(i, XLA_SHARDING_ATTR)
+        if self.attrs[SHARDING_ATTR][i] is not None:
+            return self.string(i, SHARDING_ATTR)
         return None
 
-    def check_maximal_sharding(self, op):
-        cluster = string_attr(op, TPU_REPLICATE_ATTR)
+    def check_maximal_sharding(self, i):
+        cluster = self.string(i, TPU_REPLICATE_ATTR)
         if cluster is None:
             return True
-        data = self._sharding_bytes(op)
+        data = self._sharding_bytes(i)
         if data is None or not cluster:
             return True
         metadata = self.metadata.get(cluster)
@@ -465,39 +486,35 @@ class _Validator:
                 continue
             devices = leaf.tile_assignment_devices
             if len(devices) != 1:
-                self.error(op, f"{CHECK_XLA}There must be exactly 1 device for MAXIMAL sharding. "
-                               f"Number of devices assigned are {len(devices)}\n")
+                self.error(i, f"{CHECK_XLA}There must be exactly 1 device for MAXIMAL sharding. "
+                              f"Number of devices assigned are {len(devices)}\n")
                 return False
             device = _signed32(devices[0])
             if device >= cores or device < 0:
-                self.error(op, f"{CHECK}invalid sharding device {device} for "
-                               f"num_cores_per_replica = {cores}\n The sharding is "
-                               f"{leaf.debug_string()}\n")
+                self.error(i, f"{CHECK}invalid sharding device {device} for "
+                              f"num_cores_per_replica = {cores}\n The sharding is "
+                              f"{leaf.debug_string()}\n")
                 return False
         return True
 
-    def check_tuple_sharding_arity(self, op):
-        data = self._sharding_bytes(op)
+    def check_tuple_sharding_arity(self, i):
+        data = self._sharding_bytes(i)
         if not data:
             return True
         sharding = parse_op_sharding(data)
         if sharding is None or sharding.type != SHARDING_TUPLE:
             return True
-        count, arity = len(sharding.tuple_shardings), len(op.results)
+        count, arity = len(sharding.tuple_shardings), self.num_results[i]
         if count != arity:
-            self.error(op, f"{CHECK}invalid no. of tuple shardings {count} for arity = {arity}\n"
-                           f" The sharding is {sharding.debug_string()}\n")
+            self.error(i, f"{CHECK}invalid no. of tuple shardings {count} for arity = {arity}\n"
+                          f" The sharding is {sharding.debug_string()}\n")
             return False
         return True
 
     # -- single-core TPU --------------------------------------------------------
 
-    def check_single_core_tpu(self, op):
-        attributes = op.attributes
-        if COMPILE_DEVICE_TYPE_ATTR not in attributes:
-            return True
-        attr = attributes[COMPILE_DEVICE_TYPE_ATTR]
-        if isinstance(attr, ir.StringAttr) and ir.StringAttr(attr).value_bytes == b"TPU":
-            self.error(op, f"{CHECK}found a single-core TPU graph")
+    def check_single_core_tpu(self, i):
+        if self.attrs[COMPILE_DEVICE_TYPE_ATTR][i] == b"TPU":  # a StringAttr "TPU"
+            self.error(i, f"{CHECK}found a single-core TPU graph")
             return False
         return True

@@ -8,6 +8,7 @@ TF emits them; the passes emit them (:data:`WARNING` through
 """
 from mlir import ir
 
+from ... import _tfmlir
 from .names import GRAPH, INFEED_DEQUEUE_TUPLE, ISLAND
 
 ERROR = "error"
@@ -16,8 +17,6 @@ WARNING = "warning"
 DEVICE_ATTR = "device"
 TPU_REPLICATED_CORE_ZERO = "TPU_REPLICATED_CORE:0"
 
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 class NotAString(Exception):
@@ -59,23 +58,25 @@ def potential_unsupported_op(op):
                          f"{op.name} in TF2XLA MLIR Bridge")
 
 
-def v1_control_flow_warnings(module):
+def v1_control_flow_warnings(module, table=None):
     """TF's ``HasV1ControlFlow`` over every ``tf_executor.graph`` under `module` (post-order): per
-    graph, a warning at its first op other than an island and the terminator."""
-    graphs = []
-
-    def visit(op):
-        if op.name == GRAPH:
-            graphs.append(op.operation)
-        return _ADVANCE
-
-    module.walk(visit, _POST_ORDER)
+    graph, a warning at its first op other than an island and the terminator. `table`: a
+    post-order ``OpTable`` of `module` if the caller has one."""
+    table = table if table is not None else _tfmlir.OpTable(module, "post")
+    graphs = table.named(GRAPH)
+    if not graphs:
+        return []
+    names = table.names()
+    children = {g: [] for g in graphs}
+    for i, parent in enumerate(table.parents()):
+        into = children.get(parent)
+        if into is not None:
+            into.append(i)  # post-order keeps the block order of siblings
     found = []
-    for graph in graphs:
-        ops = list(graph.regions[0].blocks[0].operations)
-        for op in ops[:-1]:
-            if op.operation.name != ISLAND:
-                found.append((WARNING, op.operation,
+    for g in graphs:
+        for i in children[g][:-1]:
+            if names[i] != ISLAND:
+                found.append((WARNING, table.op(i),
                               " is v1 control flow op which is not supported in TF2XLA MLIR "
                               "Bridge."))
                 break

@@ -1,0 +1,403 @@
+//===- OpTable.cpp - A native structural view of IR for Python passes -----===//
+//
+// Python passes ask the same structural questions of every op: its name, its
+// parent, which ops define its operands, which ops use its results, the types
+// of its values, a few attributes. Through the bindings each answer is a call
+// (~1-10 us); an OpTable answers them for every op under a root in one native
+// walk, as flat Python lists indexed by the op's position in the walk. The
+// pass keeps its logic in Python and materializes ir.Operation objects only
+// for the ops it acts on (`op(i)`).
+//
+// A table is a snapshot: it holds the ops' addresses. Read it, then mutate;
+// after the IR changed, build a new one (reading an old table after erasing
+// ops it lists is a use after free). It keeps its root's Python object alive.
+//
+//===----------------------------------------------------------------------===//
+#include "PyValues.h"
+
+#include "mlir/Bindings/Python/NanobindAdaptors.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::python::nanobind_adaptors;
+
+namespace tfmlir_python {
+namespace {
+
+/// Index of a value's defining op in the table: the op's index, or
+/// kBlockArgument / kOutside.
+constexpr int kBlockArgument = -1;
+constexpr int kOutside = -2;
+
+class OpTable {
+public:
+  OpTable(nb::object rootObject, MlirOperation root, bool postOrder)
+      : rootObject(std::move(rootObject)), postOrder(postOrder) {
+    auto add = [&](Operation *op) {
+      index.try_emplace(op, static_cast<int>(ops.size()));
+      ops.push_back(op);
+    };
+    if (postOrder)
+      unwrap(root)->walk<WalkOrder::PostOrder>(add);
+    else
+      unwrap(root)->walk<WalkOrder::PreOrder>(add);
+  }
+
+  size_t size() const { return ops.size(); }
+
+  int indexOf(Operation *op) const {
+    auto it = index.find(op);
+    return it == index.end() ? kOutside : it->second;
+  }
+
+  MlirOperation op(int i) const { return wrap(ops.at(checked(i))); }
+
+  nb::list names() const {
+    llvm::DenseMap<const void *, nb::str> interned;
+    nb::list out;
+    for (Operation *op : ops) {
+      StringRef name = op->getName().getStringRef();
+      auto [it, inserted] = interned.try_emplace(name.data());
+      if (inserted)
+        it->second = safeStr(wrap(name));
+      out.append(it->second);
+    }
+    return out;
+  }
+
+  nb::list parents() const {
+    nb::list out;
+    for (Operation *op : ops) {
+      Operation *parent = op->getParentOp();
+      out.append(parent ? indexOf(parent) : kOutside);
+    }
+    return out;
+  }
+
+  /// Post-order only: the index of the first op of each op's subtree (its
+  /// descendants are the ops in [first, i)).
+  nb::list firstDescendants() const {
+    if (!postOrder)
+      throw nb::value_error("first_descendants needs a post-order table");
+    std::vector<int> first(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i)
+      first[i] = static_cast<int>(i);
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (Operation *parent = ops[i]->getParentOp()) {
+        int p = indexOf(parent);
+        if (p >= 0 && first[i] < first[p])
+          first[p] = first[i];
+      }
+    nb::list out;
+    for (int f : first)
+      out.append(f);
+    return out;
+  }
+
+  /// The direct children of op i (the ops of its regions' blocks), in order.
+  nb::list children(int i) const {
+    nb::list out;
+    for (Region &region : ops.at(checked(i))->getRegions())
+      for (Block &block : region)
+        for (Operation &child : block)
+          out.append(indexOf(&child));
+    return out;
+  }
+
+  /// Pre-order only: for op i, the end of its subtree (its descendants are the
+  /// ops in (i, end)).
+  nb::list subtreeEnds() const {
+    if (postOrder)
+      throw nb::value_error("subtree_ends needs a pre-order table");
+    std::vector<int> end(ops.size());
+    for (size_t i = ops.size(); i-- > 0;) {
+      if (!end[i])
+        end[i] = static_cast<int>(i) + 1;
+      if (Operation *parent = ops[i]->getParentOp()) {
+        int p = indexOf(parent);
+        if (p >= 0 && end[p] < end[i])
+          end[p] = end[i];
+      }
+    }
+    nb::list out;
+    for (int e : end)
+      out.append(e);
+    return out;
+  }
+
+  /// For op i's children (in order): the positions, among those children, of
+  /// the children whose results are used anywhere in the child's subtree (its
+  /// operands and those of every op nested in it), with repeats. The def-use
+  /// edges of one block level, e.g. between the islands of a graph.
+  nb::list childProducers(int i) const {
+    Operation *parent = ops.at(checked(i));
+    std::vector<Operation *> children;
+    llvm::DenseMap<Operation *, int> position;
+    for (Region &region : parent->getRegions())
+      for (Block &block : region)
+        for (Operation &child : block) {
+          position.try_emplace(&child, static_cast<int>(children.size()));
+          children.push_back(&child);
+        }
+    nb::list out;
+    for (Operation *child : children) {
+      std::vector<int> found;
+      child->walk([&](Operation *op) {
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp(); def && def->getParentOp() == parent) {
+            auto it = position.find(def);
+            if (it != position.end())
+              found.push_back(it->second);
+          }
+      });
+      nb::list producers;
+      for (int f : found)
+        producers.append(f);
+      out.append(producers);
+    }
+    return out;
+  }
+
+  nb::list numOperands() const {
+    nb::list out;
+    for (Operation *op : ops)
+      out.append(static_cast<int>(op->getNumOperands()));
+    return out;
+  }
+
+  /// The ir.Operation objects of the ops at `indices`.
+  nb::list opsAt(const std::vector<int> &indices) const {
+    nb::list out;
+    for (int i : indices)
+      out.append(nb::cast(wrap(ops.at(checked(i)))));
+    return out;
+  }
+
+  nb::list numRegions() const {
+    nb::list out;
+    for (Operation *op : ops)
+      out.append(static_cast<int>(op->getNumRegions()));
+    return out;
+  }
+
+  nb::list numResults() const {
+    nb::list out;
+    for (Operation *op : ops)
+      out.append(static_cast<int>(op->getNumResults()));
+    return out;
+  }
+
+  /// Per op, the table index of each operand's defining op (kBlockArgument for
+  /// block arguments, kOutside for ops not under the root).
+  nb::list operandDefs() const {
+    nb::list out;
+    for (Operation *op : ops) {
+      nb::list defs;
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        defs.append(def ? indexOf(def) : kBlockArgument);
+      }
+      out.append(defs);
+    }
+    return out;
+  }
+
+  /// Per op, the table index of the owner of every use of its results, in
+  /// result order (kOutside for owners not under the root), with repeats.
+  nb::list users() const {
+    nb::list out;
+    for (Operation *op : ops) {
+      nb::list found;
+      for (Value result : op->getResults())
+        for (OpOperand &use : result.getUses())
+          found.append(indexOf(use.getOwner()));
+      out.append(found);
+    }
+    return out;
+  }
+
+  /// Per op, the type ids of its operands / results; `types()` lists the
+  /// distinct types (each converted once).
+  nb::list operandTypes() {
+    nb::list out;
+    for (Operation *op : ops) {
+      nb::list ids;
+      for (Type type : op->getOperandTypes())
+        ids.append(typeId(type));
+      out.append(ids);
+    }
+    return out;
+  }
+
+  nb::list resultTypes() {
+    nb::list out;
+    for (Operation *op : ops) {
+      nb::list ids;
+      for (Type type : op->getResultTypes())
+        ids.append(typeId(type));
+      out.append(ids);
+    }
+    return out;
+  }
+
+  nb::list types() const {
+    nb::list out;
+    for (Type type : typeList)
+      out.append(typeToPython(wrap(type)));
+    return out;
+  }
+
+  /// Per op, attribute `name` (inherent or discardable): None where the op has
+  /// none, bytes for a string attribute, else the attribute (each distinct
+  /// attribute converted once).
+  nb::list strings(const std::string &name) const {
+    llvm::DenseMap<const void *, nb::object> converted;
+    nb::list out;
+    for (Operation *op : ops) {
+      Attribute attr = op->getAttr(name);
+      if (!attr) {
+        out.append(nb::none());
+        continue;
+      }
+      auto [it, inserted] = converted.try_emplace(attr.getAsOpaquePointer());
+      if (inserted) {
+        if (auto str = llvm::dyn_cast<StringAttr>(attr))
+          it->second = nb::bytes(str.getValue().data(), str.getValue().size());
+        else
+          it->second = attributeToPython(wrap(attr));
+      }
+      out.append(it->second);
+    }
+    return out;
+  }
+
+  /// Per op, attribute `name` as mlir.ir's object, or None.
+  nb::list attributes(const std::string &name) const {
+    llvm::DenseMap<const void *, nb::object> converted;
+    nb::list out;
+    for (Operation *op : ops) {
+      Attribute attr = op->getAttr(name);
+      if (!attr) {
+        out.append(nb::none());
+        continue;
+      }
+      auto [it, inserted] = converted.try_emplace(attr.getAsOpaquePointer());
+      if (inserted)
+        it->second = attributeToPython(wrap(attr));
+      out.append(it->second);
+    }
+    return out;
+  }
+
+  /// The indices of the ops named `name`, in table order.
+  nb::list named(const std::string &name) const {
+    nb::list out;
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (ops[i]->getName().getStringRef() == name)
+        out.append(static_cast<int>(i));
+    return out;
+  }
+
+private:
+  int checked(int i) const {
+    if (i < 0 || static_cast<size_t>(i) >= ops.size())
+      throw nb::index_error("op index out of range");
+    return i;
+  }
+
+  int typeId(Type type) {
+    auto [it, inserted] = typeIds.try_emplace(type, static_cast<int>(typeList.size()));
+    if (inserted)
+      typeList.push_back(type);
+    return it->second;
+  }
+
+  nb::object rootObject;  // keeps the IR alive
+  bool postOrder;
+  std::vector<Operation *> ops;
+  llvm::DenseMap<Operation *, int> index;
+  llvm::DenseMap<Type, int> typeIds;
+  std::vector<Type> typeList;
+};
+
+} // namespace
+
+void registerOpTable(nb::module_ &m) {
+  nb::class_<OpTable>(m, "OpTable",
+                      "Every op under (and including) a root in one native walk, with its "
+                      "structure as flat lists indexed by the op's position in the walk. "
+                      "A snapshot: build it, read it, then change the IR (an old table must "
+                      "not be read after ops it lists were erased).")
+      .def(
+          "__init__",
+          [](OpTable *self, nb::handle root, const std::string &order) {
+            if (order != "pre" && order != "post")
+              throw nb::value_error("order is 'pre' or 'post'");
+            std::optional<nb::object> capsule = mlirApiObjectToCapsule(root);
+            if (!capsule)
+              throw nb::type_error("OpTable takes an mlir.ir.Operation or OpView");
+            MlirOperation op = mlirPythonCapsuleToOperation(capsule->ptr());
+            if (mlirOperationIsNull(op)) {
+              PyErr_Clear();
+              throw nb::type_error("OpTable takes an mlir.ir.Operation or OpView");
+            }
+            new (self) OpTable(nb::borrow<nb::object>(root), op, order == "post");
+          },
+          nb::arg("root"), nb::arg("order") = "post",
+          "Walks `root` (an Operation or OpView) in 'post' (MLIR's default) or 'pre' order.")
+      .def("__len__", &OpTable::size)
+      .def("op", &OpTable::op, nb::arg("index"), "The ir.Operation at `index`.")
+      .def(
+          "index",
+          [](const OpTable &self, MlirOperation op) { return self.indexOf(unwrap(op)); },
+          nb::arg("operation"), "The index of `operation`, or -2 if the table does not hold it.")
+      .def("names", &OpTable::names, "Each op's name (str).")
+      .def("parents", &OpTable::parents,
+           "Each op's parent op index (-2: the root's parent, outside the table).")
+      .def("first_descendants", &OpTable::firstDescendants,
+           "Post-order tables: for op i, the first index of its subtree (its descendants "
+           "are the ops in [first, i)).")
+      .def("children", &OpTable::children, nb::arg("index"),
+           "The indices of op `index`'s direct children (the ops of its regions), in order.")
+      .def("subtree_ends", &OpTable::subtreeEnds,
+           "Pre-order tables: for op i, the end of its subtree (its descendants are the ops "
+           "in (i, end)).")
+      .def("child_producers", &OpTable::childProducers, nb::arg("index"),
+           "For each child of op `index` (in order): the positions among those children of "
+           "the children whose results are used in the child's subtree (with repeats): the "
+           "def-use edges of one block level, such as between the islands of a graph.")
+      .def("ops", &OpTable::opsAt, nb::arg("indices"), "The ir.Operation objects at `indices`.")
+      .def("num_operands", &OpTable::numOperands)
+      .def("num_regions", &OpTable::numRegions)
+      .def("num_results", &OpTable::numResults)
+      .def("operand_defs", &OpTable::operandDefs,
+           "Per op, the index of each operand's defining op (-1: a block argument; -2: an "
+           "op outside the table).")
+      .def("users", &OpTable::users,
+           "Per op, the index of the owner of every use of its results (result order, "
+           "with repeats; -2: outside the table).")
+      .def("operand_types", &OpTable::operandTypes,
+           "Per op, the ids of its operand types (indices into types()).")
+      .def("result_types", &OpTable::resultTypes,
+           "Per op, the ids of its result types (indices into types()).")
+      .def("types", &OpTable::types,
+           "The distinct types seen by operand_types()/result_types() so far, by id.")
+      .def("strings", &OpTable::strings, nb::arg("name"),
+           "Per op, attribute `name`: None if absent, bytes for a string attribute, "
+           "else the attribute object.")
+      .def("attributes", &OpTable::attributes, nb::arg("name"),
+           "Per op, attribute `name` (None if absent).")
+      .def("named", &OpTable::named, nb::arg("name"),
+           "The indices of the ops named `name`, in table order.");
+}
+
+} // namespace tfmlir_python
