@@ -1,0 +1,143 @@
+"""tfmlir._tfmlir.OpTable: the native structural view Python passes read the IR through.
+
+Every list is checked against what the bindings answer op by op, on a program with
+nesting (a graph, islands, a region op inside an island, a nested function), block
+arguments, repeated uses and string / non-string attributes.
+"""
+import pytest
+from mlir import ir
+
+import tfmlir  # noqa: F401  (registers the dialects)
+from tfmlir import _tfmlir
+
+TEXT = r'''
+module {
+  func.func @main(%arg0: tensor<i32>, %arg1: tensor<i1>) -> tensor<i32> {
+    %0 = tf_executor.graph {
+      %a, %ac = tf_executor.island wraps "tf.Identity"(%arg0) {_tpu_replicate = "c", device = ""} : (tensor<i32>) -> tensor<i32>
+      %b, %bc = tf_executor.island(%ac) {
+        %1 = "tf.AddV2"(%a, %a) {_tpu_replicate = 3 : i64} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+        %2 = "tf.IfRegion"(%arg1) ({
+          %3 = "tf.Neg"(%1) : (tensor<i32>) -> tensor<i32>
+          "tf.Yield"(%3) : (tensor<i32>) -> ()
+        }, {
+          "tf.Yield"(%a) : (tensor<i32>) -> ()
+        }) {is_stateless = true} : (tensor<i1>) -> tensor<i32>
+        tf_executor.yield %2 : tensor<i32>
+      }
+      %d, %dc = tf_executor.island wraps "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+      tf_executor.fetch %b, %bc : tensor<i32>, !tf_executor.control
+    }
+    func.return %0 : tensor<i32>
+  }
+}
+'''
+
+
+def _walk(root, order):
+    ops = []
+
+    def visit(op):
+        ops.append(op.operation)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.POST_ORDER if order == "post" else ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
+@pytest.fixture
+def module():
+    with ir.Context() as ctx:
+        yield ir.Module.parse(TEXT, ctx)
+
+
+@pytest.mark.parametrize("order", ["post", "pre"])
+def test_lists_match_the_bindings(module, order):
+    root = module.operation
+    ops = _walk(root, order)
+    table = _tfmlir.OpTable(root, order)
+    assert len(table) == len(ops)
+    assert [table.op(i) for i in range(len(ops))] == ops
+    assert table.ops(list(range(len(ops)))) == ops
+    assert all(table.index(op) == i for i, op in enumerate(ops))
+    assert table.names() == [op.name for op in ops]
+    index = {}
+    for i, op in enumerate(ops):
+        index.setdefault(op, i)
+
+    def idx(op):
+        return index.get(op.operation, -2) if op is not None else -2
+
+    assert table.parents() == [idx(op.parent) for op in ops]
+    assert table.num_results() == [len(op.results) for op in ops]
+    assert table.num_operands() == [len(op.operands) for op in ops]
+    assert table.num_regions() == [len(op.regions) for op in ops]
+    defs = [[idx(v.owner) if isinstance(v.owner, (ir.Operation, ir.OpView)) else -1 for v in op.operands]
+            for op in ops]
+    assert table.operand_defs() == defs
+    users = [[idx(use.owner) for r in op.results for use in r.uses] for op in ops]
+    assert table.users() == users
+    operand_types, result_types = table.operand_types(), table.result_types()
+    types = table.types()
+    assert [[types[t] for t in ids] for ids in operand_types] == [[v.type for v in op.operands] for op in ops]
+    assert [[types[t] for t in ids] for ids in result_types] == [[r.type for r in op.results] for op in ops]
+    assert len(set(map(str, types))) == len(types)  # each type once
+    strings = table.strings("_tpu_replicate")
+    for op, value in zip(ops, strings):
+        if "_tpu_replicate" not in op.attributes:
+            assert value is None
+        elif isinstance(op.attributes["_tpu_replicate"], ir.StringAttr):
+            assert value == b"c"
+        else:
+            assert value == op.attributes["_tpu_replicate"]  # not a string: the attribute
+    attrs = table.attributes("value")
+    assert [a is not None for a in attrs] == ["value" in op.attributes for op in ops]
+    assert table.named("tf.Yield") == [i for i, op in enumerate(ops) if op.name == "tf.Yield"]
+    for i, op in enumerate(ops):
+        assert table.children(i) == [idx(c) for r in op.regions for b in r.blocks for c in b.operations]
+
+
+def test_subtrees(module):
+    root = module.operation
+    post = _tfmlir.OpTable(root, "post")
+    ops = _walk(root, "post")
+    firsts = post.first_descendants()
+    for i, op in enumerate(ops):
+        assert ops[firsts[i]:i] == _walk(op, "post")[:-1]  # the op's descendants
+    pre = _tfmlir.OpTable(root, "pre")
+    ops = _walk(root, "pre")
+    ends = pre.subtree_ends()
+    for i, op in enumerate(ops):
+        assert ops[i + 1:ends[i]] == _walk(op, "pre")[1:]
+    with pytest.raises(ValueError, match="pre-order"):
+        post.subtree_ends()
+    with pytest.raises(ValueError, match="post-order"):
+        pre.first_descendants()
+
+
+def test_child_producers_are_the_def_use_edges_of_a_block_level(module):
+    ops = _walk(module.operation, "pre")
+    graph = next(op for op in ops if op.name == "tf_executor.graph")
+    table = _tfmlir.OpTable(graph, "pre")
+    children = table.children(0)
+    names = [table.names()[c] for c in children]
+    assert names == ["tf_executor.island"] * 3 + ["tf_executor.fetch"]
+    # island 1 uses island 0's value and token (and %a again inside the IfRegion);
+    # the fetch uses island 1; island 0 uses only a function argument; island 2 nothing.
+    producers = table.child_producers(0)
+    assert producers[0] == [] and producers[2] == []
+    assert sorted(set(producers[1])) == [0] and len(producers[1]) == 4
+    assert producers[3] == [1, 1]
+
+
+def test_bad_arguments_are_python_errors(module):
+    with pytest.raises(TypeError):
+        _tfmlir.OpTable("not an op")
+    with pytest.raises(ValueError, match="'pre' or 'post'"):
+        _tfmlir.OpTable(module.operation, "in")
+    table = _tfmlir.OpTable(module.operation)
+    with pytest.raises(IndexError):
+        table.op(len(table))
+    with pytest.raises(IndexError):
+        table.children(-1)
+    assert table.index(ir.Operation.create("tf.NoOp", loc=ir.Location.unknown(module.context))) == -2
