@@ -487,9 +487,144 @@ static MlirDiagnosticSeverity severityOf(nb::handle severity) {
                         "diagnostic to attach to)");
 }
 
+//===----------------------------------------------------------------------===//
+// TensorFlow's Fingerprint64: FarmHash's 64-bit fingerprint (farmhashna's
+// Hash64, seedless). tf-tpu-rewrite stores it of the device module.
+//===----------------------------------------------------------------------===//
+
+namespace fingerprint {
+constexpr uint64_t k0 = 0xC3A5C85C97CB3127ULL;
+constexpr uint64_t k1 = 0xB492B66FBE98F273ULL;
+constexpr uint64_t k2 = 0x9AE16A3B2F90404FULL;
+
+static uint64_t fetch64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | p[i];
+  return v;
+}
+static uint32_t fetch32(const unsigned char *p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i)
+    v = (v << 8) | p[i];
+  return v;
+}
+static uint64_t rotate(uint64_t v, int shift) { return (v >> shift) | (v << (64 - shift)); }
+static uint64_t shiftMix(uint64_t v) { return v ^ (v >> 47); }
+static uint64_t hashLen16(uint64_t u, uint64_t v, uint64_t mul) {
+  uint64_t a = (u ^ v) * mul;
+  a ^= a >> 47;
+  uint64_t b = (v ^ a) * mul;
+  b ^= b >> 47;
+  return b * mul;
+}
+static uint64_t hashLen0to16(const unsigned char *s, size_t n) {
+  if (n >= 8) {
+    uint64_t mul = k2 + n * 2;
+    uint64_t a = fetch64(s) + k2;
+    uint64_t b = fetch64(s + n - 8);
+    uint64_t c = rotate(b, 37) * mul + a;
+    uint64_t d = (rotate(a, 25) + b) * mul;
+    return hashLen16(c, d, mul);
+  }
+  if (n >= 4) {
+    uint64_t mul = k2 + n * 2;
+    return hashLen16(n + (static_cast<uint64_t>(fetch32(s)) << 3), fetch32(s + n - 4), mul);
+  }
+  if (n > 0) {
+    uint64_t y = s[0] + (static_cast<uint64_t>(s[n >> 1]) << 8);
+    uint64_t z = n + (static_cast<uint64_t>(s[n - 1]) << 2);
+    return shiftMix(y * k2 ^ z * k0) * k2;
+  }
+  return k2;
+}
+static uint64_t hashLen17to32(const unsigned char *s, size_t n) {
+  uint64_t mul = k2 + n * 2;
+  uint64_t a = fetch64(s) * k1;
+  uint64_t b = fetch64(s + 8);
+  uint64_t c = fetch64(s + n - 8) * mul;
+  uint64_t d = fetch64(s + n - 16) * k2;
+  return hashLen16(rotate(a + b, 43) + rotate(c, 30) + d, a + rotate(b + k2, 18) + c, mul);
+}
+static uint64_t hashLen33to64(const unsigned char *s, size_t n) {
+  uint64_t mul = k2 + n * 2;
+  uint64_t a = fetch64(s) * k2;
+  uint64_t b = fetch64(s + 8);
+  uint64_t c = fetch64(s + n - 8) * mul;
+  uint64_t d = fetch64(s + n - 16) * k2;
+  uint64_t y = rotate(a + b, 43) + rotate(c, 30) + d;
+  uint64_t z = hashLen16(y, a + rotate(b + k2, 18) + c, mul);
+  uint64_t e = fetch64(s + 16) * mul;
+  uint64_t f = fetch64(s + 24);
+  uint64_t g = (y + fetch64(s + n - 32)) * mul;
+  uint64_t h = (z + fetch64(s + n - 24)) * mul;
+  return hashLen16(rotate(e + f, 43) + rotate(g, 30) + h, e + rotate(f + a, 18) + g, mul);
+}
+static std::pair<uint64_t, uint64_t> weakHashLen32WithSeeds(const unsigned char *s, uint64_t a,
+                                                            uint64_t b) {
+  uint64_t w = fetch64(s), x = fetch64(s + 8), y = fetch64(s + 16), z = fetch64(s + 24);
+  a += w;
+  b = rotate(b + a + z, 21);
+  uint64_t c = a;
+  a += x + y;
+  b += rotate(a, 44);
+  return {a + z, b + c};
+}
+static uint64_t fingerprint64(const unsigned char *s, size_t n) {
+  if (n <= 16)
+    return hashLen0to16(s, n);
+  if (n <= 32)
+    return hashLen17to32(s, n);
+  if (n <= 64)
+    return hashLen33to64(s, n);
+  const uint64_t seed = 81;
+  uint64_t x = seed;
+  uint64_t y = seed * k1 + 113;
+  uint64_t z = shiftMix(y * k2 + 113) * k2;
+  std::pair<uint64_t, uint64_t> v = {0, 0}, w = {0, 0};
+  x = x * k2 + fetch64(s);
+  const unsigned char *end = s + ((n - 1) / 64) * 64;
+  const unsigned char *last64 = end + ((n - 1) & 63) - 63;
+  do {
+    x = rotate(x + y + v.first + fetch64(s + 8), 37) * k1;
+    y = rotate(y + v.second + fetch64(s + 48), 42) * k1;
+    x ^= w.second;
+    y += v.first + fetch64(s + 40);
+    z = rotate(z + w.first, 33) * k1;
+    v = weakHashLen32WithSeeds(s, v.second * k1, x + w.first);
+    w = weakHashLen32WithSeeds(s + 32, z + w.second, y + fetch64(s + 16));
+    std::swap(z, x);
+    s += 64;
+  } while (s != end);
+  uint64_t mul = k1 + ((z & 0xff) << 1);
+  s = last64;
+  w.first += ((n - 1) & 63);
+  v.first += w.first;
+  w.first += v.first;
+  x = rotate(x + y + v.first + fetch64(s + 8), 37) * mul;
+  y = rotate(y + v.second + fetch64(s + 48), 42) * mul;
+  x ^= w.second * 9;
+  y += v.first * 9 + fetch64(s + 40);
+  z = rotate(z + w.first, 33) * mul;
+  v = weakHashLen32WithSeeds(s, v.second * mul, x + w.first);
+  w = weakHashLen32WithSeeds(s + 32, z + w.second, y + fetch64(s + 16));
+  std::swap(z, x);
+  return hashLen16(hashLen16(v.first, w.first, mul) + shiftMix(y) * k0 + z,
+                   hashLen16(v.second, w.second, mul) + x, mul);
+}
+} // namespace fingerprint
+
 NB_MODULE(_tfmlir, m) {
   m.doc() = "tfmlir native glue: dialect registration, tf_type/tf_executor types";
   tfmlir_python::registerOpTable(m);
+  m.def(
+      "fingerprint64",
+      [](nb::bytes data) {
+        return fingerprint::fingerprint64(static_cast<const unsigned char *>(data.data()),
+                                          data.size());
+      },
+      nb::arg("data"),
+      "TensorFlow's Fingerprint64 (FarmHash Fingerprint64) of `data` as an unsigned 64-bit int.");
 
   m.def(
       "register_dialects",

@@ -463,9 +463,13 @@ def _arg_attr_list(func):
 
 
 def arg_attr(func, index, name):
-    """Attribute `name` of argument `index` of function `func` (MLIR's ``getArgAttr``), or None."""
-    attrs = _arg_attr_list(func.operation)
-    if attrs is None or index >= len(attrs):
+    """Attribute `name` of argument `index` of function `func` (MLIR's ``getArgAttr``), or None.
+    Constant time in the number of arguments (the list is indexed, not copied)."""
+    attributes = func.operation.attributes
+    if "arg_attrs" not in attributes:
+        return None
+    attrs = ir.ArrayAttr(attributes["arg_attrs"])
+    if index >= len(attrs):
         return None
     entry = ir.DictAttr(attrs[index])
     return entry[name] if name in entry else None
