@@ -8,6 +8,8 @@ bool) marks ops of a map outside compilation (sharded per core), which only
 """
 from mlir import ir
 
+from ... import _tfmlir
+
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
 MAP_OUTSIDE_COMPILATION_ATTR = "_xla_map_outside_compilation"
 
@@ -32,31 +34,14 @@ def _element_type(value_type):
     return value_type
 
 
-def _split_top_level(text):
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        if char in "<([{":
-            depth += 1
-        elif char in ">)]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:index].strip())
-            start = index + 1
-    parts.append(text[start:].strip())
-    return [part for part in parts if part]
-
-
 def has_string_type(value_type):
     """TF's IsStringType on the element type of `value_type`: ``!tf_type.string``, or a
-    resource / variant with a subtype of string elements."""
+    resource / variant with a subtype of string elements. Type checks only (no text)."""
     element = _element_type(value_type)
-    text = str(element)
-    if text == "!tf_type.string":
+    if _tfmlir.StringType.isinstance(element):
         return True
-    for prefix in ("!tf_type.resource<", "!tf_type.variant<"):
-        if text.startswith(prefix) and text.endswith(">"):
-            for subtype in _split_top_level(text[len(prefix):-1]):
-                sub = ir.Type.parse(subtype, element.context)
-                if str(_element_type(sub)) == "!tf_type.string":
-                    return True
+    for kind in (_tfmlir.ResourceType, _tfmlir.VariantType):
+        if kind.isinstance(element):
+            return any(_tfmlir.StringType.isinstance(_element_type(sub))
+                       for sub in kind(element).subtypes)
     return False
