@@ -257,9 +257,9 @@ public:
   }
 
   /// Per op, attribute `name` (inherent or discardable): None where the op has
-  /// none, bytes for a string attribute, else the attribute (each distinct
-  /// attribute converted once).
-  nb::list strings(const std::string &name) const {
+  /// none, else the attribute (each distinct attribute converted once); with
+  /// `stringsAsBytes`, a string attribute as its bytes.
+  nb::list perOpAttribute(const std::string &name, bool stringsAsBytes) const {
     llvm::DenseMap<const void *, nb::object> converted;
     nb::list out;
     for (Operation *op : ops) {
@@ -270,29 +270,10 @@ public:
       }
       auto [it, inserted] = converted.try_emplace(attr.getAsOpaquePointer());
       if (inserted) {
-        if (auto str = llvm::dyn_cast<StringAttr>(attr))
-          it->second = nb::bytes(str.getValue().data(), str.getValue().size());
-        else
-          it->second = attributeToPython(wrap(attr));
+        auto str = stringsAsBytes ? llvm::dyn_cast<StringAttr>(attr) : StringAttr();
+        it->second = str ? nb::bytes(str.getValue().data(), str.getValue().size())
+                         : attributeToPython(wrap(attr));
       }
-      out.append(it->second);
-    }
-    return out;
-  }
-
-  /// Per op, attribute `name` as mlir.ir's object, or None.
-  nb::list attributes(const std::string &name) const {
-    llvm::DenseMap<const void *, nb::object> converted;
-    nb::list out;
-    for (Operation *op : ops) {
-      Attribute attr = op->getAttr(name);
-      if (!attr) {
-        out.append(nb::none());
-        continue;
-      }
-      auto [it, inserted] = converted.try_emplace(attr.getAsOpaquePointer());
-      if (inserted)
-        it->second = attributeToPython(wrap(attr));
       out.append(it->second);
     }
     return out;
@@ -391,10 +372,18 @@ void registerOpTable(nb::module_ &m) {
            "Per op, the ids of its result types (indices into types()).")
       .def("types", &OpTable::types,
            "The distinct types seen by operand_types()/result_types() so far, by id.")
-      .def("strings", &OpTable::strings, nb::arg("name"),
+      .def(
+          "strings",
+          [](const OpTable &self, const std::string &name) { return self.perOpAttribute(name, true); },
+          nb::arg("name"),
            "Per op, attribute `name`: None if absent, bytes for a string attribute, "
            "else the attribute object.")
-      .def("attributes", &OpTable::attributes, nb::arg("name"),
+      .def(
+          "attributes",
+          [](const OpTable &self, const std::string &name) {
+            return self.perOpAttribute(name, false);
+          },
+          nb::arg("name"),
            "Per op, attribute `name` (None if absent).")
       .def("named", &OpTable::named, nb::arg("name"),
            "The indices of the ops named `name`, in table order.");

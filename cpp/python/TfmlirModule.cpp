@@ -354,6 +354,19 @@ private:
   std::vector<CollectedDiagnostic> collected;
 };
 
+/// (module or None, diagnostics) of `parse()`, its diagnostics collected.
+template <typename Parse>
+static std::pair<std::optional<MlirModule>, nb::list> parseCollecting(MlirContext ctx,
+                                                                      Parse parse) {
+  DiagnosticCollector collector(ctx);
+  MlirModule module = parse();
+  nb::list diagnostics = collector.take();
+  std::optional<MlirModule> result;
+  if (!mlirModuleIsNull(module))
+    result = module;
+  return {result, diagnostics};
+}
+
 static MlirLogicalResult callPythonDiagnosticHandler(MlirDiagnostic diag, void *userData) {
   nb::gil_scoped_acquire gil;
   try {
@@ -923,14 +936,10 @@ NB_MODULE(_tfmlir, m) {
   m.def(
       "parse_collecting",
       [](MlirContext ctx, nb::bytes data) {
-        DiagnosticCollector collector(ctx);
-        MlirModule module = mlirModuleCreateParse(
-            ctx, mlirStringRefCreate(static_cast<const char *>(data.c_str()), data.size()));
-        nb::list diagnostics = collector.take();
-        std::optional<MlirModule> result;
-        if (!mlirModuleIsNull(module))
-          result = module;
-        return std::make_pair(result, diagnostics);
+        return parseCollecting(ctx, [&] {
+          return mlirModuleCreateParse(
+              ctx, mlirStringRefCreate(static_cast<const char *>(data.c_str()), data.size()));
+        });
       },
       nb::arg("context"), nb::arg("data"),
       "Parses text or bytecode into a module: (module or None, diagnostics), each "
@@ -941,14 +950,9 @@ NB_MODULE(_tfmlir, m) {
   m.def(
       "parse_file_collecting",
       [](MlirContext ctx, const std::string &path) {
-        DiagnosticCollector collector(ctx);
-        MlirModule module =
-            mlirModuleCreateParseFromFile(ctx, mlirStringRefCreate(path.data(), path.size()));
-        nb::list diagnostics = collector.take();
-        std::optional<MlirModule> result;
-        if (!mlirModuleIsNull(module))
-          result = module;
-        return std::make_pair(result, diagnostics);
+        return parseCollecting(ctx, [&] {
+          return mlirModuleCreateParseFromFile(ctx, mlirStringRefCreate(path.data(), path.size()));
+        });
       },
       nb::arg("context"), nb::arg("path"),
       "parse_collecting for the file at `path` (locations name the path, as "

@@ -932,13 +932,15 @@ def _verify_output(changed_by, module_op):
         irsafe.verify(module_op)
         return True
     except ir.MLIRError as err:
+        # The verifier's own diagnostics first (as the pass manager's verifier reports them),
+        # then which passes made the IR invalid.
+        for diagnostic in err.error_diagnostics:
+            _location_of(diagnostic).emit_error(diagnostic.message)
         names = ", ".join(dict.fromkeys(changed_by))
         _location_of(module_op).emit_error(
             f"{changed_by[-1]}: the pass produced invalid IR (Python passes that changed the IR since "
             f"it was last verified: {names}; checked before upstream passes and at the end of the "
             f"pipeline; the module is restored)")
-        for diagnostic in err.error_diagnostics:
-            _location_of(diagnostic).emit_error(diagnostic.message)
         return False
 
 
