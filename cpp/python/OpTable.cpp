@@ -313,6 +313,34 @@ private:
 } // namespace
 
 void registerOpTable(nb::module_ &m) {
+  m.def(
+      "ops_named",
+      [](MlirOperation root, const std::vector<std::string> &names, const std::string &order) {
+        if (order != "pre" && order != "post")
+          throw nb::value_error("order is 'pre' or 'post'");
+        llvm::SmallVector<StringRef, 4> wanted(names.begin(), names.end());
+        std::vector<Operation *> found;
+        auto visit = [&](Operation *op) {
+          StringRef name = op->getName().getStringRef();
+          for (StringRef w : wanted)
+            if (name == w) {
+              found.push_back(op);
+              break;
+            }
+        };
+        if (order == "post")
+          unwrap(root)->walk<WalkOrder::PostOrder>(visit);
+        else
+          unwrap(root)->walk<WalkOrder::PreOrder>(visit);
+        nb::list out;
+        for (Operation *op : found)
+          out.append(nb::cast(wrap(op)));
+        return out;
+      },
+      nb::arg("root"), nb::arg("names"), nb::arg("order") = "post",
+      "The ops under `root` (itself included) named one of `names`, in MLIR's post-order "
+      "(or 'pre') walk order: one native walk; only the ops found become Python objects.");
+
   nb::class_<OpTable>(m, "OpTable",
                       "Every op under (and including) a root in one native walk, with its "
                       "structure as flat lists indexed by the op's position in the walk. "

@@ -141,3 +141,12 @@ def test_bad_arguments_are_python_errors(module):
     with pytest.raises(IndexError):
         table.children(-1)
     assert table.index(ir.Operation.create("tf.NoOp", loc=ir.Location.unknown(module.context))) == -2
+
+
+@pytest.mark.parametrize("order", ["post", "pre"])
+def test_ops_named_matches_a_filtered_walk(module, order):
+    ops = _walk(module.operation, order)
+    for names in (["tf.Yield"], ["tf_executor.island", "tf.Neg", "builtin.module"], ["tf.Nothing"]):
+        assert _tfmlir.ops_named(module.operation, names, order) == [op for op in ops if op.name in names]
+    with pytest.raises(ValueError):
+        _tfmlir.ops_named(module.operation, ["tf.Neg"], "in")

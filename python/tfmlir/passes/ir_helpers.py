@@ -44,7 +44,7 @@ these helpers only build IR.
 """
 from mlir import ir
 
-from .. import irsafe
+from .. import _tfmlir, irsafe
 from .analysis.names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
 from .analysis.symbols import module_body, symbol_name
 
@@ -107,16 +107,8 @@ def post_order(scope):
 def ops_named(root, names):
     """The ops under `root` (itself included) whose name is in `names` (a name or a collection
     of names), in post-order -- the order of TF's ``walk`` -- collected before any is changed."""
-    names = {names} if isinstance(names, str) else names
-    found = []
-
-    def visit(op):
-        if op.name in names:
-            found.append(op.operation)
-        return _ADVANCE
-
-    root.operation.walk(visit, _POST_ORDER)
-    return found
+    names = [names] if isinstance(names, str) else list(names)
+    return _tfmlir.ops_named(root.operation, names)
 
 
 def captured_values(scope):
