@@ -21,8 +21,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
 #include <vector>
@@ -313,6 +315,31 @@ private:
 } // namespace
 
 void registerOpTable(nb::module_ &m) {
+  m.def(
+      "wrapped_single_op",
+      [](MlirOperation wrapper) -> std::optional<MlirOperation> {
+        // TF's IslandOp::WrapsSingleOp for any op of that shape: one region, one block of
+        // two ops, the second (the terminator) using exactly the first's results in order.
+        Operation *op = unwrap(wrapper);
+        if (op->getNumRegions() != 1 || !op->getRegion(0).hasOneBlock())
+          return std::nullopt;
+        Block &block = op->getRegion(0).front();
+        if (block.empty() || std::next(block.begin()) == block.end() ||
+            std::next(block.begin(), 2) != block.end())
+          return std::nullopt;
+        Operation &inner = block.front();
+        Operation &terminator = block.back();
+        if (terminator.getNumOperands() != inner.getNumResults())
+          return std::nullopt;
+        for (auto [operand, result] : llvm::zip(terminator.getOperands(), inner.getResults()))
+          if (operand != result)
+            return std::nullopt;
+        return wrap(&inner);
+      },
+      nb::arg("operation"),
+      "The op `operation` wraps (TF's IslandOp::WrapsSingleOp: one region, one block of two "
+      "ops, the second using exactly the first's results in order), or None.");
+
   m.def(
       "ops_named",
       [](MlirOperation root, const std::vector<std::string> &names, const std::string &order) {

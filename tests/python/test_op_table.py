@@ -150,3 +150,27 @@ def test_ops_named_matches_a_filtered_walk(module, order):
         assert _tfmlir.ops_named(module.operation, names, order) == [op for op in ops if op.name in names]
     with pytest.raises(ValueError):
         _tfmlir.ops_named(module.operation, ["tf.Neg"], "in")
+
+
+def test_wrapped_single_op_is_tfs_wraps_single_op(module):
+    ops = _walk(module.operation, "pre")
+    islands = [op for op in ops if op.name == "tf_executor.island"]
+    # wraps "tf.Identity"; a body of three ops; wraps "tf.Const".
+    wrapped = [_tfmlir.wrapped_single_op(island) for island in islands]
+    assert [w.name if w is not None else None for w in wrapped] == ["tf.Identity", None, "tf.Const"]
+    assert _tfmlir.wrapped_single_op(module.operation) is None  # one block, but one op
+    with ir.Location.unknown(module.context):
+        # Two ops whose terminator does not yield the first's results: not wrapped.
+        other = ir.Module.parse(
+            'func.func @f(%a: tensor<i32>) -> tensor<i32> {\n'
+            '  %0 = tf_executor.graph {\n'
+            '    %x, %c = tf_executor.island {\n'
+            '      %n = "tf.Neg"(%a) : (tensor<i32>) -> tensor<i32>\n'
+            '      tf_executor.yield %a : tensor<i32>\n'
+            '    }\n'
+            '    tf_executor.fetch %x : tensor<i32>\n'
+            '  }\n'
+            '  func.return %0 : tensor<i32>\n'
+            '}', module.context)
+        island = _tfmlir.ops_named(other.operation, ["tf_executor.island"])[0]
+        assert _tfmlir.wrapped_single_op(island) is None

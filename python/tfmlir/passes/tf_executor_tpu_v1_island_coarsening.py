@@ -71,7 +71,7 @@ from collections import deque
 
 from mlir import ir
 
-from .. import irsafe
+from .. import _tfmlir, irsafe
 from .analysis.executor import ISLAND, create_island, graphs_in, op_key
 from .analysis.names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
                              REPLICATION_INFO_ATTR, SKIP_ISLAND_OUTLINING_ATTR,
@@ -125,48 +125,49 @@ class TPUBridgeExecutorIslandCoarsening(Pass):
 
 # -- facts about ops -------------------------------------------------------------------------
 
+def _text(raw):
+    """A string attribute's bytes as str (non-UTF-8 bytes kept as surrogates), None for
+    anything else."""
+    return raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else None
+
+
 def _string_attr(op, name):
     attributes = op.attributes
     if name not in attributes:
         return None
     attr = attributes[name]
-    return attr.value if isinstance(attr, ir.StringAttr) else None
+    return _text(ir.StringAttr(attr).value_bytes) if isinstance(attr, ir.StringAttr) else None
+
+
+def _cluster_of(status, device, info):
+    """TF's ``GetTpuClusterName`` from an op's three attributes (text, or None)."""
+    if status is not None:
+        return status
+    if device != TPU_DEVICE:
+        return None
+    return NO_REPLICATION_CLUSTER if info is None else info
 
 
 def cluster_name(op):
     """The TPU cluster `op` belongs to (TF's ``GetTpuClusterName``), or None."""
-    status = _string_attr(op, TPU_COMPILATION_STATUS_ATTR)
-    if status is not None:
-        return status
-    if _string_attr(op, COMPILE_DEVICE_TYPE_ATTR) != TPU_DEVICE:
-        return None
-    info = _string_attr(op, REPLICATION_INFO_ATTR)
-    return NO_REPLICATION_CLUSTER if info is None else info
+    return _cluster_of(_string_attr(op, TPU_COMPILATION_STATUS_ATTR),
+                       _string_attr(op, COMPILE_DEVICE_TYPE_ATTR),
+                       _string_attr(op, REPLICATION_INFO_ATTR))
+
+
+def cluster_names(root):
+    """:func:`cluster_name` of every op under `root` (itself included), from one native walk."""
+    table = _tfmlir.OpTable(root, "pre")
+    return [_cluster_of(_text(s), _text(d), _text(i)) for s, d, i in
+            zip(table.strings(TPU_COMPILATION_STATUS_ATTR), table.strings(COMPILE_DEVICE_TYPE_ATTR),
+                table.strings(REPLICATION_INFO_ATTR))]
 
 
 def _wrapped(op):
     """The op island `op` wraps (TF's ``WrapsSingleOp``), or None (also for non-islands)."""
     if op.name != ISLAND:
         return None
-    ops = op.regions[0].blocks[0].operations
-    try:
-        ops[2]
-    except IndexError:
-        pass
-    else:
-        return None
-    try:
-        inner, terminator = ops[0].operation, ops[1].operation
-    except IndexError:
-        return None
-    results, operands = inner.results, terminator.operands
-    count = len(results)
-    if count != len(operands):
-        return None
-    for index in range(count):
-        if results[index] != operands[index]:
-            return None
-    return inner
+    return _tfmlir.wrapped_single_op(op)
 
 
 def _defining_islands(island):
@@ -205,14 +206,9 @@ class _ClusterCalls:
 
         for func in funcs:
             name = symbol_name(func)
-
-            def visit(op, name=name):
-                cluster = cluster_name(op)
+            for cluster in set(cluster_names(func)):
                 if cluster is not None:
                     self.funcs.setdefault(cluster, set()).add(name)
-                return _ADVANCE
-
-            func.walk(visit, _PRE_ORDER)
 
     def __call__(self, cluster, op):
         funcs = self.funcs.get(cluster, ())
