@@ -18,6 +18,7 @@
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -281,6 +282,24 @@ public:
     return out;
   }
 
+  /// Per op, whether a symbol reference is nested anywhere in its attributes
+  /// (inherent and discardable): MLIR's definition of a symbol use.
+  nb::list symbolReferences() const {
+    AttrTypeWalker walker;  // caches: each uniqued attribute is looked into once
+    walker.addWalk([](Attribute attr) {
+      return llvm::isa<SymbolRefAttr>(attr) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    nb::list out;
+    for (Operation *op : ops) {
+      bool found = walker.walk(op->getRawDictionaryAttrs()).wasInterrupted();
+      if (!found && op->getPropertiesStorageSize())
+        if (Attribute properties = op->getPropertiesAsAttribute())
+          found = walker.walk(properties).wasInterrupted();
+      out.append(found);
+    }
+    return out;
+  }
+
   /// The indices of the ops named `name`, in table order.
   nb::list named(const std::string &name) const {
     nb::list out;
@@ -440,6 +459,9 @@ void registerOpTable(nb::module_ &m) {
           },
           nb::arg("name"),
            "Per op, attribute `name` (None if absent).")
+      .def("symbol_references", &OpTable::symbolReferences,
+           "Per op, whether a symbol reference is nested anywhere in its attributes "
+           "(MLIR's definition of a symbol use).")
       .def("named", &OpTable::named, nb::arg("name"),
            "The indices of the ops named `name`, in table order.");
 }

@@ -174,3 +174,24 @@ def test_wrapped_single_op_is_tfs_wraps_single_op(module):
             '}', module.context)
         island = _tfmlir.ops_named(other.operation, ["tf_executor.island"])[0]
         assert _tfmlir.wrapped_single_op(island) is None
+
+
+def test_symbol_references_are_mlirs_symbol_uses():
+    with ir.Context() as ctx:
+        module = ir.Module.parse('''
+func.func @g(%a: tensor<f32>) -> tensor<f32> { func.return %a : tensor<f32> }
+func.func @f(%a: tensor<f32>) -> tensor<f32> {
+  %0 = "tf.PartitionedCall"(%a) {config = "", config_proto = "", executor_type = "", f = @g} : (tensor<f32>) -> tensor<f32>
+  %1 = "tf.Foo"(%a) {x = #tf_type.func<@g, {}>} : (tensor<f32>) -> tensor<f32>
+  %2 = "tf.Foo"(%a) {x = [1, {y = @g::@h}]} : (tensor<f32>) -> tensor<f32>
+  %3 = "tf.Foo"(%a) {x = "@g", t = tensor<2xf32, @g>} : (tensor<f32>) -> tensor<f32>
+  %4 = "tf.Foo"(%a) {x = "@g"} : (tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}''', ctx)
+        table = _tfmlir.OpTable(module.operation, "pre")
+        flags = dict(zip(range(len(table)), table.symbol_references()))
+        names = table.names()
+        # Inherent (properties) and discardable attributes, nested in arrays, dictionaries,
+        # tf_type.func and a type's encoding; a string holding '@' is not a reference.
+        assert [flags[i] for i, n in enumerate(names) if n.startswith("tf.")] == [True, True, True, True, False]
+        assert not any(flags[i] for i, n in enumerate(names) if not n.startswith("tf."))

@@ -244,21 +244,27 @@ def _partitioned_call_reachable(module, symbols):
             if caller is not None:
                 callees.setdefault(caller, []).append(root)
 
-    for top in module_body(module).operations:
-        top = top.operation
-        record(top, None)
-        caller = symbol_name(top) if top.name == FUNC else None
-
-        def visit(op, top=top, caller=caller):
-            if op == top:
-                return _ADVANCE
-            if op.name == MODULE:
-                return _SKIP  # its own symbol table: its references resolve there
-            record(op, caller)
-            return _ADVANCE
-
-        if top.name != MODULE:
-            top.walk(visit, _PRE_ORDER)
+    # One native walk says which ops reference symbols at all (MLIR's definition of a symbol
+    # use: a SymbolRefAttr anywhere in the attributes); only those are looked into.
+    table = _tfmlir.OpTable(module, "pre")
+    names = table.names()
+    ends = table.subtree_ends()
+    refs = table.symbol_references()
+    for t in table.children(0):  # the module body
+        top = table.op(t)
+        if refs[t]:
+            record(top, None)
+        if names[t] == MODULE:
+            continue  # its own symbol table: its references resolve there
+        caller = symbol_name(top) if names[t] == FUNC else None
+        k = t + 1
+        while k < ends[t]:
+            if names[k] == MODULE:
+                k = ends[k]  # a nested symbol table: skipped with its contents
+                continue
+            if refs[k]:
+                record(table.op(k), caller)
+            k += 1
 
     reachable = set()
     while worklist:

@@ -51,6 +51,8 @@ from itertools import islice
 
 from mlir import ir
 
+from .. import _tfmlir
+
 from .analysis.executor import op_key
 from .analysis.names import CALLEE_ATTRS, FUNC, MODULE
 from .analysis.symbol_uses import (UnreadableAttribute, flat_references, referenced_roots,
@@ -168,6 +170,7 @@ class _OneUse:
         self.position = {}
         self.users = {}
         self.multi = set()
+        self.refs = None  # (OpTable of the input, its symbol_references()) while scanning it
 
     # -- scanning -----------------------------------------------------------------
 
@@ -194,6 +197,14 @@ class _OneUse:
         self.kinds[name] = kind
         return kind
 
+    def may_reference(self, op):
+        """False only for an op of the input the native walk found no symbol reference in."""
+        if self.refs is None:
+            return True
+        table, refs = self.refs
+        index = table.index(op)
+        return index < 0 or refs[index]
+
     def scan_top(self, top, index, graph):
         """``[(op key, op, root names)]``: the ops of `top` (a top-level op, itself included) using
         symbols of the module, in MLIR's symbol-use walk order. With `graph`, also records the
@@ -218,7 +229,7 @@ class _OneUse:
         if kind.unregistered and count == 1 and self.unknown_table is None:
             self.unknown_table = op
         try:
-            roots = referenced_roots(op, self.attr_cache)
+            roots = referenced_roots(op, self.attr_cache) if self.may_reference(op) else []
         except UnreadableAttribute as err:
             if not in_top and not kind.foreign:
                 roots = []  # uses of a nested module's own symbols: no function of the module
@@ -389,6 +400,10 @@ class _OneUse:
                 self.users[name] = {}
         owned = []  # (owner function, used function)
         entries = []
+        # Which ops reference symbols at all, from one native walk (MLIR's definition of a
+        # symbol use); valid for the scans of the input only (nothing changed yet).
+        table = _tfmlir.OpTable(module, "pre")
+        self.refs = (table, table.symbol_references())
         for index, top in enumerate(tops):
             owner = symbol_name(top) if top.name == FUNC else None
             found = self.scan_top(top, index, True)
@@ -399,6 +414,8 @@ class _OneUse:
                         self.add_user(root, key, op)
                         if owner is not None:
                             owned.append((owner, root))
+        self.refs = None
+        del table
         if SAVED_MODEL_SEMANTICS in module.attributes:
             self.check_exported_uses(tops, entries)
         self.check_no_recursion()
