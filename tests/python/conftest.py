@@ -125,3 +125,22 @@ def tf_outputs(tmp_path_factory):
     with open(out / "manifest.json") as f:
         manifest = json.load(f)
     return out, manifest
+
+
+@pytest.fixture(scope="module")
+def tf():
+    """TensorFlow (the test is skipped without it); the runtime's legalization child stops
+    after the module's tests."""
+    require_tensorflow()
+    import tensorflow
+
+    yield tensorflow
+    from tfmlir.runtime import legalize
+    legalize.shutdown()
+
+
+@pytest.fixture(scope="module")
+def runtime(tf):
+    """``tfmlir.runtime``, with TensorFlow (see :func:`tf`)."""
+    from tfmlir import runtime as rt
+    return rt

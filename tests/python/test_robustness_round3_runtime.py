@@ -24,7 +24,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from conftest import REPO_ROOT, require_tensorflow
+from conftest import REPO_ROOT
 
 pytest.importorskip("jax")
 
@@ -35,22 +35,6 @@ pytestmark = pytest.mark.tf
 REPRODUCERS = REPO_ROOT.parent / "shared" / "reproducers" / "robustness-3"
 # Nothing these cases build is proportional to the hostile number: a few MiB at most.
 SMALL = 64 << 20
-
-
-@pytest.fixture(scope="module")
-def tf():
-    require_tensorflow()
-    import tensorflow
-
-    yield tensorflow
-    from tfmlir.runtime import legalize
-    legalize.shutdown()
-
-
-@pytest.fixture(scope="module")
-def runtime(tf):
-    from tfmlir import runtime as rt
-    return rt
 
 
 def _peak(call):

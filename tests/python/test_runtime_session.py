@@ -11,7 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from conftest import REPO_ROOT, require_tensorflow, subprocess_env
+from conftest import REPO_ROOT, subprocess_env
 
 pytest.importorskip("jax")
 
@@ -20,22 +20,6 @@ import runtime_programs as P  # noqa: E402
 pytestmark = pytest.mark.tf
 
 RTOL = 1e-6
-
-
-@pytest.fixture(scope="module")
-def tf():
-    require_tensorflow()
-    import tensorflow
-
-    yield tensorflow
-    from tfmlir.runtime import legalize
-    legalize.shutdown()
-
-
-@pytest.fixture(scope="module")
-def runtime(tf):
-    from tfmlir import runtime as rt
-    return rt
 
 
 def close(a, b):
