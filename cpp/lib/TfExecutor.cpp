@@ -183,16 +183,18 @@ static TensorType dropRefAndSubtypes(TensorType t) {
 
 /// TF's rule for a value flowing from `operand` to `result` in Merge and
 /// _SwitchN: a ref result needs a ref operand; otherwise the types must
-/// broadcast once ref types and subtypes are dropped.
-enum class FlowCheck { Ok, RefMismatch, NotBroadcastable };
-static FlowCheck checkTensorFlow(TensorType operand, TensorType result) {
+/// broadcast once ref types and subtypes are dropped. On failure, `op`'s error
+/// in TF's words (`notBroadcastable` starts the second message).
+static LogicalResult checkTensorFlow(Operation *op, TensorType operand, TensorType result,
+                                     StringRef notBroadcastable) {
   if (tf_type::isRefType(result.getElementType()) &&
       !tf_type::isRefType(operand.getElementType()))
-    return FlowCheck::RefMismatch;
+    return op->emitOpError() << "expects same operand and output element type but got "
+                             << operand << " vs " << result;
   if (!mlir::OpTrait::util::getBroadcastedType(dropRefAndSubtypes(result),
                                                dropRefAndSubtypes(operand)))
-    return FlowCheck::NotBroadcastable;
-  return FlowCheck::Ok;
+    return op->emitOpError() << notBroadcastable << " but got " << operand << " vs " << result;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -565,17 +567,9 @@ LogicalResult SwitchNOp::verify() {
     auto outTensor = llvm::dyn_cast<TensorType>(outType);
     if (!outTensor)
       return emitOpError() << "expects outputs to have tensor type but got " << outType;
-    switch (checkTensorFlow(dataTensor, outTensor)) {
-    case FlowCheck::Ok:
-      break;
-    case FlowCheck::RefMismatch:
-      return emitOpError() << "expects same operand and output element type but got "
-                           << dataTensor << " vs " << outTensor;
-    case FlowCheck::NotBroadcastable:
-      return emitOpError()
-             << "expects data operand to be broadcastable with all output types but got "
-             << dataTensor << " vs " << outTensor;
-    }
+    if (failed(checkTensorFlow(*this, dataTensor, outTensor,
+                               "expects data operand to be broadcastable with all output types")))
+      return failure();
   }
   return success();
 }
@@ -658,17 +652,9 @@ LogicalResult MergeOp::verify() {
     auto operandTensor = llvm::dyn_cast<TensorType>(t);
     if (!operandTensor)
       return emitOpError() << "expects data operands to have tensor type but got " << t;
-    switch (checkTensorFlow(operandTensor, outTensor)) {
-    case FlowCheck::Ok:
-      break;
-    case FlowCheck::RefMismatch:
-      return emitOpError() << "expects same operand and output element type but got "
-                           << operandTensor << " vs " << outTensor;
-    case FlowCheck::NotBroadcastable:
-      return emitOpError()
-             << "expects all operands to be broadcastable with output type but got "
-             << operandTensor << " vs " << outTensor;
-    }
+    if (failed(checkTensorFlow(*this, operandTensor, outTensor,
+                               "expects all operands to be broadcastable with output type")))
+      return failure();
   }
   return success();
 }
