@@ -228,24 +228,13 @@ public:
     return out;
   }
 
-  /// Per op, the type ids of its operands / results; `types()` lists the
+  /// Per op, the type ids of its operands (or `results`); `types()` lists the
   /// distinct types (each converted once).
-  nb::list operandTypes() {
+  nb::list typeIdLists(bool results) {
     nb::list out;
     for (Operation *op : ops) {
       nb::list ids;
-      for (Type type : op->getOperandTypes())
-        ids.append(typeId(type));
-      out.append(ids);
-    }
-    return out;
-  }
-
-  nb::list resultTypes() {
-    nb::list out;
-    for (Operation *op : ops) {
-      nb::list ids;
-      for (Type type : op->getResultTypes())
+      for (Type type : results ? TypeRange(op->getResultTypes()) : TypeRange(op->getOperandTypes()))
         ids.append(typeId(type));
       out.append(ids);
     }
@@ -440,9 +429,11 @@ void registerOpTable(nb::module_ &m) {
       .def("users", &OpTable::users,
            "Per op, the index of the owner of every use of its results (result order, "
            "with repeats; -2: outside the table).")
-      .def("operand_types", &OpTable::operandTypes,
+      .def(
+          "operand_types", [](OpTable &self) { return self.typeIdLists(false); },
            "Per op, the ids of its operand types (indices into types()).")
-      .def("result_types", &OpTable::resultTypes,
+      .def(
+          "result_types", [](OpTable &self) { return self.typeIdLists(true); },
            "Per op, the ids of its result types (indices into types()).")
       .def("types", &OpTable::types,
            "The distinct types seen by operand_types()/result_types() so far, by id.")
