@@ -404,3 +404,9 @@ def test_tpu_execute_operands_must_fit_the_device_program(runtime):
     with pytest.raises(runtime.ProgramError, match=r"operand 0 is tensor<\?xi32>, the device program .* "
                                                    r"takes tensor<3xf32>"):
         runtime.Session(bad)
+
+
+def test_device_list_that_is_not_utf8_is_a_program_error(runtime):
+    program = P.middle().replace("module attributes {", 'module attributes {tf.devices = ["\\FF"], ', 1)
+    with pytest.raises(runtime.ProgramError, match=r"'tf.devices': b'\\xff' is not UTF-8 text"):
+        runtime.Session(program)

@@ -336,7 +336,14 @@ class _TPUSteps:
                 if isinstance(listed, ir.DictAttr):
                     names = [key for key, _ in irsafe.attribute_items(listed)]
                 elif isinstance(listed, ir.ArrayAttr):
-                    names = [_string_attr(a, "module attribute 'tf.devices'").value for a in listed]
+                    names = []
+                    for a in listed:
+                        data = _string_attr(a, "module attribute 'tf.devices'").value_bytes
+                        try:
+                            names.append(data.decode("utf-8"))
+                        except UnicodeDecodeError:
+                            raise ProgramError(f"module attribute 'tf.devices': {data[:60]!r} is not "
+                                               "UTF-8 text") from None
                 else:
                     raise ProgramError("module attribute 'tf.devices' is neither a list nor a dictionary "
                                        "of device names")
