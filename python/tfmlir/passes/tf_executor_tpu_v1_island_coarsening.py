@@ -92,7 +92,6 @@ _CYCLE = ("Merging island failed: the TPU cluster likely contains a cycle with n
           "or has unsupported ops")
 
 _ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
 _PRE_ORDER = ir.WalkOrder.PRE_ORDER
 
 
