@@ -55,6 +55,22 @@ public:
       unwrap(root)->walk<WalkOrder::PreOrder>(add);
   }
 
+  /// The ops of `block` and everything nested in them (top-level ops have no
+  /// parent in the table).
+  OpTable(nb::object rootObject, Block *block, bool postOrder)
+      : rootObject(std::move(rootObject)), postOrder(postOrder) {
+    auto add = [&](Operation *op) {
+      index.try_emplace(op, static_cast<int>(ops.size()));
+      ops.push_back(op);
+    };
+    for (Operation &top : *block) {
+      if (postOrder)
+        top.walk<WalkOrder::PostOrder>(add);
+      else
+        top.walk<WalkOrder::PreOrder>(add);
+    }
+  }
+
   size_t size() const { return ops.size(); }
 
   int indexOf(Operation *op) const {
@@ -376,6 +392,34 @@ void registerOpTable(nb::module_ &m) {
       "The ops under `root` (itself included) named one of `names`, in MLIR's post-order "
       "(or 'pre') walk order: one native walk; only the ops found become Python objects.");
 
+  m.def(
+      "ops_with_attributes",
+      [](MlirOperation root, const std::vector<std::string> &names, const std::string &order) {
+        if (order != "pre" && order != "post")
+          throw nb::value_error("order is 'pre' or 'post'");
+        llvm::SmallVector<StringRef, 4> wanted(names.begin(), names.end());
+        std::vector<Operation *> found;
+        auto visit = [&](Operation *op) {
+          for (StringRef w : wanted)
+            if (op->getAttr(w)) {
+              found.push_back(op);
+              break;
+            }
+        };
+        if (order == "post")
+          unwrap(root)->walk<WalkOrder::PostOrder>(visit);
+        else
+          unwrap(root)->walk<WalkOrder::PreOrder>(visit);
+        nb::list out;
+        for (Operation *op : found)
+          out.append(nb::cast(wrap(op)));
+        return out;
+      },
+      nb::arg("root"), nb::arg("names"), nb::arg("order") = "post",
+      "The ops under `root` (itself included) that carry at least one of the attributes "
+      "`names` (inherent or discardable), in MLIR's post-order (or 'pre') walk order: one "
+      "native walk; only the ops found become Python objects.");
+
   nb::class_<OpTable>(m, "OpTable",
                       "Every op under (and including) a root in one native walk, with its "
                       "structure as flat lists indexed by the op's position in the walk. "
@@ -398,6 +442,22 @@ void registerOpTable(nb::module_ &m) {
           },
           nb::arg("root"), nb::arg("order") = "post",
           "Walks `root` (an Operation or OpView) in 'post' (MLIR's default) or 'pre' order.")
+      .def_static(
+          "of_block",
+          [](nb::handle block, const std::string &order) {
+            if (order != "pre" && order != "post")
+              throw nb::value_error("order is 'pre' or 'post'");
+            std::optional<nb::object> capsule = mlirApiObjectToCapsule(block);
+            MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
+            if (mlirBlockIsNull(raw)) {
+              PyErr_Clear();
+              throw nb::type_error("OpTable.of_block takes an mlir.ir.Block");
+            }
+            return new OpTable(nb::borrow<nb::object>(block), unwrap(raw), order == "post");
+          },
+          nb::arg("block"), nb::arg("order") = "post", nb::rv_policy::take_ownership,
+          "A table of the ops of `block` and everything nested in them, walked op by op in "
+          "'post' or 'pre' order; the block's own ops have parent -2 (outside the table).")
       .def("__len__", &OpTable::size)
       .def("op", &OpTable::op, nb::arg("index"), "The ir.Operation at `index`.")
       .def(

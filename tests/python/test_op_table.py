@@ -152,6 +152,37 @@ def test_ops_named_matches_a_filtered_walk(module, order):
         _tfmlir.ops_named(module.operation, ["tf.Neg"], "in")
 
 
+@pytest.mark.parametrize("order", ["post", "pre"])
+def test_ops_with_attributes_matches_a_filtered_walk(module, order):
+    ops = _walk(module.operation, order)
+    for names, some in ((["sym_name"], True), (["T", "value"], True), (["no_such_attribute"], False)):
+        expected = [op for op in ops if any(n in op.attributes for n in names)]
+        assert bool(expected) == some
+        assert _tfmlir.ops_with_attributes(module.operation, names, order) == expected
+    with pytest.raises(ValueError):
+        _tfmlir.ops_with_attributes(module.operation, ["T"], "in")
+
+
+@pytest.mark.parametrize("order", ["post", "pre"])
+def test_of_block_walks_the_ops_of_one_block(module, order):
+    ops = _walk(module.operation, order)
+    graph = next(op for op in ops if op.name == "tf_executor.graph")
+    block = graph.regions[0].blocks[0]
+    expected = []
+    for top in block.operations:
+        expected.extend(_walk(top.operation, order))
+    table = _tfmlir.OpTable.of_block(block, order)
+    assert [table.op(i) for i in range(len(table))] == expected
+    assert table.names() == [op.name for op in expected]
+    top_level = [i for i, p in enumerate(table.parents()) if p == -2]
+    assert [table.op(i) for i in top_level] == [op.operation for op in block.operations]
+    assert table.strings("_tpu_replicate")[[op.name for op in expected].index("tf.Identity")] == b"c"
+    with pytest.raises(TypeError):
+        _tfmlir.OpTable.of_block(graph, order)
+    with pytest.raises(ValueError):
+        _tfmlir.OpTable.of_block(block, "in")
+
+
 def test_wrapped_single_op_is_tfs_wraps_single_op(module):
     ops = _walk(module.operation, "pre")
     islands = [op for op in ops if op.name == "tf_executor.island"]

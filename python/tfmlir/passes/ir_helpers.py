@@ -111,6 +111,14 @@ def ops_named(root, names):
     return _tfmlir.ops_named(root.operation, names)
 
 
+def ops_with_attributes(root, names):
+    """The ops under `root` (itself included) that carry at least one of the attributes `names`
+    (a name or a collection of names), in post-order, collected before any is changed: one
+    native walk instead of a Python callback per op."""
+    names = [names] if isinstance(names, str) else list(names)
+    return _tfmlir.ops_with_attributes(root.operation, names)
+
+
 def captured_values(scope):
     """``(values, uses)``: values `scope` uses but defines nowhere inside, in first-use order of a
     post-order walk, and every use ``(op, operand index, value)`` of them inside `scope`."""

@@ -23,6 +23,7 @@ from mlir import ir
 from ..device_names import parse_full_or_local_name
 from .analysis import _tf2xla_defs as tf2xla_defs
 from .framework import Pass, PassFailure, register_pass
+from .ir_helpers import ops_with_attributes
 
 TPU_REPLICATE = "_tpu_replicate"
 REPLICATION_INFO = "_replication_info"
@@ -39,20 +40,11 @@ class CanonicalizeCompileAndReplicateAttributesPass(Pass):
     dependent_dialects = ("tf",)
 
     def run_on_operation(self, func):
+        # Only ops carrying one of the two legacy attributes change (or fail); one native walk
+        # finds them in TF's post-order.
         context = func.context
-        failure = []
-
-        def visit(op):
-            try:
-                _canonicalize(op, context)
-            except PassFailure as exc:
-                failure.append(exc)
-                return ir.WalkResult.INTERRUPT
-            return ir.WalkResult.ADVANCE
-
-        func.operation.walk(visit, ir.WalkOrder.POST_ORDER)
-        if failure:
-            raise failure[0]
+        for op in ops_with_attributes(func, (TPU_REPLICATE, MUST_COMPILE)):
+            _canonicalize(op, context)
 
 
 def _canonicalize(op, context):

@@ -173,6 +173,12 @@ def _string_attr(op, name):
     return ir.StringAttr(attr).value
 
 
+def _text_or_none(value):
+    """An ``OpTable.strings`` entry as :func:`_string_attr` gives it: the text of a string
+    attribute, None when absent or not a string."""
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else None
+
+
 def _bool_attr(op, name):
     attributes = op.attributes
     if name not in attributes:
@@ -206,8 +212,13 @@ def compilation_and_replication_error(op):
     """TF's ``HasValidCompilationAndReplicationAttributes``: the message (after ``'<op>' op``)
     of an op whose ``_replication_info`` / ``_xla_compile_device_type`` are inconsistent, or
     None. Non-string values count as absent."""
-    replicate = _string_attr(op, REPLICATION_INFO_ATTR)
-    compile_type = _string_attr(op, COMPILE_DEVICE_TYPE_ATTR)
+    return _replication_error(_string_attr(op, REPLICATION_INFO_ATTR),
+                              _string_attr(op, COMPILE_DEVICE_TYPE_ATTR))
+
+
+def _replication_error(replicate, compile_type):
+    """:func:`compilation_and_replication_error` of an op with these string values of
+    ``_replication_info`` / ``_xla_compile_device_type`` (None: absent or not a string)."""
     if replicate is None and compile_type is None:
         return None
     if replicate is None or compile_type is None:
@@ -423,27 +434,34 @@ class _Former:
         return found
 
     def _collect_and_group(self, block):
-        ops = [op.operation for op in block.operations]
-        device_types = set()
-        for op in ops:
-            value = _string_attr(op, COMPILE_DEVICE_TYPE_ATTR)
-            if value:
-                device_types.add(value)
+        # The two attributes of every op of the block, read in bulk (ops materialize only
+        # where they join a cluster or fail).
+        table = _native.OpTable.of_block(block, "pre")
+        top = [i for i, parent in enumerate(table.parents()) if parent == -2]
+        raw_infos = table.strings(REPLICATION_INFO_ATTR)
+        raw_types = table.strings(COMPILE_DEVICE_TYPE_ATTR)
+        infos = [_text_or_none(raw_infos[i]) for i in top]
+        info_present = [raw_infos[i] is not None for i in top]
+        types = [_text_or_none(raw_types[i]) for i in top]
+        device_types = {value for value in types if value}
         if len(device_types) > 1:
             listed = ",".join(sorted(device_types, key=lambda s: s.encode()))
             raise PassFailure(f"found different '{COMPILE_DEVICE_TYPE_ATTR}' attribute values "
                               f"({listed}) in same block which is not supported", block.owner)
         clusters = {}
-        for op in ops:
-            error = compilation_and_replication_error(op)
+        for k, i in enumerate(top):
+            info, device_type = infos[k], types[k]
+            if info is None and device_type is None and not info_present[k]:
+                continue
+            error = _replication_error(info, device_type)
             if error is not None:
+                op = table.op(i)
                 raise PassFailure(f"'{op.name}' op {error}", op)
-            device_type = _string_attr(op, COMPILE_DEVICE_TYPE_ATTR)
             if device_type is not None and device_type != TPU_DEVICE:
                 continue
-            if REPLICATION_INFO_ATTR not in op.attributes:
+            if not info_present[k]:
                 continue
-            info = _string_attr(op, REPLICATION_INFO_ATTR)
+            op = table.op(i)
             if info is None:  # TF dereferences a null string attribute here
                 raise PassFailure(_BAD_REPLICATE_INFO, op)
             cluster = clusters.get(info)

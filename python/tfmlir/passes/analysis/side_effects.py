@@ -70,6 +70,10 @@ _REGION_HOLDERS = frozenset(("tf_device.launch", "tf_device.cluster", "tf_execut
                              "tf_executor.graph", "tf.IfRegion", "tf.CaseRegion"))
 _FUNCTIONAL_CF = frozenset(("tf.If", "tf.Case", "tf.While"))
 FUNCTIONAL_CONTROL_FLOW = _FUNCTIONAL_CF
+# Ops whose op-based effects come from what they call or nest (see _collect_op_based).
+_NESTING_OPS = _CALL_OPS | _FUNCTIONAL_CF | _REGION_HOLDERS | frozenset(
+    ("func.func", "tf.XlaCallModule", "tf.WhileRegion"))
+_NO_OP_BASED_EFFECTS = frozenset(("tf_executor.yield", "tf_executor.fetch", "func.return"))
 
 _ACCESS_BITS = {"read": READ, "write": WRITE}
 
@@ -103,20 +107,20 @@ _DECLARED = {n: OpEffects(m) for n, m in _MODELS.items()
 # --- per-op queries ----------------------------------------------------------
 
 def _bool_attr(op, name):
-    try:
-        attr = op.attributes[name]
-    except (KeyError, IndexError, ValueError):
+    attributes = op.attributes
+    if name not in attributes:  # (cheaper than catching the KeyError)
         return None
+    attr = attributes[name]
     if isinstance(attr, ir.BoolAttr):
         return attr.value
     return None
 
 
 def _str_attr(op, name):
-    try:
-        attr = op.attributes[name]
-    except (KeyError, IndexError, ValueError):
+    attributes = op.attributes
+    if name not in attributes:
         return None
+    attr = attributes[name]
     if isinstance(attr, ir.StringAttr):
         return attr.value
     return None
@@ -361,7 +365,33 @@ class SideEffectAnalysis:
     def op_based_effects(self, op, name=None):
         """Op-based effects ({resource id: bits}) of `op`, from called
         functions and nested regions included."""
+        op = op.operation
+        name = name or op.name
+        if name not in _NESTING_OPS and not len(op.regions):
+            # Nothing nested or called: the op's own declared effect, without the generators.
+            key = op_key(op)
+            found = self._op_effects.get(key)
+            if found is None:
+                found = self._op_effects[key] = self._leaf_op_based(op, name)
+            return found
         return _trampoline(self._op_based(op, name))
+
+    def _leaf_op_based(self, op, name):
+        """:meth:`_collect_op_based` of an op without regions that calls nothing."""
+        if not may_have_side_effect(op, name) or name in _NO_OP_BASED_EFFECTS:
+            return {}
+        spec = declared_effects(name)
+        if spec is None:
+            return {UNKNOWN_RESOURCE: ALL_EFFECTS}
+        effects = {}
+        if spec.op_effect is not None:
+            kinds, bits = spec.op_effect
+            instance = _instance(op, spec)
+            if instance is not None:  # None: TF ignores the effect
+                for kind in kinds:
+                    rid = self._op_resource_id(kind, instance)
+                    effects[rid] = effects.get(rid, 0) | bits
+        return effects
 
     def _op_based(self, op, name=None):
         op = op.operation
@@ -393,7 +423,7 @@ class SideEffectAnalysis:
     def _collect_op_based(self, op, name):
         if not may_have_side_effect(op, name):
             return {}
-        if name in ("tf_executor.yield", "tf_executor.fetch", "func.return"):
+        if name in _NO_OP_BASED_EFFECTS:
             return {}
         effects = {}
         if name == "func.func":
@@ -630,7 +660,8 @@ class SideEffectAnalysis:
         """{resource id: effect bits} of `op` (op-based and value-based)."""
         op = op.operation
         name = name or op.name
-        if not may_have_side_effect(op, name) or self.is_call_to_pure_function(op, name):
+        if not may_have_side_effect(op, name) or (
+                name in _CALL_OPS and self.is_call_to_pure_function(op, name)):
             return {}
         if name == "tf_executor.fetch":
             return {UNKNOWN_RESOURCE: ALL_EFFECTS}
@@ -647,8 +678,8 @@ class SideEffectAnalysis:
         while stack:
             for child in stack[-1]:
                 name = child.name
-                if not may_have_side_effect(child, name) or \
-                        self.is_call_to_pure_function(child, name):
+                if not may_have_side_effect(child, name) or (
+                        name in _CALL_OPS and self.is_call_to_pure_function(child, name)):
                     continue
                 if name == "tf_executor.fetch":
                     child_effects = {UNKNOWN_RESOURCE: ALL_EFFECTS}
