@@ -22,6 +22,17 @@ REFERENCE_DIR = SHARED_DIR / "reference"
 SAMPLES_DIR = REFERENCE_DIR / "tf-2.21-samples"
 TF_CASES_SCRIPT = TESTS_DIR / "tf_cases.py"
 
+# The runtime's on-disk cache (legalized programs, executables): one fresh folder per test
+# run, so that every run legalizes and compiles for real once (and its subprocesses share it).
+if "TFMLIR_CACHE_DIR" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _CACHE_DIR = tempfile.mkdtemp(prefix="tfmlir-test-cache-")
+    os.environ["TFMLIR_CACHE_DIR"] = _CACHE_DIR
+    atexit.register(shutil.rmtree, _CACHE_DIR, True)
+
 # Generous per-subprocess limit; a TF import plus a few conversions takes ~5 s.
 SUBPROCESS_TIMEOUT_S = 240
 

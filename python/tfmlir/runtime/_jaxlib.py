@@ -13,6 +13,8 @@ import threading
 
 import numpy as np
 
+from . import cache
+
 SUPPORTED_JAX = "0.10.2"
 
 _lock = threading.Lock()
@@ -130,9 +132,60 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
     options.device_assignment = assignment
     options.executable_build_options.num_replicas = num_replicas
     options.executable_build_options.device_assignment = assignment
-    executable = client.compile_and_load(module, xc.DeviceList(tuple(devices)), options,
+    device_list = xc.DeviceList(tuple(devices))
+    # The on-disk cache holds executables without host callbacks (those hold Python objects).
+    store = cache.default() if not host_callbacks else None
+    if store is not None:
+        entry = cache.key("executable", *_compiler_identity(client, devices), str(num_replicas),
+                          stablehlo_text)
+        data = store.get("executable", entry)
+        if data is not None:
+            try:
+                return client.deserialize_executable(data, device_list, options), devices, signature
+            except Exception:  # noqa: BLE001 - jaxlib's errors: an entry this XLA cannot load
+                pass
+    executable = client.compile_and_load(module, device_list, options,
                                          host_callbacks=list(host_callbacks))
+    if store is not None:
+        try:
+            data = client.serialize_executable(executable)
+        except Exception:  # noqa: BLE001 - an executable XLA cannot serialize is not cached
+            data = None
+        if data is not None:
+            store.put("executable", entry, data)
     return executable, devices, signature
+
+
+def _compiler_identity(client, devices):
+    """What an executable compiled here depends on besides its program and replica count:
+    jax/jaxlib, the platform and its version, the devices, XLA_FLAGS and the host CPU (XLA:CPU
+    compiles for the CPU it runs on)."""
+    import jaxlib
+
+    return (_load()["jax"].__version__, jaxlib.__version__, client.platform, client.platform_version,
+            ",".join(f"{d.id}:{d.device_kind}" for d in devices), os.environ.get("XLA_FLAGS", ""),
+            _host_cpu())
+
+
+_HOST_CPU = []
+
+
+def _host_cpu():
+    if not _HOST_CPU:
+        import platform
+
+        found = f"{platform.machine()} {platform.processor()}"
+        try:
+            with open("/proc/cpuinfo") as f:
+                for line in f:
+                    if line.startswith(("model name", "flags", "Features")):
+                        found += "|" + line.strip()
+                    if line.strip() == "":
+                        break  # the first processor describes them all
+        except OSError:
+            pass
+        _HOST_CPU.append(found)
+    return _HOST_CPU[0]
 
 
 def _main_signature(module, jax_ir):

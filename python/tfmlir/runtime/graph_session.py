@@ -149,6 +149,11 @@ class GraphSession(_session.Session):
         self._nodes = {node.name: node for node in self._graph.node}
         self._replicas = num_replicas(self._graph)
         _check_names(self._graph)
+        if any(node.op == TPU_REPLICATE_METADATA for node in self._graph.node):
+            # Device programs will need TensorFlow's legalization (unless the on-disk cache
+            # has them): its child process starts now, while the session bridges and runs.
+            from . import legalize
+            legalize.prestart()
         # Before any device list is built: replicas run one per XLA device.
         from . import _jaxlib
         why = _jaxlib.platform_error(device)

@@ -20,13 +20,15 @@ every op left over, with its location (TF node name where the program
 carries one), before anything runs. ``docs/runtime-coverage.md`` says which
 of TF's ops take which route.
 """
+import functools
+import hashlib
 import json
 import os
 import subprocess
 import sys
 import threading
 
-from . import _jaxlib
+from . import _jaxlib, cache
 
 PIPELINE = (
     "tf-functional-control-flow-to-regions,inline,func.func(tf-drop-while-shape-invariant),"
@@ -122,6 +124,23 @@ class _TensorFlowChild:
             raise LegalizationError("TensorFlow could not be started for legalization "
                                     "(is tensorflow==2.21.0 installed?)")
 
+    def prestart(self):
+        """Starts the child in the background (TensorFlow's import takes seconds) unless it
+        runs already; a request waits for it. A start that fails is retried, and reported, by
+        the first request."""
+        if self._proc is not None and self._proc.poll() is None:
+            return
+
+        def start():
+            with self._lock:
+                if self._proc is None or self._proc.poll() is not None:
+                    try:
+                        self._start()
+                    except (LegalizationError, OSError):
+                        self._proc = None
+
+        threading.Thread(target=start, name="tfmlir-legalization-start", daemon=True).start()
+
     def request(self, job: dict) -> dict:
         """The child's reply to `job`: {"ok": True, ...} or {"ok": False, "error": ...}."""
         with self._lock:
@@ -197,8 +216,42 @@ def _listing(left):
     return f"{len(left)} op(s) cannot be lowered to XLA: {listed}{more}"
 
 
+def prestart():
+    """Starts TensorFlow's legalization child in the background, so that its start (seconds:
+    TensorFlow's import) overlaps whatever the caller does before the first legalization."""
+    _child.prestart()
+
+
+@functools.lru_cache(maxsize=None)
+def _toolchain():
+    """What decides a legalization's result besides the program: tfmlir's and TensorFlow's
+    versions, the pipeline and the code of the two routes."""
+    from importlib import metadata
+
+    from .. import __version__
+
+    try:
+        tf_version = metadata.version("tensorflow")
+    except metadata.PackageNotFoundError:
+        tf_version = "none"
+    sources = hashlib.sha256()
+    from . import graph_route
+
+    for module in (sys.modules[__name__], graph_route):
+        with open(module.__file__, "rb") as f:
+            sources.update(f.read())
+    return (__version__, tf_version, PIPELINE, sources.hexdigest())
+
+
+def cache_key(device_program: str) -> str:
+    """The key of `device_program`'s legalized StableHLO in the on-disk cache."""
+    return cache.key("stablehlo", *_toolchain(), device_program)
+
+
 def legalize(device_program: str) -> str:
-    """StableHLO text of a device program (an MLIR module in the tf dialect, entry ``main``).
+    """StableHLO text of a device program (an MLIR module in the tf dialect, entry ``main``),
+    from the on-disk cache (:mod:`.cache`) when a previous legalization of the same program
+    by the same toolchain is there.
 
     TensorFlow's MLIR passes first; if they leave ops (or fail) and the
     program has no host computation and no resource arguments, TensorFlow's
@@ -207,6 +260,19 @@ def legalize(device_program: str) -> str:
     why the MLIR route left them and why the graph route failed or was not
     taken.
     """
+    store = cache.default()
+    entry = cache_key(device_program) if store is not None else None
+    if store is not None:
+        found = store.get("stablehlo", entry)
+        if found is not None:
+            return found.decode("utf-8")
+    text = _legalize(device_program)
+    if store is not None:
+        store.put("stablehlo", entry, text.encode("utf-8"))
+    return text
+
+
+def _legalize(device_program):
     try:
         text, left = mlir_route(device_program)
     except LegalizationError as err:  # TF's passes failed outright
