@@ -44,6 +44,39 @@ def key(*parts) -> str:
     return digest.hexdigest()
 
 
+_IDENTITY = []
+
+
+def package_identity() -> str:
+    """What tfmlir's own results depend on: the installed package's files (name, size and
+    modification time of each, the native library included) and the versions of the MLIR
+    bindings and jax/jaxlib it runs with. Any reinstall or edit changes it, so entries built
+    by other code are never used."""
+    if not _IDENTITY:
+        from importlib import metadata
+
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        digest = hashlib.sha256()
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                digest.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}\n".encode(
+                    "utf-8", "surrogateescape"))
+        for dist in ("xtc-mlir-python-bindings", "jax", "jaxlib"):
+            try:
+                digest.update(f"{dist}=={metadata.version(dist)}\n".encode())
+            except metadata.PackageNotFoundError:
+                digest.update(f"{dist}: none\n".encode())
+        _IDENTITY.append(digest.hexdigest())
+    return _IDENTITY[0]
+
+
 class DiskCache:
     """Entries under `directory`, grouped by kind (``<kind>/<key[:2]>/<key>``), at most
     `max_bytes` in all."""

@@ -22,12 +22,14 @@ the fed values, as XLA compiles per shape:
 Variables live in one resource container shared by every signature, so an
 initializer run as a target is seen by later fetches.
 """
+import io
 import os
 import threading
 import time
 
 import numpy as np
 
+from . import cache
 from . import session as _session
 from .host import ProgramError, RunError
 
@@ -57,9 +59,17 @@ def is_graph_def(program):
 def load_graph_def(program):
     """tfmlir's decoded GraphDef message of `program` (see :func:`is_graph_def`); a clear
     ProgramError when it cannot be read or decoded."""
+    return _read_graph_def(program)[0]
+
+
+def _read_graph_def(program):
+    """(:func:`load_graph_def`, the SHA-256 of the serialized GraphDef (None for a text
+    GraphDef or a message given decoded))."""
+    import hashlib
+
     from ..importers import protobuf as pb
     if isinstance(program, pb.Message):
-        return program
+        return program, None
     if hasattr(program, "SerializeToString"):
         program = program.SerializeToString()
     if isinstance(program, (str, os.PathLike)):
@@ -71,12 +81,13 @@ def load_graph_def(program):
             raise ProgramError(f"cannot read the GraphDef '{path}': {exc.strerror}") from None
         if path.endswith(".pbtxt"):
             try:
-                return pb.parse_text("GraphDef", data)
+                return pb.parse_text("GraphDef", data), None
             except Exception as exc:
                 raise ProgramError(f"'{path}' is not a GraphDef in text format: {exc}") from None
         program = data
     try:
-        return pb.decode("GraphDef", bytes(program))
+        program = bytes(program)
+        return pb.decode("GraphDef", program), hashlib.sha256(program).hexdigest()
     except pb.DecodeError as exc:
         raise ProgramError(f"the program is not a serialized GraphDef: {exc}") from None
 
@@ -145,7 +156,7 @@ class GraphSession(_session.Session):
         self.print_ir_after_bridge = print_ir_after_bridge
         self._closed = False
         self._lock = threading.RLock()
-        self._graph = load_graph_def(graph_def)
+        self._graph, self._graph_digest = _read_graph_def(graph_def)
         self._nodes = {node.name: node for node in self._graph.node}
         self._replicas = num_replicas(self._graph)
         _check_names(self._graph)
@@ -237,7 +248,7 @@ class GraphSession(_session.Session):
         ``[(name, dtype, shape)]``, `fetches` and `targets` as names."""
         from mlir import ir
 
-        from .. import print_ir
+        from .. import irsafe, print_ir
         from ..importers.api import import_graph_def
         from ..importers.errors import TFImportError
         from ..passes import PassFailure, run as run_pipeline
@@ -249,6 +260,25 @@ class GraphSession(_session.Session):
                 raise RunError(f"{what} '{name}': the graph has no node '{_node_name(name)}'")
         context = ir.Context()
         t0 = time.perf_counter()
+        store, entry = cache.default(), None
+        if store is not None and self._graph_digest is not None:
+            # The same graph, signature and bridge, bridged by the same tfmlir before: its
+            # module comes from the on-disk cache (as MLIR bytecode).
+            entry = cache.key("bridged", cache.package_identity(), self._graph_digest,
+                              repr((list(feeds), list(fetches), list(targets), self.v1_compat,
+                                    device_list(self._replicas))))
+            data = store.get("bridged", entry)
+            if data is not None:
+                try:
+                    module = irsafe.parse(data, context)
+                except ir.MLIRError:
+                    module = None
+                if module is not None:
+                    self._bridge_seconds += time.perf_counter() - t0
+                    self._bridges += 1
+                    if self.print_ir_after_bridge is not None:
+                        self.print_ir_after_bridge(print_ir(module))
+                    return module, context
         try:
             module = import_graph_def(
                 self._graph, input_names=[f for f, _, _ in feeds],
@@ -272,6 +302,10 @@ class GraphSession(_session.Session):
                 raise ProgramError(f"the TPU bridge failed: {exc}") from None
             except (ir.MLIRError, RuntimeError) as exc:
                 raise ProgramError(f"the TPU bridge failed: {exc}") from None
+        if entry is not None:
+            buffer = io.BytesIO()
+            module.operation.write_bytecode(buffer)
+            store.put("bridged", entry, buffer.getvalue())
         self._bridge_seconds += time.perf_counter() - t0
         self._bridges += 1
         if self.print_ir_after_bridge is not None:

@@ -21,7 +21,6 @@ carries one), before anything runs. ``docs/runtime-coverage.md`` says which
 of TF's ops take which route.
 """
 import functools
-import hashlib
 import json
 import os
 import subprocess
@@ -218,29 +217,25 @@ def _listing(left):
 
 def prestart():
     """Starts TensorFlow's legalization child in the background, so that its start (seconds:
-    TensorFlow's import) overlaps whatever the caller does before the first legalization."""
+    TensorFlow's import) overlaps whatever the caller does before the first legalization.
+    ``TFMLIR_LEGALIZE_PRESTART=0`` turns this off (the child then starts at the first
+    legalization that the on-disk cache cannot serve)."""
+    if os.environ.get("TFMLIR_LEGALIZE_PRESTART", "1").strip().lower() in ("0", "off", "false", "no"):
+        return
     _child.prestart()
 
 
 @functools.lru_cache(maxsize=None)
 def _toolchain():
-    """What decides a legalization's result besides the program: tfmlir's and TensorFlow's
-    versions, the pipeline and the code of the two routes."""
+    """What decides a legalization's result besides the program: TensorFlow's version, the
+    pipeline and tfmlir itself (:func:`.cache.package_identity`)."""
     from importlib import metadata
-
-    from .. import __version__
 
     try:
         tf_version = metadata.version("tensorflow")
     except metadata.PackageNotFoundError:
         tf_version = "none"
-    sources = hashlib.sha256()
-    from . import graph_route
-
-    for module in (sys.modules[__name__], graph_route):
-        with open(module.__file__, "rb") as f:
-            sources.update(f.read())
-    return (__version__, tf_version, PIPELINE, sources.hexdigest())
+    return (cache.package_identity(), tf_version, PIPELINE)
 
 
 def cache_key(device_program: str) -> str:
