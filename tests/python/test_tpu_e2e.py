@@ -89,6 +89,41 @@ def test_run_graph_def_is_the_one_shot_form():
     _close(value, spec["expected"][0][0], "run_graph_def")
 
 
+@pytest.mark.parametrize("name", ["variables_steps", "outside_middle"])
+def test_a_second_session_takes_everything_from_the_on_disk_cache(tmp_path, name):
+    """Bridged modules, legalized programs and (without host callbacks) executables come back
+    from the cache in a later session, with the same numbers; a damaged entry is rebuilt."""
+    from tfmlir.runtime import cache
+
+    try:
+        cache.configure(directory=str(tmp_path / "cache"))
+        first = cache.stats()
+        cold = _run(name)
+        filled = cache.stats()
+        assert filled["writes"] - first["writes"] >= 3  # 2 signatures bridged, 1 program legalized
+        assert cold["bridge"] > 0.0
+        entries = sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
+        kinds = {p.parent.parent.name for p in entries}
+        assert {"bridged", "stablehlo"} <= kinds
+        assert ("executable" in kinds) == (name == "variables_steps")  # host callbacks: not cached
+        warm = _run(name)
+        again = cache.stats()
+        assert again["hits"] - filled["hits"] == len(entries)
+        assert again["writes"] == filled["writes"]
+        assert warm["bridge"] < cold["bridge"]
+        # A torn entry (a process killed mid-write cannot leave one; a bad disk can) is a miss,
+        # removed and rebuilt.
+        torn = next(p for p in entries if p.parent.parent.name == "stablehlo")
+        torn.write_bytes(torn.read_bytes()[:-10])
+        _run(name)
+        assert cache.stats()["corrupt"] == again["corrupt"] + 1
+        assert torn.exists() and cache.DiskCache(str(tmp_path / "cache")).get(
+            "stablehlo", torn.name) is not None
+    finally:
+        cache._configured.clear()
+        cache.configure()
+
+
 # --- bad input: clear errors naming the op / feed, before anything runs --------------------------
 
 def _session(name):
