@@ -58,40 +58,16 @@ print(json.dumps(dict(first=first, session=made, targets=targets, rel_err=err,
                       compile=timings["compile"])))
 """
 
-_TF_CHILD = r"""
+# Timed from the child's first line: TensorFlow's import, the model, the first jit call.
+_TF_CHILD = (r"""
 import time
 T0 = time.perf_counter()
-import json, os, sys
-import numpy as np
-import tensorflow as tf
-tf1 = tf.compat.v1
-""" + tpu_bridge._MODELS.split("tf1 = tf.compat.v1", 1)[1] + r"""
-name, out = sys.argv[1], sys.argv[2]
-data = np.load(os.path.join(out, name + ".npz"))
-names = json.load(open(os.path.join(out, name + ".json")))["variables"]
-weights = [data[f"w{i}"] for i in range(len(names))]
-if name == "resnet50":
-    call, model = resnet50()
-    by_name = {n.split(":")[0]: value for n, value in zip(names, weights)}
-    for w in model.weights:
-        w.assign(by_name[w.path])
-else:
-    it = iter(weights)
-    variables = {}
-
-    def eager_var(vname, shape, zeros=False):
-        if vname not in variables:
-            variables[vname] = tf.Variable(next(it), name=vname)
-        return variables[vname]
-
-    call = bert(eager_var)
-    call(tf.constant(data["x"]))  # creates the variables eagerly, outside tf.function
-x = data["x"]
+""" + tpu_bridge._MODELS + tpu_bridge._EAGER_MODEL + r"""
 jit = tf.function(call, jit_compile=True)
-got = jit(x).numpy()
+got = jit(data["x"]).numpy()
 first = time.perf_counter() - T0
 print(json.dumps(dict(first=first)))
-"""
+""")
 
 
 def _run(code, args, env=None, timeout=1800):

@@ -160,8 +160,10 @@ with open(os.path.join(out, name + ".json"), "w") as f:
     json.dump({"variables": names, "nodes": len(tpu_graph.as_graph_def().node)}, f)
 '''
 
-_JIT_CHILD = _MODELS + r"""
-import json, os, sys, time
+# The model of program argv[1] built eagerly with the weights saved in argv[2] (`call`), as
+# TF2 code runs it: used by the jit child here and by first_result.py.
+_EAGER_MODEL = r"""
+import json, os, sys
 name, out = sys.argv[1], sys.argv[2]
 data = np.load(os.path.join(out, name + ".npz"))
 names = json.load(open(os.path.join(out, name + ".json")))["variables"]
@@ -187,6 +189,10 @@ else:
 
     call = bert(eager_var)
     call(tf.constant(data["x"]))  # creates the variables eagerly, outside tf.function
+"""
+
+_JIT_CHILD = _MODELS + _EAGER_MODEL + r"""
+import time
 x = data["x"]
 jit = tf.function(call, jit_compile=True)
 plain = tf.function(call)  # TF's own kernels, no XLA: context only

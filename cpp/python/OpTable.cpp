@@ -336,6 +336,27 @@ private:
   std::vector<Type> typeList;
 };
 
+/// The ops under `root` (itself included) for which `wanted` holds, in `order`
+/// ("post" or "pre") of one native walk, as Python objects.
+template <typename Predicate>
+nb::list opsWhere(Operation *root, const std::string &order, Predicate wanted) {
+  if (order != "pre" && order != "post")
+    throw nb::value_error("order is 'pre' or 'post'");
+  std::vector<Operation *> found;
+  auto visit = [&](Operation *op) {
+    if (wanted(op))
+      found.push_back(op);
+  };
+  if (order == "post")
+    root->walk<WalkOrder::PostOrder>(visit);
+  else
+    root->walk<WalkOrder::PreOrder>(visit);
+  nb::list out;
+  for (Operation *op : found)
+    out.append(nb::cast(wrap(op)));
+  return out;
+}
+
 } // namespace
 
 void registerOpTable(nb::module_ &m) {
@@ -367,53 +388,71 @@ void registerOpTable(nb::module_ &m) {
   m.def(
       "ops_named",
       [](MlirOperation root, const std::vector<std::string> &names, const std::string &order) {
-        if (order != "pre" && order != "post")
-          throw nb::value_error("order is 'pre' or 'post'");
         llvm::SmallVector<StringRef, 4> wanted(names.begin(), names.end());
-        std::vector<Operation *> found;
-        auto visit = [&](Operation *op) {
-          StringRef name = op->getName().getStringRef();
-          for (StringRef w : wanted)
-            if (name == w) {
-              found.push_back(op);
-              break;
-            }
-        };
-        if (order == "post")
-          unwrap(root)->walk<WalkOrder::PostOrder>(visit);
-        else
-          unwrap(root)->walk<WalkOrder::PreOrder>(visit);
-        nb::list out;
-        for (Operation *op : found)
-          out.append(nb::cast(wrap(op)));
-        return out;
+        return opsWhere(unwrap(root), order, [&](Operation *op) {
+          return llvm::is_contained(wanted, op->getName().getStringRef());
+        });
       },
       nb::arg("root"), nb::arg("names"), nb::arg("order") = "post",
       "The ops under `root` (itself included) named one of `names`, in MLIR's post-order "
       "(or 'pre') walk order: one native walk; only the ops found become Python objects.");
 
   m.def(
+      "first_use_blocking_erase",
+      [](const std::vector<MlirOperation> &wrapped) -> nb::object {
+        // Erasing the ops in order: op k may be used by itself, by ops nested in it and by
+        // ops erased before it (positions < k, or nested in those); any other use blocks.
+        llvm::DenseMap<Operation *, size_t> position;
+        for (size_t k = 0; k < wrapped.size(); ++k)
+          position.try_emplace(unwrap(wrapped[k]), k);
+        for (size_t k = 0; k < wrapped.size(); ++k) {
+          Operation *op = unwrap(wrapped[k]);
+          for (OpResult result : op->getResults())
+            for (OpOperand &use : result.getUses()) {
+              Operation *user = use.getOwner();
+              bool gone = false;
+              for (Operation *at = user; at && !gone; at = at->getParentOp()) {
+                auto it = position.find(at);
+                gone = at == op || (it != position.end() && it->second < k);
+              }
+              if (!gone)
+                return nb::make_tuple(static_cast<int>(k), result.getResultNumber(),
+                                      nb::cast(wrap(user)));
+            }
+        }
+        return nb::none();
+      },
+      nb::arg("operations"),
+      "For erasing `operations` in order (users first): (position, result number, user) of "
+      "the first result use that would still exist when its op is erased, or None.");
+
+  m.def(
+      "move_block_ops",
+      [](nb::handle source, nb::handle dest) {
+        auto block = [](nb::handle object) {
+          std::optional<nb::object> capsule = mlirApiObjectToCapsule(object);
+          MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
+          if (mlirBlockIsNull(raw)) {
+            PyErr_Clear();
+            throw nb::type_error("move_block_ops takes two mlir.ir.Block objects");
+          }
+          return unwrap(raw);
+        };
+        Block *from = block(source), *to = block(dest);
+        if (from == to)
+          throw nb::value_error("move_block_ops: the blocks are the same");
+        to->getOperations().splice(to->end(), from->getOperations());
+      },
+      nb::arg("source"), nb::arg("dest"),
+      "Moves every op of block `source` (in order) to the end of block `dest`, in one splice.");
+
+  m.def(
       "ops_with_attributes",
       [](MlirOperation root, const std::vector<std::string> &names, const std::string &order) {
-        if (order != "pre" && order != "post")
-          throw nb::value_error("order is 'pre' or 'post'");
         llvm::SmallVector<StringRef, 4> wanted(names.begin(), names.end());
-        std::vector<Operation *> found;
-        auto visit = [&](Operation *op) {
-          for (StringRef w : wanted)
-            if (op->getAttr(w)) {
-              found.push_back(op);
-              break;
-            }
-        };
-        if (order == "post")
-          unwrap(root)->walk<WalkOrder::PostOrder>(visit);
-        else
-          unwrap(root)->walk<WalkOrder::PreOrder>(visit);
-        nb::list out;
-        for (Operation *op : found)
-          out.append(nb::cast(wrap(op)));
-        return out;
+        return opsWhere(unwrap(root), order, [&](Operation *op) {
+          return llvm::any_of(wanted, [&](StringRef w) { return bool(op->getAttr(w)); });
+        });
       },
       nb::arg("root"), nb::arg("names"), nb::arg("order") = "post",
       "The ops under `root` (itself included) that carry at least one of the attributes "

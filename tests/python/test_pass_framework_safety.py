@@ -230,6 +230,61 @@ def test_erase_op_refuses_an_op_whose_results_are_used():
         module.operation.verify()
 
 
+CHAIN = r"""
+func.func @f(%arg0: tensor<f32>, %arg1: tensor<i1>) -> tensor<f32> {
+  %0 = "tf.Neg"(%arg0) : (tensor<f32>) -> tensor<f32>
+  %1 = "tf.Abs"(%0) : (tensor<f32>) -> tensor<f32>
+  %2 = "tf.IfRegion"(%arg1) ({
+    %3 = "tf.Sqrt"(%1) : (tensor<f32>) -> tensor<f32>
+    "tf.Yield"(%3) : (tensor<f32>) -> ()
+  }, {
+    "tf.Yield"(%1) : (tensor<f32>) -> ()
+  }) {is_stateless = true} : (tensor<i1>) -> tensor<f32>
+  %4 = "tf.Exp"(%0) : (tensor<f32>) -> tensor<f32>
+  func.return %arg0 : tensor<f32>
+}
+"""
+
+
+def test_erase_ops_erases_users_first_and_refuses_a_use_that_would_stay():
+    with ir.Context():
+        module = ir.Module.parse(CHAIN)
+        ops = [op.operation for op in module.body.operations[0].regions[0].blocks[0].operations]
+        neg, abs_, if_, exp = ops[:4]
+        # Neg is still used by Exp, which is not erased: nothing is erased.
+        with pytest.raises(PassFailure, match=r"erasing 'tf.Neg' whose result #0 is still used "
+                                              r"by 'tf.Exp'"):
+            framework.erase_ops([if_, abs_, neg])
+        assert len(module.body.operations[0].regions[0].blocks[0].operations) == 5
+        # The If (using Abs inside its regions), then Abs, then Exp and Neg: all go.
+        framework.erase_ops([if_, abs_, exp, neg])
+        assert [op.name for op in module.body.operations[0].regions[0].blocks[0].operations] == [
+            "func.return"]
+        module.operation.verify()
+
+
+def test_move_block_ops_moves_every_op_in_order():
+    from tfmlir import _tfmlir
+
+    with ir.Context():
+        module = ir.Module.parse(CHAIN)
+        func = module.body.operations[0]
+        block = func.regions[0].blocks[0]
+        names = [op.name for op in block.operations]
+        scratch = ir.Operation.create("tf_device.cluster", regions=1, loc=ir.Location.unknown())
+        other = scratch.regions[0].blocks.append()
+        _tfmlir.move_block_ops(block, other)
+        assert len(block.operations) == 0 and [op.name for op in other.operations] == names
+        _tfmlir.move_block_ops(other, block)
+        assert len(other.operations) == 0 and [op.name for op in block.operations] == names
+        scratch.erase()
+        module.operation.verify()
+        with pytest.raises(ValueError):
+            _tfmlir.move_block_ops(block, block)
+        with pytest.raises(TypeError):
+            _tfmlir.move_block_ops(func, block)
+
+
 def test_rollback_of_a_module_pass_with_used_values_at_module_level():
     # The module body holds ops whose results other module-level ops use;
     # rollback used to erase them one by one, first to last (abort).

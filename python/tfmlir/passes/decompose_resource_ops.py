@@ -618,8 +618,7 @@ def decompose_cluster(cluster, patterns):
     block = cluster.regions[0].blocks[0]
     scratch = _scratch_function(cluster.context)
     scratch_block = scratch.regions[0].blocks[0]
-    for op in list(block.operations):
-        scratch_block.append(op.operation)
+    _tfmlir.move_block_ops(block, scratch_block)
     config = rewrite.GreedyRewriteConfig()
     config.enable_constant_cse = False
     config.region_simplification_level = rewrite.GreedySimplifyRegionLevel.DISABLED
@@ -627,8 +626,7 @@ def decompose_cluster(cluster, patterns):
     try:
         converged = patterns.run(scratch, config)
     finally:
-        for op in list(scratch_block.operations):
-            block.append(op.operation)
+        _tfmlir.move_block_ops(scratch_block, block)
         scratch.erase()
     if not converged:
         raise PassFailure(NOT_CONVERGED, cluster)

@@ -146,6 +146,26 @@ def erase_op(op):
     _ORIGINAL_ERASE(op)
 
 
+def erase_ops(ops):
+    """:func:`erase_op` of each of `ops` in order (users before the ops defining what they
+    use): their uses are checked natively in one call (instead of a Python walk over every
+    use), before any is erased -- a use that would remain fails the pass with nothing erased."""
+    ops = [op.operation for op in ops]
+    for op in ops:
+        if _op_key(op) in _TOP_LEVEL:
+            raise PassFailure(f"internal error: erasing the top-level '{irsafe.op_name(op)}' (the "
+                              f"op the pipeline runs on)", op)
+    found = _native.first_use_blocking_erase(ops)
+    if found is not None:
+        k, number, user = found
+        op = ops[k]
+        raise PassFailure(
+            f"internal error: erasing '{irsafe.op_name(op)}' whose result #{number} is "
+            f"still used by '{irsafe.op_name(user)}'", op)
+    for op in ops:
+        _ORIGINAL_ERASE(op)
+
+
 def _inside(op, ancestor):
     while op is not None:
         if op == ancestor:

@@ -445,8 +445,7 @@ def add_replicated_inputs(replicate, groups):
             + [a.location for a in old_args[split:]])
     block = new.regions[0].blocks.append(*types, arg_locs=locs)
     new_args = list(block.arguments)
-    for op in list(old_block.operations):
-        block.append(op.operation)
+    _tfmlir.move_block_ops(old_block, block)
     for index, arg in enumerate(old_args):
         arg.replace_all_uses_with(new_args[index if index < split else index + len(groups)])
     for old, result in zip(replicate.results, new.results):

@@ -28,7 +28,7 @@ from .. import _tfmlir
 from .analysis.executor import (FETCH, GRAPH, ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE,
                                 YIELD, function_name)
 from .analysis.side_effects import MUST_EXECUTE_OPS
-from .framework import FUNC, Option, Pass, erase_op, register_pass
+from .framework import FUNC, Option, Pass, erase_ops, register_pass
 
 
 def can_prune(func_op):
@@ -161,8 +161,7 @@ def _prune(table, watch):
         return False
     # Erase in reverse order: users go before the ops defining their operands.
     dead = [children[k] for k in range(count - 1, -1, -1) if not reachable[k]]
-    for op in table.ops(dead):
-        erase_op(op)
+    erase_ops(table.ops(dead))
     return True
 
 

@@ -54,6 +54,7 @@ above) without string values, at the op.
 """
 from mlir import ir
 
+from .. import _tfmlir as _native
 from .analysis import _xla_supported_ops as _data
 from .analysis.names import CLUSTER
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, has_string_type, is_outside_compiled
@@ -81,52 +82,104 @@ class MarkOpsForOutsideCompilationPass(Pass):
 
     def run_on_operation(self, module):
         module = module.operation
-        clusters = []
-
-        def collect(op):
-            op = op.operation
-            if op.name == CLUSTER:
-                clusters.append(op)
-            return _ADVANCE
-
-        module.walk(collect, _POST_ORDER)
-        for cluster in clusters:
-            ops = _nested_ops(cluster)
-            if _soft_placement(cluster):
+        # One native table of the module (post-order): names, nesting, markers and value
+        # types in bulk; ops materialize only where they are marked or reported.
+        view = _View(module)
+        for cluster in view.table.named(CLUSTER):
+            nested = range(view.first[cluster], cluster)  # post-order, the cluster excluded
+            cluster_op = view.table.op(cluster)
+            if _soft_placement(cluster_op):
                 counter = 0
-                for op in ops:
-                    if not is_supported(op):
-                        op.attributes[OUTSIDE_COMPILATION_ATTR] = ir.StringAttr.get(
-                            f"auto{counter}", op.context)
+                for i in nested:
+                    if not view.supported(i):
+                        view.mark(i, f"auto{counter}")
                         counter += 1
             else:
-                uncompilable = [op for op in ops
-                                if not _marked_up_to(op, cluster) and not is_supported(op)]
+                uncompilable = [view.table.op(i) for i in nested
+                                if not view.marked_up_to(i, cluster) and not view.supported(i)]
                 if uncompilable:
                     # TF reports each of them; the first one carries the failure.
                     for op in uncompilable[1:]:
                         op.location.emit_error(_uncompilable(op))
                     raise PassFailure(_uncompilable(uncompilable[0]), uncompilable[0])
-            _mark_variants(cluster, ops)
-        _unmark_children(module)
+            _mark_variants(cluster_op, [view.table.op(i) for i in nested if view.marked[i]], view)
+        view.unmark_children()
+
+
+class _View:
+    """The module as one post-order OpTable, with the markers as they change."""
+
+    def __init__(self, module):
+        table = self.table = _native.OpTable(module, "post")
+        self.names = table.names()
+        self.parents = table.parents()
+        self.first = table.first_descendants()
+        self.marked = bytearray(isinstance(m, bytes) for m in table.strings(OUTSIDE_COMPILATION_ATTR))
+        self._operand_types = table.operand_types()
+        self._result_types = table.result_types()
+        self._string_typed = {}  # type id -> has_string_type
+
+    def mark(self, i, value):
+        op = self.table.op(i)
+        op.attributes[OUTSIDE_COMPILATION_ATTR] = ir.StringAttr.get(value, op.context)
+        self.marked[i] = 1
+
+    def marked_op(self, op):
+        """Records that `op` (an op of the table) got a marker."""
+        self.marked[self.table.index(op)] = 1
+
+    def _has_string_type(self, ids):
+        known = self._string_typed
+        for t in ids:
+            found = known.get(t)
+            if found is None:
+                found = known[t] = has_string_type(self.table.types()[t])
+            if found:
+                return True
+        return False
+
+    def supported(self, i):
+        """TF's IsSupportedOp: whether op i may stay in a device cluster. Raises PassFailure
+        for a tf op TF's answer for which is not known."""
+        name = self.names[i]
+        if not name.startswith("tf.") or name == ASSERT:
+            return True
+        if self._has_string_type(self._operand_types[i]) or self._has_string_type(self._result_types[i]):
+            return False
+        if name in SUPPORTED_OPS:
+            return True
+        if name in UNOBSERVED_OPS:
+            raise PassFailure(f"'{name}' op: whether TensorFlow 2.21 compiles it for the device is "
+                              f"not known ({UNOBSERVED_OPS[name]})", self.table.op(i))
+        return False
+
+    def marked_up_to(self, i, cluster):
+        """True if op i or an op it is nested in, below `cluster`, has a string marker."""
+        parents, marked = self.parents, self.marked
+        while i >= 0 and i != cluster:
+            if marked[i]:
+                return True
+            i = parents[i]
+        return False
+
+    def unmark_children(self):
+        """TF's UnmarkChildren: only the outermost of nested marked ops keeps its marker."""
+        parents, marked = self.parents, self.marked
+        inside = bytearray(len(marked))  # an op this one is nested in is marked
+        removed = []
+        for i in range(len(marked) - 1, -1, -1):  # reverse post-order: parents first
+            parent = parents[i]
+            if parent >= 0 and (inside[parent] or marked[parent]):
+                inside[i] = 1
+                if marked[i]:
+                    removed.append(i)
+        for op in self.table.ops(sorted(removed)):
+            del op.attributes[OUTSIDE_COMPILATION_ATTR]
 
 
 def _uncompilable(op):
     return (f"'{op.name}' op isn't compilable for TPU device. enable soft_device_placement "
             f"option to run on CPU")
-
-
-def _nested_ops(cluster):
-    """The ops nested in `cluster` (not itself) in MLIR's post-order walk order."""
-    ops = []
-
-    def visit(op):
-        ops.append(op.operation)
-        return _ADVANCE
-
-    for op in cluster.regions[0].blocks[0].operations:
-        op.operation.walk(visit, _POST_ORDER)
-    return ops
 
 
 def _soft_placement(cluster):
@@ -135,36 +188,6 @@ def _soft_placement(cluster):
         return False
     attr = attributes[ALLOW_SOFT_PLACEMENT_ATTR]
     return isinstance(attr, ir.BoolAttr) and ir.BoolAttr(attr).value
-
-
-def is_supported(op):
-    """TF's IsSupportedOp: whether `op` may stay in a device cluster. Raises PassFailure for a
-    tf op TF's answer for which is not known."""
-    name = op.name
-    if not name.startswith("tf."):
-        return True
-    if name == ASSERT:
-        return True
-    if any(has_string_type(value.type) for value in op.operands):
-        return False
-    if any(has_string_type(value.type) for value in op.results):
-        return False
-    if name in SUPPORTED_OPS:
-        return True
-    if name in UNOBSERVED_OPS:
-        raise PassFailure(f"'{name}' op: whether TensorFlow 2.21 compiles it for the device is not "
-                          f"known ({UNOBSERVED_OPS[name]})", op)
-    return False
-
-
-def _marked_up_to(op, cluster):
-    """True if `op` or an op it is nested in, below `cluster`, has a string marker."""
-    while op is not None and op != cluster:
-        if is_outside_compiled(op):
-            return True
-        parent = op.parent
-        op = parent.operation if parent is not None else None
-    return False
 
 
 def _has_marked_ancestor(op):
@@ -184,9 +207,9 @@ def _is_variant(value):
     return str(value_type).startswith("!tf_type.variant")
 
 
-def _mark_variants(cluster, ops):
-    """TF's MarkVariantInputsOutputs: outside compilation spreads along variant values."""
-    queue = [op for op in ops if is_outside_compiled(op)]
+def _mark_variants(cluster, queue, view):
+    """TF's MarkVariantInputsOutputs: outside compilation spreads along variant values, from
+    the marked ops `queue` of the cluster (recorded in `view` as they get markers)."""
     auto = ir.StringAttr.get("auto", cluster.context)
     position = 0
     while position < len(queue):
@@ -206,6 +229,7 @@ def _mark_variants(cluster, ops):
                 producer = value.owner.operation
                 if not _has_marked_ancestor(producer) and not is_outside_compiled(producer):
                     producer.attributes[OUTSIDE_COMPILATION_ATTR] = auto
+                    view.marked_op(producer)
                     queue.append(producer)
             for value in op.results:
                 if not _is_variant(value):
@@ -215,22 +239,5 @@ def _mark_variants(cluster, ops):
                     if (not is_terminator_name(user.name) and not _has_marked_ancestor(user)
                             and not is_outside_compiled(user)):
                         user.attributes[OUTSIDE_COMPILATION_ATTR] = auto
+                        view.marked_op(user)
                         queue.append(user)
-
-
-def _unmark_children(module):
-    """TF's UnmarkChildren: only the outermost of nested marked ops keeps its marker."""
-    removed = []
-    stack = [(module, False)]
-    while stack:
-        op, inside_marked = stack.pop()
-        marked = is_outside_compiled(op)
-        if marked and inside_marked:
-            removed.append(op)
-        below = inside_marked or marked
-        for region in op.regions:
-            for block in region.blocks:
-                for nested in block.operations:
-                    stack.append((nested.operation, below))
-    for op in removed:
-        del op.attributes[OUTSIDE_COMPILATION_ATTR]

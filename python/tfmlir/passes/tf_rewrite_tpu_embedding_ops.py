@@ -31,7 +31,7 @@ from .. import irsafe
 from ..dialects import tf_type
 from .analysis.names import FUNC
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import post_order
+from .ir_helpers import ops_named, post_order
 
 RECV = "tf.RecvTPUEmbeddingActivations"
 SEND = "tf.SendTPUEmbeddingGradients"
@@ -49,6 +49,9 @@ class RewriteTPUEmbeddingOpsPass(Pass):
 
     def run_on_operation(self, func):
         func = func.operation
+        if not ops_named(func, (RECV, SEND)):  # one native walk: most functions hold neither
+            self.mark_all_analyses_preserved()
+            return
         _rewrite_region(func.regions[0])
         # Rewriting a region only replaces ops without regions, so the ops holding regions can be
         # listed first. The function itself comes last (TF's walk visits it too).

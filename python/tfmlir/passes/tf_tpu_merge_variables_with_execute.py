@@ -82,6 +82,8 @@ modules are processed like others (TF's analysis does not cover them).
 """
 from mlir import ir
 
+from .. import _tfmlir
+
 from .analysis.executor import op_key
 from .analysis.names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, LAUNCH, MODULE,
                              PARALLEL_EXECUTE, READ_VARIABLE, REPLICATE)
@@ -444,6 +446,5 @@ def _replace_parallel_execute(parallel_execute, launch, new_launch, mapping):
     erase_op(launch)
     for region, new_region in zip(regions, new.regions):
         new_block = new_region.blocks.append()
-        for op in list(region.blocks[0].operations):
-            new_block.append(op.operation)
+        _tfmlir.move_block_ops(region.blocks[0], new_block)
     return parallel_execute

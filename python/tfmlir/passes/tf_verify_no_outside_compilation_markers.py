@@ -17,15 +17,10 @@ and the walk stops there (one error per function). A cluster that is both is
 reported for its launch. Launches outside clusters are fine. Nothing changes
 the IR.
 """
-from mlir import ir
-
+from .. import _tfmlir as _native
 from .analysis.names import CLUSTER, LAUNCH
-from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
+from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, register_pass
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 @register_pass
@@ -42,51 +37,21 @@ class VerifyNoOutsideCompilationMarkersPass(Pass):
 
 def find_marker_problem(root):
     """``(message, op)`` of TF's first error for `root` (walked in post-order), or None.
-    Linear: whether a cluster holds a launch is known from the same walk."""
-    found = []
-    holds_launch = []  # per op being walked (outermost first): a launch was seen below it
-
-    def pre(op):
-        holds_launch.append(False)
-
-    def post(op):
-        below = holds_launch.pop()
-        name = op.name
-        if name == CLUSTER and below:
-            found.append((f"Node `{name}` is a launch op which should have been removed by "
-                          f"outside compilation", op))
-            return _INTERRUPT
-        if is_outside_compiled(op):
-            found.append((f"Node `{name}` has {OUTSIDE_COMPILATION_ATTR} set which should have "
-                          f"been removed by outside compilation", op))
-            return _INTERRUPT
-        if holds_launch and (below or name == LAUNCH):
-            holds_launch[-1] = True
-        return _ADVANCE
-
-    _walk_pre_post(root.operation, pre, post)
-    return found[0] if found else None
-
-
-def _walk_pre_post(root, pre, post):
-    """Calls pre(op) before and post(op) after the ops nested in each op, in MLIR's walk order;
-    post returning INTERRUPT stops. Iterative (no Python recursion)."""
-    pre(root)
-    stack = [(root, iter(_children(root)))]
-    while stack:
-        op, children = stack[-1]
-        child = next(children, None)
-        if child is None:
-            stack.pop()
-            if post(op) == _INTERRUPT:
-                return
-            continue
-        pre(child)
-        stack.append((child, iter(_children(child))))
-
-
-def _children(op):
-    for region in op.regions:
-        for block in region.blocks:
-            for nested in block.operations:
-                yield nested.operation
+    One native table of the ops (post-order: nested ops come before the op holding them, so
+    whether a cluster holds a launch is known when the cluster is reached)."""
+    table = _native.OpTable(root.operation, "post")
+    names = table.names()
+    parents = table.parents()
+    markers = table.strings(OUTSIDE_COMPILATION_ATTR)
+    holds_launch = bytearray(len(names))
+    for i, name in enumerate(names):
+        if name == CLUSTER and holds_launch[i]:
+            return (f"Node `{name}` is a launch op which should have been removed by outside "
+                    f"compilation", table.op(i))
+        if isinstance(markers[i], bytes):  # a string attribute (TF's test)
+            return (f"Node `{name}` has {OUTSIDE_COMPILATION_ATTR} set which should have been "
+                    f"removed by outside compilation", table.op(i))
+        parent = parents[i]
+        if parent >= 0 and (holds_launch[i] or name == LAUNCH):
+            holds_launch[parent] = 1
+    return None

@@ -384,14 +384,18 @@ class SideEffectAnalysis:
         if spec is None:
             return {UNKNOWN_RESOURCE: ALL_EFFECTS}
         effects = {}
+        self._add_declared_op_effect(op, spec, effects)
+        return effects
+
+    def _add_declared_op_effect(self, op, spec, into):
+        """Adds the op-based effect `spec` declares for `op` (if any) to `into`."""
         if spec.op_effect is not None:
             kinds, bits = spec.op_effect
             instance = _instance(op, spec)
             if instance is not None:  # None: TF ignores the effect
                 for kind in kinds:
                     rid = self._op_resource_id(kind, instance)
-                    effects[rid] = effects.get(rid, 0) | bits
-        return effects
+                    into[rid] = into.get(rid, 0) | bits
 
     def _op_based(self, op, name=None):
         op = op.operation
@@ -443,13 +447,7 @@ class SideEffectAnalysis:
         if spec is None:
             return {UNKNOWN_RESOURCE: ALL_EFFECTS}
         yield from self._add_region_effects(op.regions, effects)
-        if spec.op_effect is not None:
-            kinds, bits = spec.op_effect
-            instance = _instance(op, spec)
-            if instance is not None:  # None: TF ignores the effect
-                for kind in kinds:
-                    rid = self._op_resource_id(kind, instance)
-                    effects[rid] = effects.get(rid, 0) | bits
+        self._add_declared_op_effect(op, spec, effects)
         return effects
 
     # -- resource alias analysis ---------------------------------------------
