@@ -57,6 +57,7 @@ and inlines the calls before this pass).
 """
 from mlir import ir
 
+from .. import _tfmlir as _native
 from .analysis.executor import op_key, rebuild_op
 from .analysis.names import (ASSIGN_VARIABLE, CALL_INDIRECT, CALLEE_ATTRS, CASE, CASE_REGION,
                              CAST, CLUSTER, CONST, FUNC, IF, IF_REGION, PARTITIONED_CALL,
@@ -64,7 +65,7 @@ from .analysis.names import (ASSIGN_VARIABLE, CALL_INDIRECT, CALLEE_ATTRS, CASE,
 from .analysis.side_effects import is_resource_type
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import captured_values
+from .ir_helpers import captured_values, ops_named
 
 IDENTITY = "tf.Identity"
 IDENTITY_N = "tf.IdentityN"
@@ -79,6 +80,8 @@ ANONYMOUS_NAME = "cd2c89b7-88b7-44c8-ad83-06c2a9158347"
 _FUNCTIONAL = frozenset((IF, CASE, WHILE, PARTITIONED_CALL, STATEFUL_PARTITIONED_CALL))
 _POST_ORDER = ir.WalkOrder.POST_ORDER
 _ADVANCE = ir.WalkResult.ADVANCE
+# Ops _Cleanup._visit acts on even without regions.
+_VISITED_WITHOUT_REGIONS = frozenset((IF, CASE, WHILE, CALL_INDIRECT, *CALLEE_ATTRS))
 
 
 def _is_resource(value):
@@ -435,7 +438,13 @@ class _Cleanup:
                               "not return here)", parent)
         self.active.add(key)
         try:
-            for op in _post_order(parent):
+            # Only ops with regions, functional control flow and calls have anything to clean
+            # up: picked from one native table (post-order, as TF's walk) before any changes.
+            table = _native.OpTable(parent.operation, "post")
+            names = table.names()
+            wanted = [i for i, (name, regions) in enumerate(zip(names, table.num_regions()))
+                      if regions or name in _VISITED_WITHOUT_REGIONS]
+            for op in table.ops(wanted):
                 self._visit(op)
         finally:
             self.active.discard(key)
@@ -576,4 +585,4 @@ class ResourceOpLiftingPass(Pass):
 
 def _clusters(module):
     """The clusters in the module, in post-order (TF's walk)."""
-    return [op for op in _post_order(module) if op.name == CLUSTER]
+    return ops_named(module, CLUSTER)
