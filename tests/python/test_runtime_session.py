@@ -116,6 +116,17 @@ def test_variables_read_and_updated_across_executions(tf, runtime):
             close(loss, tf.reduce_sum(g).numpy())
             v.assign_sub(g * 0.125)
             close(now, v.numpy())
+        # Between runs the update lives on the device only (TensorFlow's variable is behind)
+        # until something on the host needs it; sync_variables writes it back.
+        from tfmlir.runtime import host
+        stale = [key for key, entry in host.RESIDENT._values.items() if entry[4]]
+        assert [key[1] for key in stale] in ([b"v"], ["v"])
+        handle = host.variable_handle(session._container, "v", 1, [2, 2])
+        direct = host._TF.execute("ReadVariableOp", 1, [handle], ("dtype", 1), host._TF.ctx)[0].numpy()
+        assert not np.allclose(direct, v.numpy())
+        session.sync_variables()
+        direct = host._TF.execute("ReadVariableOp", 1, [handle], ("dtype", 1), host._TF.ctx)[0].numpy()
+        close(direct, v.numpy())
         # Re-running the initializer resets the variable.
         session.run(targets="init")
         (again,) = session.run(["read_v"])

@@ -89,6 +89,27 @@ def test_run_graph_def_is_the_one_shot_form():
     _close(value, spec["expected"][0][0], "run_graph_def")
 
 
+def test_variables_stay_on_the_device_and_the_host_sees_every_write():
+    """Between executions a variable lives on the device (read and updated there); a host
+    read gets its newest value and a host write (the initializer run again) replaces it."""
+    from tfmlir import runtime
+    from tfmlir.runtime import host
+
+    spec = programs.spec("variables_steps")
+    targets = [t.split(":")[0] for t in spec["targets"]]
+    with runtime.Session(programs.path("variables_steps")) as session:
+        for _ in range(2):  # the whole sequence twice: the initializer resets what the device holds
+            session.run(targets=targets)
+            for step, expected in enumerate(spec["expected"]):
+                got = session.run(spec["fetches"], spec["feeds"])
+                for value, want, fetch in zip(got, expected, spec["fetches"]):
+                    _close(value, want, f"step {step} fetch {fetch}")
+                # After a step the variables have device copies; `b` (updated) is newer there.
+                assert host.RESIDENT._values, "no variable kept on the device"
+        session.sync_variables()
+        assert not any(entry[4] for entry in host.RESIDENT._values.values())
+
+
 @pytest.mark.parametrize("name", ["variables_steps", "outside_middle"])
 def test_a_second_session_takes_everything_from_the_on_disk_cache(tmp_path, name):
     """Bridged modules, legalized programs and (without host callbacks) executables come back

@@ -32,24 +32,13 @@ from .analysis.embedding import (BACKWARD, BACKWARD_SEQUENTIAL, EMBEDDING_ATTR, 
                                  rewrite_not_supported, tagged_ops, unknown_value)
 from .analysis.names import MODULE, WRITE_SUMMARY
 from .framework import Pass, register_pass
+from .ir_helpers import ops_named
 
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 def has_summaries(module):
-    """True if a ``tf.WriteSummary`` is nested in `module`."""
-    found = []
-
-    def visit(op):
-        if op.operation.name == WRITE_SUMMARY:
-            found.append(True)
-            return _INTERRUPT
-        return _ADVANCE
-
-    module.walk(visit, _POST_ORDER)
-    return bool(found)
+    """True if a ``tf.WriteSummary`` is nested in `module` (one native walk)."""
+    return bool(ops_named(module, WRITE_SUMMARY))
 
 
 @register_pass

@@ -71,13 +71,14 @@ def _load():
                 except AttributeError:  # another jax (TFMLIR_ALLOW_OTHER_JAXLIB) without the flag
                     pass
         from jax._src import core as jax_core
+        from jax._src.array import ArrayImpl
         from jax._src.interpreters import mlir as jax_mlir
         from jax._src.lib import xla_client
         from jax._src.lib.mlir import ir as jax_ir
         from jax.extend import backend as jax_backend
 
         _state.update(jax=jax, jax_mlir=jax_mlir, xla_client=xla_client, jax_ir=jax_ir,
-                      jax_backend=jax_backend, jax_core=jax_core)
+                      jax_backend=jax_backend, jax_core=jax_core, array_type=ArrayImpl)
         # Registered after jax's own exit handlers, so it runs before them.
         atexit.register(_run_exit_hooks)
         return _state
@@ -251,7 +252,11 @@ def argument_placer(arguments, devices, copied=()):
         def place(columns):
             placed = []
             for aval, column, may in zip(avals, columns, may_alias):
-                how = alias if may and not column[0].__array_interface__["data"][0] % _ALIGNMENT else copy
+                value = column[0]
+                if type(value) is not np.ndarray:  # a device array of this device: as it is
+                    placed.append(value)
+                    continue
+                how = alias if may and not value.__array_interface__["data"][0] % _ALIGNMENT else copy
                 placed.append(put(aval, sharding, column, devices, True, False, how, True))
             return placed
         return place
@@ -286,12 +291,20 @@ def replicated_argument(per_replica, devices):
     return argument_placer([(values[0].shape, values[0].dtype)], devices, copied=(0,))([values])[0]
 
 
-def execute(executable, arguments):
+def execute(executable, arguments, keep=()):
     """Runs `executable` on device arguments; returns per output a list of per-replica numpy arrays
-    (read-only views of the result buffers where the device is the CPU)."""
+    (read-only views of the result buffers where the device is the CPU), and, for the outputs
+    whose index is in `keep`, {index: the per-replica device arrays} (to pass to later
+    executions as they are)."""
     results = executable.execute_sharded(arguments)
     outputs = results.disassemble_into_single_device_arrays()
-    return [[np.asarray(shard) for shard in out] for out in outputs]
+    kept = {k: list(outputs[k]) for k in keep}
+    return [[np.asarray(shard) for shard in out] for out in outputs], kept
+
+
+def is_device_array(value):
+    """True for an array jaxlib holds on a device (what :func:`execute` keeps)."""
+    return isinstance(value, _load()["array_type"])
 
 
 # -- Used by runtime/graph_route.py ------------------------------------------

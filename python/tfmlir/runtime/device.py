@@ -152,6 +152,20 @@ class Executable:
 
     def run(self, per_replica_args):
         """`per_replica_args[r][i]` is argument i of replica r; returns per-replica result lists."""
+        outputs, _placed, _kept = self._run(per_replica_args, ())
+        if self.num_replicas == 1:
+            return [[out[0] for out in outputs]]
+        return [[outputs[k][r] for k in range(len(outputs))] for r in range(self.num_replicas)]
+
+    def run_single(self, args, keep=()):
+        """One replica, whose arguments may also be device arrays of this executable's device
+        (passed as they are: a program that writes an argument, ``tf.aliasing_output``, must get
+        numpy there). Returns (results as numpy, the arguments as placed on the device, {result
+        index in `keep`: its device array})."""
+        outputs, placed, kept = self._run([args], keep)
+        return [out[0] for out in outputs], placed, {k: v[0] for k, v in kept.items()}
+
+    def _run(self, per_replica_args, keep):
         if len(per_replica_args) != self.num_replicas:
             raise DeviceProgramError(f"expected arguments for {self.num_replicas} replicas, "
                                      f"got {len(per_replica_args)}")
@@ -164,17 +178,20 @@ class Executable:
                     raise DeviceProgramError(f"replica {r}: expected {count} arguments, got {len(args)}")
                 value = args[i]
                 if type(value) is not np.ndarray:
-                    value = np.asarray(value)
+                    # A device array of this device is used as it is, except where the program
+                    # may write the argument (then it is copied, as numpy).
+                    if not (self.num_replicas == 1 and i not in self.aliases
+                            and _jaxlib.is_device_array(value) and value.devices() == {self.devices[0]}):
+                        value = np.asarray(value)
                 if value.dtype != dtype or value.shape != shape:
                     raise DeviceProgramError(
                         f"replica {r}, argument {i}: expected {dtype.name}{list(shape)}, "
                         f"got {value.dtype.name}{list(value.shape)}")
                 column.append(value)
             columns.append(column)
-        outputs = _jaxlib.execute(self._executable, self._place(columns))
-        if self.num_replicas == 1:
-            return [[out[0] for out in outputs]]
-        return [[outputs[k][r] for k in range(len(outputs))] for r in range(self.num_replicas)]
+        placed = self._place(columns)
+        outputs, kept = _jaxlib.execute(self._executable, placed, keep)
+        return outputs, placed, kept
 
     def release(self):
         """Drops the compiled executable (and the host callbacks it holds)."""

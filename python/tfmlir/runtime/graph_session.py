@@ -428,6 +428,7 @@ def run_function(concrete_function, *args, device="cpu"):
                         ("dtype", variable.dtype.as_datatype_enum, "validate_shape", False), _TF.ctx)
         try:
             values = session.run(fetches, feeds) if fetches else []
+            session.sync_variables()  # updates kept on the device go to TensorFlow first
             for shared_name, variable in variables.items():
                 value = _TF.execute("ReadVariableOp", 1, [handle(shared_name, variable)],
                                     ("dtype", variable.dtype.as_datatype_enum), _TF.ctx)[0]

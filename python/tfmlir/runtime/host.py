@@ -20,6 +20,7 @@ costs what its work costs (one eager TensorFlow op, one XLA execution).
 An op this interpreter does not know is an error when the plan is built
 (:class:`ProgramError`, naming the op and its location), never at run time.
 """
+import sys
 import threading
 
 import numpy as np
@@ -62,6 +63,8 @@ class _TF:
             ctx = context.context()
             ctx.ensure_initialized()
             cls.execute, cls.ctx, cls.tf = execute.quick_execute, ctx, tf
+            from tensorflow.python.framework import ops
+            _EAGER_TENSOR[0] = ops.EagerTensor
         return cls
 
 
@@ -78,6 +81,8 @@ def to_numpy(value):
         return value
     if hasattr(value, "numpy"):
         return value.numpy()
+    if _is_device_array(value):  # a variable's device copy (ResidentVariables)
+        return np.asarray(value)
     raise RunError(f"a {type(value).__name__} value cannot be used as a tensor")
 
 
@@ -85,7 +90,23 @@ def to_tensor(value):
     tf = _TF.tf
     if isinstance(value, tf.Tensor):
         return value
+    if _is_device_array(value):
+        value = np.asarray(value)
     return tf.constant(value)
+
+
+_DEVICE_ARRAY = []
+
+
+def _is_device_array(value):
+    """True for a jaxlib device array (values only reach the host plan as such when jax is
+    loaded: they are variables' device copies)."""
+    if not _DEVICE_ARRAY:
+        if "jax" not in sys.modules:
+            return False
+        from . import _jaxlib
+        _DEVICE_ARRAY.append(_jaxlib._load()["array_type"])
+    return isinstance(value, _DEVICE_ARRAY[0])
 
 
 def truthy(value):
@@ -296,6 +317,132 @@ def run_threads(bodies, ctx, name):
 # ---------------------------------------------------------------------------------------------
 # Steps.
 
+# ---------------------------------------------------------------------------------------------
+# Variables kept on the device between executions.
+
+# Host ops that only read the variable a resource input names (its device copy stays valid).
+_VARIABLE_READERS = frozenset(("ReadVariableOp", "VarIsInitializedOp", "VariableShape",
+                               "ResourceGather", "ResourceGatherNd"))
+
+
+class ResidentVariables:
+    """Device copies of TensorFlow resource variables, kept between device executions.
+
+    A variable is known by (container, shared_name) through the handle objects the plan's
+    ``VarHandleOp`` steps keep (:class:`VarHandle`). ``TPUExecute`` reads a variable from its
+    device copy when there is one for its devices (no ``ReadVariableOp``, no copy to numpy and
+    back), and a variable the program updates keeps the update on the device: the TensorFlow
+    variable is then *stale* until something on the host needs it. The host synchronizes
+    lazily: before a host op takes the handle of a variable its value is written back
+    (``AssignVariableOp``), and an op that may write it drops the device copy; a handle the
+    registry does not know (it may alias any variable) writes back and drops everything.
+    :meth:`sync` writes every stale variable back (``Session.sync_variables``).
+    """
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._keys = {}    # id(handle) -> (handle, key)
+        self._values = {}  # key -> [handle, dtype enum, devices, device array, stale]
+        self._reads = {}   # id(tensor) -> (tensor, key, handle, dtype enum): see note_read
+
+    def register(self, handle, key):
+        with self._lock:
+            self._keys[id(handle)] = (handle, key)
+
+    def forget(self, handles):
+        """The handles of a closed session: their variables' device copies go too (after a
+        write back: another session may share a variable with an explicit container)."""
+        with self._lock:
+            for handle in handles:
+                found = self._keys.get(id(handle))
+                if found is not None and found[0] is handle:
+                    del self._keys[id(handle)]
+                    self._write_back(found[1])
+                    self._values.pop(found[1], None)
+
+    def current(self, key):
+        """The newest value of variable `key` as a device array (on whichever devices), or None."""
+        entry = self._values.get(key)
+        return entry[3] if entry is not None else None
+
+    def note_read(self, tensor, key, handle, dtype):
+        """`tensor` is what ReadVariableOp gave for variable `key`: once placed on a device for
+        an execution, that device copy becomes the variable's (:meth:`read_of`)."""
+        with self._lock:
+            self._reads[id(tensor)] = (tensor, key, handle, dtype)
+
+    def read_of(self, tensor):
+        """(key, handle, dtype) if `tensor` is a noted read of a variable not written since."""
+        found = self._reads.get(id(tensor))
+        return found[1:] if found is not None and found[0] is tensor else None
+
+    def end_run(self):
+        """A run ended: the noted reads go (they keep tensors alive)."""
+        with self._lock:
+            self._reads.clear()
+
+    def key_of(self, handle):
+        found = self._keys.get(id(handle))
+        return found[1] if found is not None and found[0] is handle else None
+
+    def get(self, key, devices):
+        """The device array of variable `key` on `devices`, or None."""
+        with self._lock:
+            entry = self._values.get(key)
+            if entry is None or entry[2] != devices:
+                return None
+            return entry[3]
+
+    def put(self, key, handle, dtype, devices, array, stale):
+        with self._lock:
+            self._values[key] = [handle, dtype, devices, array, stale]
+
+    def _write_back(self, key):
+        entry = self._values.get(key)
+        if entry is not None and entry[4]:
+            handle, dtype, _devices, array, _stale = entry
+            eager("writing a device-resident variable back", "AssignVariableOp", 0,
+                  [handle, to_tensor(np.asarray(array))], ("dtype", dtype, "validate_shape", False))
+            entry[4] = False
+
+    def before_host_use(self, handle, reads_only):
+        """A host op takes `handle`: the variable's value is written back first; an op that may
+        write it drops the device copy (an unknown handle: all of them)."""
+        with self._lock:
+            if not self._values and (reads_only or not self._reads):
+                return
+            key = self.key_of(handle)
+            if key is None:
+                self.sync()
+                if not reads_only:
+                    self._values.clear()
+                    self._forget_reads()
+                return
+            self._write_back(key)
+            if not reads_only:
+                self._values.pop(key, None)
+                self._forget_reads(key)
+
+    def _forget_reads(self, key=None):
+        for tensor_id, (_t, k, _h, _d) in list(self._reads.items()):
+            if key is None or k == key:
+                del self._reads[tensor_id]
+
+    def sync(self):
+        """Writes every stale variable back to TensorFlow."""
+        with self._lock:
+            for key in list(self._values):
+                self._write_back(key)
+
+    def drop_all(self):
+        with self._lock:
+            self._values.clear()
+            self._forget_reads()
+
+
+RESIDENT = ResidentVariables()
+
+
 class Step:
     __slots__ = ("where",)
 
@@ -304,22 +451,72 @@ class Step:
 
 
 class TFOp(Step):
-    """One TensorFlow op on its eager kernel."""
-    __slots__ = ("op_type", "attrs", "ins", "outs")
+    """One TensorFlow op on its eager kernel. `resource_ins`: positions of its resource inputs
+    (the variables they name are synchronized with their device copies first)."""
+    __slots__ = ("op_type", "attrs", "ins", "outs", "resource_ins", "reads_only")
 
-    def __init__(self, where_, op_type, attrs, ins, outs):
+    def __init__(self, where_, op_type, attrs, ins, outs, resource_ins=()):
         self.where, self.op_type, self.attrs, self.ins, self.outs = where_, op_type, attrs, ins, outs
+        self.resource_ins = tuple(resource_ins)
+        self.reads_only = op_type in _VARIABLE_READERS
 
     def run(self, frame, ctx):
         inputs = []
         for i in self.ins:
             value = frame[i]
-            if type(value) is np.ndarray:  # a feed or a device result: converted once, in its slot
+            if type(value) is np.ndarray or (type(value) is not _EAGER_TENSOR[0] and _is_device_array(value)):
+                # a feed, a device result or a variable's device copy: converted once, in its slot
                 value = frame[i] = to_tensor(value)
             inputs.append(value)
+        for k in self.resource_ins:
+            RESIDENT.before_host_use(inputs[k], self.reads_only)
         results = eager(self.where, self.op_type, len(self.outs), inputs, self.attrs)
         for slot, value in zip(self.outs, results):
             frame[slot] = value
+
+
+class ReadVariable(TFOp):
+    """``ReadVariableOp``: a variable with a device copy is read from it (no TensorFlow op, no
+    copy); otherwise TensorFlow reads it and the read is noted, so that the device copy an
+    execution makes of it is kept for the next reads (:class:`ResidentVariables`)."""
+    __slots__ = ()
+
+    def run(self, frame, ctx):
+        handle = frame[self.ins[0]]
+        key = RESIDENT.key_of(handle)
+        if key is not None:
+            array = RESIDENT.current(key)
+            if array is not None:
+                frame[self.outs[0]] = array
+                return
+        TFOp.run(self, frame, ctx)
+        if key is not None:
+            RESIDENT.note_read(frame[self.outs[0]], key, handle, dict(zip(self.attrs[::2], self.attrs[1::2]))["dtype"])
+
+
+class VarHandle(TFOp):
+    """``VarHandleOp``: the handle of a variable is made once and kept (the op only names the
+    variable), so that the variable is known by its handle (:class:`ResidentVariables`)."""
+    __slots__ = ("handle",)
+
+    def __init__(self, where_, op_type, attrs, ins, outs):
+        super().__init__(where_, op_type, attrs, ins, outs)
+        self.handle = None
+
+    def run(self, frame, ctx):
+        if self.handle is None:
+            (self.handle,) = eager(self.where, self.op_type, 1, [], self.attrs)
+            named = dict(zip(self.attrs[::2], self.attrs[1::2]))
+            RESIDENT.register(self.handle, (named.get("container", ""), named.get("shared_name", "")))
+            ctx.session._handles.append(self.handle)
+        frame[self.outs[0]] = self.handle
+
+
+_EAGER_TENSOR = [None]  # TensorFlow's EagerTensor class, once TensorFlow is loaded
+
+
+def _is_resource(mlir_type):
+    return _exporter._tensor_info(mlir_type)[0] == _T.DT_RESOURCE
 
 
 def eager(where_, op_type, num_outputs, inputs, attrs):
@@ -775,7 +972,11 @@ class Builder:
             attrs.extend((key, _eager_attr(av[key], key, w)))
         if op_type == "VarHandleOp":
             attrs = self.tpu.variable_attrs(op, attrs)
-        return TFOp(w, op_type, tuple(attrs), ins, outs)
+            return VarHandle(w, op_type, tuple(attrs), ins, outs)
+        resource_ins = [k for k, operand in enumerate(op.operands) if _is_resource(operand.type)]
+        if op_type == "ReadVariableOp" and len(ins) == 1 and len(outs) == 1:
+            return ReadVariable(w, op_type, tuple(attrs), ins, outs, resource_ins)
+        return TFOp(w, op_type, tuple(attrs), ins, outs, resource_ins)
 
 
 def _materialised_bytes(mlir_type):

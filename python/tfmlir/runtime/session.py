@@ -212,10 +212,14 @@ class DeviceProgram:
 
         return callback
 
-    def run(self, executable, per_replica, state, where_):
+    def run(self, executable, per_replica, state, where_, keep=None):
+        """The per-replica results of `executable` on `per_replica` arguments; with `keep` (one
+        replica): (results, placed arguments, {kept result index: device array}) instead."""
         session = self.session()
         t0 = time.perf_counter()
         try:
+            if keep is not None:
+                return executable.run_single(per_replica[0], keep)
             return executable.run(per_replica)
         except _device.DeviceProgramError as exc:
             raise RunError(f"{where_}: {exc}") from None
@@ -275,16 +279,23 @@ class _Execute(H.Step):
         group = ctx.group
         if key.compiled is not None:
             key.compiled.check_replicas(group.n if group is not None else 1, self.where, RunError)
+        executable = program.executable(group.n if group is not None else 1)
+        if self.resources and group is None:
+            keys = [H.RESIDENT.key_of(frame[self.args[i]]) for i in self.resources]
+            if None not in keys and len(set(keys)) == len(keys):
+                return self._run_resident(frame, ctx, program, executable, dict(zip(self.resources, keys)))
         if not self.resources:
+            if group is None:
+                return self._run_values(frame, ctx, program, executable)
             values = [H.to_numpy(frame[slot]) for slot in self.args]
         else:
             values = []
             for i, slot in enumerate(self.args):
                 v = frame[slot]
                 if i in self.resources:
+                    H.RESIDENT.before_host_use(v, True)
                     v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
                 values.append(H.to_numpy(v))
-        executable = program.executable(group.n if group is not None else 1)
         ctx.run.device_participant[ctx.replica] = ctx.participant
         if group is not None:
             outputs = group.execute(ctx.replica, values,
@@ -294,21 +305,82 @@ class _Execute(H.Step):
         if not self.resources:  # no variables, no updates (merged updates are of resource operands)
             rest = outputs
         else:
-            updates = dict(self.merged_updates)
-            for arg, out in executable.aliases.items():
-                if arg in self.resources and arg not in updates:
-                    updates[arg] = out
+            updates = self._updates(executable)
             for arg, out in updates.items():
                 tensor = H.to_tensor(outputs[out])
+                H.RESIDENT.before_host_use(frame[self.args[arg]], False)
                 H.eager(self.where, "AssignVariableOp", 0, [frame[self.args[arg]], tensor],
                         ("dtype", self.resources[arg], "validate_shape", False))
             updated = set(updates.values())
             rest = [o for k, o in enumerate(outputs) if k not in updated]
+        self._set_results(frame, rest)
+
+    def _updates(self, executable):
+        """{resource operand index: program output index} of the variables the program writes."""
+        updates = dict(self.merged_updates)
+        for arg, out in executable.aliases.items():
+            if arg in self.resources and arg not in updates:
+                updates[arg] = out
+        return updates
+
+    def _set_results(self, frame, rest):
         if len(rest) != len(self.outs):
             raise RunError(f"{self.where}: the device program returns {len(rest)} value(s) besides "
                            f"variable updates, the op has {len(self.outs)} result(s)")
         for slot, value in zip(self.outs, rest):
             frame[slot] = value  # numpy; a TensorFlow op taking it converts it (host.eager)
+
+    def _run_values(self, frame, ctx, program, executable):
+        """One replica, no resource operands: variables' device copies go in as they are, and
+        a value a ReadVariableOp just read from TensorFlow leaves its device copy behind as the
+        variable's (host.ResidentVariables), so the next step does not read it again."""
+        devices = tuple(executable.devices)
+        values, reads = [], {}
+        for slot in self.args:
+            v = frame[slot]
+            if type(v) is not np.ndarray:
+                found = H.RESIDENT.read_of(v)
+                if found is not None and len(values) not in executable.aliases:
+                    reads[len(values)] = found
+                if not H._is_device_array(v):
+                    v = H.to_numpy(v)
+            values.append(v)
+        ctx.run.device_participant[ctx.replica] = ctx.participant
+        outputs, placed, _ = program.run(executable, [values], ctx.run, self.where, keep=())
+        for i, (key, handle, dtype) in reads.items():
+            H.RESIDENT.put(key, handle, dtype, devices, placed[i], False)
+        self._set_results(frame, outputs)
+
+    def _run_resident(self, frame, ctx, program, executable, keys):
+        """One replica whose variables (`keys`: operand index -> variable) are all known: each
+        is read from its device copy when it has one (else from TensorFlow, and kept on the
+        device afterwards), and the program's updates stay on the device (host.ResidentVariables
+        writes them back when the host needs them)."""
+        devices = tuple(executable.devices)
+        updates = self._updates(executable)
+        values, fresh = [], []
+        for i, slot in enumerate(self.args):
+            v = frame[slot]
+            key = keys.get(i)
+            if key is not None:
+                array = H.RESIDENT.get(key, devices)
+                if array is not None:
+                    values.append(array)  # the device copy, as it is
+                    continue
+                H.RESIDENT.before_host_use(v, True)  # a copy on other devices is written back
+                v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
+                fresh.append(i)
+            values.append(H.to_numpy(v))
+        ctx.run.device_participant[ctx.replica] = ctx.participant
+        outputs, placed, kept = program.run(executable, [values], ctx.run, self.where,
+                                            keep=tuple(updates.values()))
+        for i in fresh:
+            if i not in updates:
+                H.RESIDENT.put(keys[i], frame[self.args[i]], self.resources[i], devices, placed[i], False)
+        for arg, out in updates.items():
+            H.RESIDENT.put(keys[arg], frame[self.args[arg]], self.resources[arg], devices, kept[out], True)
+        updated = set(updates.values())
+        self._set_results(frame, [o for k, o in enumerate(outputs) if k not in updated])
 
 
 class _TPUSteps:
@@ -767,6 +839,7 @@ class Session:
         self._timings = dict(legalize=0.0, compile=0.0, execute=0.0, callback=0.0, executions=0, callbacks=0)
         self._container = container or f"tfmlir_session_{next(_sessions)}"
         self._variables = set()
+        self._handles = []  # variable handles the plan keeps (host.ResidentVariables knows them)
         self._programs = {}
         self._run = None
         self._lock = threading.Lock()
@@ -891,6 +964,8 @@ class Session:
                                            None if shape is None else [None if d < 0 else d for d in shape])
                 self._variables.add((self._container, self.input_names[i], enum))
                 self._arg_handles[i] = (handle, enum)
+                H.RESIDENT.register(handle, (self._container, self.input_names[i]))
+                self._handles.append(handle)
 
     # --- running ----------------------------------------------------------------------------------
     def _resolve(self, name, what):
@@ -1004,6 +1079,7 @@ class Session:
                 raise (state.error or RunError("the run was aborted")) from None
             finally:
                 self._run = None
+                H.RESIDENT.end_run()
                 self._timings["callback"] += state.callback_seconds
                 self._timings["callbacks"] += state.callbacks
             out = []
@@ -1053,6 +1129,7 @@ class Session:
             handle, enum = self._arg_handles[a]
             if a in fed:
                 value = self._convert(fed[a], H.resource_subtype(t), name)
+                H.RESIDENT.before_host_use(handle, False)
                 H._TF.execute("AssignVariableOp", 0, [handle, value], ("dtype", enum, "validate_shape", False),
                               H._TF.ctx)
             return handle
@@ -1110,6 +1187,8 @@ class Session:
         for program in self._programs.values():
             program.release()
         self._programs.clear()
+        H.RESIDENT.forget(self._handles)
+        self._handles = []
         if H._TF.tf is not None:
             for container, shared, enum in self._variables:
                 try:
@@ -1118,6 +1197,11 @@ class Session:
                 except Exception:
                     pass
         self._variables.clear()
+
+    def sync_variables(self):
+        """Writes the values device executions left in variables back to TensorFlow (they stay
+        on the device between executions; host ops of a run get them written back first)."""
+        H.RESIDENT.sync()
 
     def __enter__(self):
         return self
@@ -1135,6 +1219,8 @@ class Session:
 def _fetched(value, name):
     """A fetched host value (a TensorFlow tensor) as numpy; RunError naming the fetch for values
     that have no array form (TF1's session returns opaque bytes for a resource handle)."""
+    if H._is_device_array(value):  # a variable's device copy, read by a ReadVariableOp
+        return np.asarray(value)
     tf = H._TF.tf
     dtype = getattr(value, "dtype", None)
     if dtype == tf.resource:

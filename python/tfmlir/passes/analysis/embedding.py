@@ -3,6 +3,8 @@
 TPU embedding API tags with ``_embedding_pipelining``."""
 from mlir import ir
 
+from ... import _tfmlir
+
 EMBEDDING_ATTR = "_embedding_pipelining"
 FORWARD = b"forward"
 BACKWARD = b"backward"
@@ -10,25 +12,15 @@ FORWARD_SEQUENTIAL = b"forward_sequential"
 BACKWARD_SEQUENTIAL = b"backward_sequential"
 REPLICATION_INFO_ATTR = "_replication_info"
 
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-
 
 def tagged_ops(module):
     """``[(op, value bytes or None)]`` of the ops under `module` with ``_embedding_pipelining``, in
     post-order (TF's walk); None when the attribute is not a string (TF crashes on it)."""
     found = []
-
-    def visit(op):
-        op = op.operation
-        attributes = op.attributes
-        if EMBEDDING_ATTR in attributes:
-            attr = attributes[EMBEDDING_ATTR]
-            value = ir.StringAttr(attr).value_bytes if isinstance(attr, ir.StringAttr) else None
-            found.append((op, value))
-        return _ADVANCE
-
-    module.walk(visit, _POST_ORDER)
+    for op in _tfmlir.ops_with_attributes(module.operation, [EMBEDDING_ATTR]):
+        attr = op.attributes[EMBEDDING_ATTR]
+        value = ir.StringAttr(attr).value_bytes if isinstance(attr, ir.StringAttr) else None
+        found.append((op, value))
     return found
 
 
