@@ -116,6 +116,8 @@ def test_variables_read_and_updated_across_executions(tf, runtime):
             close(loss, tf.reduce_sum(g).numpy())
             v.assign_sub(g * 0.125)
             close(now, v.numpy())
+            assert now.flags.writeable
+            now[...] = 0  # the caller's own: the variable (kept on the device) is not touched
         # Between runs the update lives on the device only (TensorFlow's variable is behind)
         # until something on the host needs it; sync_variables writes it back.
         from tfmlir.runtime import host

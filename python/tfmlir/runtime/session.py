@@ -1220,7 +1220,8 @@ def _fetched(value, name):
     """A fetched host value (a TensorFlow tensor) as numpy; RunError naming the fetch for values
     that have no array form (TF1's session returns opaque bytes for a resource handle)."""
     if H._is_device_array(value):  # a variable's device copy, read by a ReadVariableOp
-        return np.asarray(value)
+        array = np.asarray(value)
+        return array.copy() if array.ndim else array[()]  # the caller's own, as for device results
     tf = H._TF.tf
     dtype = getattr(value, "dtype", None)
     if dtype == tf.resource:
