@@ -359,28 +359,11 @@ def _profile(path, shape, top=8):
     their own time."""
     import cProfile
     import pstats
-    import re
 
     from tfmlir import passes
 
-    module, _ = _import(path, shape)
-    with tempfile.TemporaryFile("w+") as captured:
-        saved = os.dup(2)
-        sys.stderr.flush()
-        os.dup2(captured.fileno(), 2)
-        try:
-            passes.run(module, BRIDGE, timing=True)
-            del module
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        captured.seek(0)
-        report = captured.read()
-    per_pass = []
-    for line in report.splitlines():
-        m = re.match(r"\s*([0-9.]+) \(\s*[0-9.]+%\)  (\S.*)$", line)
-        if m and not m.group(2).startswith(("'", "(", "Rest", "Total")) and not line.startswith("    " * 2 + " "):
-            per_pass.append((float(m.group(1)), m.group(2).strip()))
+    per_pass = [(t, n) for n, t in _per_pass(path, shape, BRIDGE, 1)
+                if not n.startswith(("'", "(", "Rest", "Total"))]
     module, _ = _import(path, shape)
     prof = cProfile.Profile()
     prof.enable()

@@ -1174,7 +1174,10 @@ class PassPipeline:
         snapshot = op.clone(ip=False)  # what a failed run puts back
         failed = True
         try:
-            self.pm.run(op)
+            # The guards Python passes need, installed once for the whole run (each stage's
+            # own `with` then only counts a nesting level: no class attributes set per pass).
+            with guarded_bindings():
+                self.pm.run(op)
             failed = bool(self._interrupted)
         finally:
             _RUNNING.discard(key)
