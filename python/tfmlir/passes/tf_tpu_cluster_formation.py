@@ -474,35 +474,40 @@ class _Former:
     # -- CollectClusterSuccessorOps --------------------------------------------------------
 
     def _successor_ops(self, block, cluster, plan):
-        first, last = cluster.ops[0], cluster.ops[-1]
-        between = []
-        inside = False
-        for op in block.operations:
-            op = op.operation
-            if op == first:
-                inside = True
-                continue
-            if op == last:
-                break
-            if inside and op_key(op) not in cluster.keys:
-                between.append(op)
-        # Ops the cluster depends on, walking backwards from the last cluster op.
-        predecessor_keys = set()
+        # The block's ops and their nesting, operands and users from one native table
+        # (post-order: op i's subtree is [starts[i], i]); ops materialize only between the
+        # first and the last op of the cluster.
+        table = _native.OpTable.of_block(block, "post")
+        top = [i for i, parent in enumerate(table.parents()) if parent == -2]
+        inside = {table.index(op) for op in cluster.ops}
+        position = {i: k for k, i in enumerate(top)}
+        first, last = position[table.index(cluster.ops[0])], position[table.index(cluster.ops[-1])]
+        between_at = [i for i in top[first + 1:last] if i not in inside]
+        between = table.ops(between_at)
+        starts = table.first_descendants()
+        users = table.users()
+        defs = table.operand_defs()
+        # Ops the cluster depends on, walking backwards from the last cluster op: a result of
+        # the op (or of an op nested in it) used by the cluster or by such an op, or a control
+        # dependency on them.
+        predecessors, predecessor_keys = set(), set()
         targets = cluster.keys  # grows with predecessor_keys (checked through both sets)
-        for op in reversed(between):
-            if _data_user_in(op, targets, predecessor_keys) or plan.neighbours(
-                    op, False, _Union(targets, predecessor_keys)):
+        for i, op in zip(reversed(between_at), reversed(between)):
+            data = any(u in inside or u in predecessors
+                       for k in range(starts[i], i + 1) for u in users[k])
+            if data or plan.neighbours(op, False, _Union(targets, predecessor_keys)):
+                predecessors.add(i)
                 predecessor_keys.add(op_key(op))
         # Ops depending on the cluster, walking forwards.
         successors = []
-        successor_keys = set()
-        for op in between:
-            data = _data_definer_in(op, cluster.keys, successor_keys)
+        successor_at, successor_keys = set(), set()
+        for i, op in zip(between_at, between):
+            data = _first_definer_in(table, starts[i], i, defs, inside, successor_at)
             control = plan.neighbours(op, True, _Union(cluster.keys, successor_keys))
             control = control[0] if control else None
             if data is None and control is None:
                 continue
-            if op_key(op) in predecessor_keys:
+            if i in predecessors:
                 message = _cycle_message(op, data, control, cluster.keys)
                 if data is not None:
                     raise PassFailure(message, op)
@@ -512,8 +517,20 @@ class _Former:
                     _warn(op, message)
                 continue
             successors.append(op)
+            successor_at.add(i)
             successor_keys.add(op_key(op))
         return successors
+
+
+def _first_definer_in(table, start, end, defs, inside, more):
+    """The op defining an operand of the ops [start, end] of `table` (an op and the ops nested
+    in it, post-order) that is in `inside` or `more` (table indices), or None: the first in
+    post-order, operand order."""
+    for k in range(start, end + 1):
+        for d in defs[k]:
+            if d >= 0 and (d in inside or d in more):
+                return table.op(d)
+    return None
 
 
 class _Union:
@@ -525,33 +542,6 @@ class _Union:
 
     def __contains__(self, key):
         return key in self.a or key in self.b
-
-
-def _data_user_in(op, keys, more_keys):
-    """A user of a result of `op` (or of an op nested in it) whose op_key is in `keys` or
-    `more_keys`, or None."""
-    for inner in walk_ops(op):
-        for result in inner.results:
-            for use in result.uses:
-                user = use.owner.operation
-                key = op_key(user)
-                if key in keys or key in more_keys:
-                    return user
-    return None
-
-
-def _data_definer_in(op, keys, more_keys):
-    """The defining op of an operand of `op` (or of an op nested in it) whose op_key is in
-    `keys` or `more_keys`, or None (the first in post-order, operand order)."""
-    for inner in walk_ops(op):
-        for value in inner.operands:
-            if not isinstance(value, ir.OpResult):
-                continue
-            definer = value.owner.operation
-            key = op_key(definer)
-            if key in keys or key in more_keys:
-                return definer
-    return None
 
 
 def _cycle_message(op, data, control, cluster_keys):
