@@ -19,7 +19,7 @@ prefix of the op's name. A function that passes is not looked at again, and
 the first failing function ends the pass (TF checks all functions, in
 parallel).
 """
-from mlir import ir
+from .. import _tfmlir as _native
 
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
@@ -27,9 +27,6 @@ from .framework import Pass, register_pass
 # TF's builtin namespaces ("return" is no dialect's) and the bridge's own.
 ACCEPTED_DIALECTS = frozenset({"func", "return", "builtin", "tf", "tf_device"})
 
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 def _dialect(name):
@@ -43,23 +40,16 @@ class VerifyClusteringPass(Pass):
 
     def run_on_operation(self, func):
         self.mark_all_analyses_preserved()  # read-only: the IR is never changed
-        found = []
-
-        def visit(op):
-            op = op.operation
-            name = op.name
-            dialect = _dialect(name)
-            if dialect not in ACCEPTED_DIALECTS:
-                found.append((op, f"op is in dialect {dialect} not in tf functional dialect"))
-                return _INTERRUPT
-            if OUTSIDE_COMPILATION_ATTR in op.attributes:
-                found.append((op, f"op has outside compilation attribute "
-                                  f"{OUTSIDE_COMPILATION_ATTR} which is not allowed after "
-                                  f"clustering"))
-                return _INTERRUPT
-            return _ADVANCE
-
-        func.operation.walk(visit, _POST_ORDER)
-        if found:
-            op, message = found[0]
-            self.fail(message, op)
+        # One native table (post-order, as TF's walk): names and markers in bulk.
+        table = _native.OpTable(func.operation, "post")
+        markers = table.attributes(OUTSIDE_COMPILATION_ATTR)
+        accepted = {}
+        for i, name in enumerate(table.names()):
+            ok = accepted.get(name)
+            if ok is None:
+                ok = accepted[name] = _dialect(name) in ACCEPTED_DIALECTS
+            if not ok:
+                self.fail(f"op is in dialect {_dialect(name)} not in tf functional dialect", table.op(i))
+            if markers[i] is not None:
+                self.fail(f"op has outside compilation attribute {OUTSIDE_COMPILATION_ATTR} which "
+                          f"is not allowed after clustering", table.op(i))
