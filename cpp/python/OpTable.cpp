@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <nanobind/stl/string.h>
@@ -445,6 +446,66 @@ void registerOpTable(nb::module_ &m) {
       },
       nb::arg("source"), nb::arg("dest"),
       "Moves every op of block `source` (in order) to the end of block `dest`, in one splice.");
+
+  m.def(
+      "captured_uses",
+      [](const std::vector<nb::handle> &blocks, const std::vector<MlirOperation> &roots) {
+        // The scope: the ops of `blocks` and the ops `roots`, each with everything nested in
+        // it, walked in post-order. A value is defined inside when an op of the scope defines
+        // it or it is an argument of a block of `blocks` or of a region of an op of the scope.
+        std::vector<Operation *> order;
+        llvm::DenseSet<Operation *> inside;
+        llvm::DenseSet<Block *> rootBlocks;
+        auto add = [&](Operation *op) {
+          order.push_back(op);
+          inside.insert(op);
+        };
+        for (nb::handle object : blocks) {
+          std::optional<nb::object> capsule = mlirApiObjectToCapsule(object);
+          MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
+          if (mlirBlockIsNull(raw)) {
+            PyErr_Clear();
+            throw nb::type_error("captured_uses takes mlir.ir.Block objects");
+          }
+          Block *block = unwrap(raw);
+          rootBlocks.insert(block);
+          for (Operation &op : *block)
+            op.walk<WalkOrder::PostOrder>(add);
+        }
+        for (MlirOperation root : roots)
+          unwrap(root)->walk<WalkOrder::PostOrder>(add);
+        nb::list values, uses;
+        llvm::DenseMap<const void *, nb::object> valueObjects;
+        for (Operation *op : order) {
+          nb::object opObject;
+          for (OpOperand &operand : op->getOpOperands()) {
+            Value value = operand.get();
+            bool defined;
+            if (auto result = llvm::dyn_cast<OpResult>(value)) {
+              defined = inside.contains(result.getOwner());
+            } else {
+              Block *owner = llvm::cast<BlockArgument>(value).getOwner();
+              Operation *parent = owner->getParentOp();
+              defined = rootBlocks.contains(owner) || (parent && inside.contains(parent));
+            }
+            if (defined)
+              continue;
+            auto [it, inserted] = valueObjects.try_emplace(value.getAsOpaquePointer());
+            if (inserted) {
+              it->second = nb::cast(wrap(value));
+              values.append(it->second);
+            }
+            if (!opObject.is_valid())
+              opObject = nb::cast(wrap(op));
+            uses.append(nb::make_tuple(opObject, operand.getOperandNumber(), it->second));
+          }
+        }
+        return nb::make_tuple(values, uses);
+      },
+      nb::arg("blocks"), nb::arg("operations"),
+      "(values, uses) of the values the scope (the ops of `blocks` and `operations`, nested "
+      "ops included) uses but does not define: the values in first-use order of a post-order "
+      "walk, each use as (op, operand index, value).");
 
   m.def(
       "ops_with_attributes",

@@ -183,6 +183,51 @@ def test_of_block_walks_the_ops_of_one_block(module, order):
         _tfmlir.OpTable.of_block(block, "in")
 
 
+def _captured_by_bindings(scope_ops, defined_args):
+    """The reference: walk with the bindings, collect what is used and not defined."""
+    ops = []
+    for op in scope_ops:
+        ops.extend(_walk(op, "post"))
+    defined = set(defined_args)
+    for op in ops:
+        defined.update(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                defined.update(block.arguments)
+    values, uses = [], []
+    for op in ops:
+        for index, value in enumerate(op.operands):
+            if value in defined:
+                continue
+            uses.append((op, index, value))
+            if value not in values:
+                values.append(value)
+    return values, uses
+
+
+def test_captured_uses_match_a_walk_with_the_bindings(module):
+    from tfmlir.passes.ir_helpers import captured_values
+
+    func = module.body.operations[0]
+    graph = func.regions[0].blocks[0].operations[0]
+    islands = list(graph.regions[0].blocks[0].operations)
+    body = islands[1].regions[0].blocks[0]
+    scopes = [
+        (graph.regions[0], [op.operation for op in graph.regions[0].blocks[0].operations],
+         list(graph.regions[0].blocks[0].arguments)),
+        (body, [op.operation for op in body.operations], list(body.arguments)),
+        ([islands[1], islands[0]], [islands[1].operation, islands[0].operation], []),
+    ]
+    for scope, ops, args in scopes:
+        values, uses = captured_values(scope)
+        want_values, want_uses = _captured_by_bindings(ops, args)
+        assert values == want_values and values
+        assert [(u.operation, i, v) for u, i, v in uses] == want_uses
+        assert all(isinstance(v, (ir.OpResult, ir.BlockArgument)) for v in values)
+    with pytest.raises(TypeError):
+        _tfmlir.captured_uses([func], [])
+
+
 def test_wrapped_single_op_is_tfs_wraps_single_op(module):
     ops = _walk(module.operation, "pre")
     islands = [op for op in ops if op.name == "tf_executor.island"]

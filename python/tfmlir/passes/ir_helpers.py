@@ -120,32 +120,16 @@ def ops_with_attributes(root, names):
 
 
 def captured_values(scope):
-    """``(values, uses)``: values `scope` uses but defines nowhere inside, in first-use order of a
-    post-order walk, and every use ``(op, operand index, value)`` of them inside `scope`."""
-    ops = post_order(scope)
+    """``(values, uses)``: values `scope` (a region, a block or a list of ops, nested ops
+    included) uses but defines nowhere inside, in first-use order of a post-order walk, and every
+    use ``(op, operand index, value)`` of them inside `scope` -- found in one native walk."""
     if isinstance(scope, ir.Region):
-        defined = {arg for block in scope.blocks for arg in block.arguments}
+        blocks, ops = list(scope.blocks), []
     elif isinstance(scope, ir.Block):
-        defined = set(scope.arguments)
+        blocks, ops = [scope], []
     else:
-        defined = set()
-    for op in ops:
-        defined.update(op.results)
-        regions = op.regions
-        if len(regions):
-            for region in regions:
-                for block in region.blocks:
-                    defined.update(block.arguments)
-    values, seen, uses = [], set(), []
-    for op in ops:
-        for index, value in enumerate(op.operands):
-            if value in defined:
-                continue
-            uses.append((op, index, value))
-            if value not in seen:
-                seen.add(value)
-                values.append(value)
-    return values, uses
+        blocks, ops = [], [op.operation for op in scope]
+    return _tfmlir.captured_uses(blocks, ops)
 
 
 class SymbolNamer:

@@ -12,7 +12,7 @@ pass cannot fail.
 from mlir import ir
 
 from .framework import Pass, register_pass
-from .ir_helpers import wrap_op_in_launch
+from .ir_helpers import ops_with_attributes, wrap_op_in_launch
 
 DEVICE = "device"
 
@@ -24,15 +24,14 @@ class DeviceAttributeToLaunchPass(Pass):
 
     def run_on_operation(self, func):
         placed = []
-
-        def visit(op):
-            if op.name.startswith("tf.") and DEVICE in op.attributes:
+        # Only ops carrying a `device` are looked at (one native walk, post-order).
+        for op in ops_with_attributes(func, DEVICE):
+            if op.name.startswith("tf."):
                 device = op.attributes[DEVICE]
                 if isinstance(device, ir.StringAttr) and device.value:
                     placed.append((op, device))
-            return ir.WalkResult.ADVANCE
-
-        func.operation.walk(visit, ir.WalkOrder.POST_ORDER)
+        if not placed:
+            self.mark_all_analyses_preserved()
         for op, device in placed:
             del op.attributes[DEVICE]
             wrap_op_in_launch(op, ir.StringAttr(device).value)
