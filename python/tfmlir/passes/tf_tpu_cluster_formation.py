@@ -153,8 +153,6 @@ IDENTITY = "tf.Identity"
 
 _BAD_REPLICATE_INFO = f"requires '{REPLICATION_INFO_ATTR}' string attribute"
 
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 def _warn(op, message):
@@ -270,15 +268,7 @@ class TPUClusterFormationPass(Pass):
 
 def _scrub_constants(module):
     """Every ``tf.Const`` keeps only its ``value`` attribute."""
-    consts = []
-
-    def visit(op):
-        if op.name == CONST:
-            consts.append(op.operation)
-        return _ADVANCE
-
-    module.walk(visit, _POST_ORDER)
-    for const in consts:
+    for const in _native.ops_named(module.operation, [CONST]):
         attributes = const.attributes
         if len(attributes) == 1:
             continue
@@ -836,15 +826,7 @@ def _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list, n
 # -- FormClustersInFunction: the replicated inputs and outputs left --------------------------
 
 def _remove_replicated_inputs_outputs(func):
-    found = []
-
-    def visit(op):
-        if op.name in (REPLICATED_INPUT, REPLICATED_OUTPUT):
-            found.append(op.operation)
-        return _ADVANCE
-
-    func.walk(visit, _POST_ORDER)
-    for op in found:
+    for op in _native.ops_named(func, [REPLICATED_INPUT, REPLICATED_OUTPUT]):
         if len(op.operands) == 1 and len(op.results) == 1:
             op.results[0].replace_all_uses_with(op.operands[0])
         for result in op.results:
