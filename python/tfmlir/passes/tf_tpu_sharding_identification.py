@@ -50,6 +50,8 @@ Not as TF: the DebugString in the rank diagnostic prints the OpSharding fields t
 (not ``tile_shape`` or ``metadata``); ops of other dialects with MLIR's
 SameOperandsAndResultType trait are not looked through.
 """
+import functools
+
 from mlir import ir
 
 from .. import irsafe
@@ -113,7 +115,14 @@ def _sharding_string(sharding):
 
 def _decoded(sharding):
     string = _sharding_string(sharding)
-    return None if string is None else xla_protos.decode_sharding(string)
+    return None if string is None else _decode(bytes(string))
+
+
+@functools.lru_cache(maxsize=256)
+def _decode(data):
+    """xla_protos.decode_sharding, once per distinct string (a program repeats a few shardings
+    for all its arguments); the decoded object is only read here."""
+    return xla_protos.decode_sharding(data)
 
 
 def _text(data):
