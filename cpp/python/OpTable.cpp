@@ -42,34 +42,37 @@ namespace {
 constexpr int kBlockArgument = -1;
 constexpr int kOutside = -2;
 
+/// True for "post", false for "pre"; a ValueError for anything else.
+bool isPostOrder(const std::string &order) {
+  if (order != "pre" && order != "post")
+    throw nb::value_error("order is 'pre' or 'post'");
+  return order == "post";
+}
+
+/// The Block an mlir.ir.Block object holds; a TypeError naming `who` otherwise.
+Block *unwrapBlock(nb::handle object, const char *who) {
+  std::optional<nb::object> capsule = mlirApiObjectToCapsule(object);
+  MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
+  if (mlirBlockIsNull(raw)) {
+    PyErr_Clear();
+    throw nb::type_error((std::string(who) + " takes mlir.ir.Block objects").c_str());
+  }
+  return unwrap(raw);
+}
+
 class OpTable {
 public:
   OpTable(nb::object rootObject, MlirOperation root, bool postOrder)
       : rootObject(std::move(rootObject)), postOrder(postOrder) {
-    auto add = [&](Operation *op) {
-      index.try_emplace(op, static_cast<int>(ops.size()));
-      ops.push_back(op);
-    };
-    if (postOrder)
-      unwrap(root)->walk<WalkOrder::PostOrder>(add);
-    else
-      unwrap(root)->walk<WalkOrder::PreOrder>(add);
+    add(unwrap(root));
   }
 
   /// The ops of `block` and everything nested in them (top-level ops have no
   /// parent in the table).
   OpTable(nb::object rootObject, Block *block, bool postOrder)
       : rootObject(std::move(rootObject)), postOrder(postOrder) {
-    auto add = [&](Operation *op) {
-      index.try_emplace(op, static_cast<int>(ops.size()));
-      ops.push_back(op);
-    };
-    for (Operation &top : *block) {
-      if (postOrder)
-        top.walk<WalkOrder::PostOrder>(add);
-      else
-        top.walk<WalkOrder::PreOrder>(add);
-    }
+    for (Operation &top : *block)
+      add(&top);
   }
 
   size_t size() const { return ops.size(); }
@@ -316,6 +319,18 @@ public:
   }
 
 private:
+  /// Appends `root` and the ops nested in it, in the table's walk order.
+  void add(Operation *root) {
+    auto append = [&](Operation *op) {
+      index.try_emplace(op, static_cast<int>(ops.size()));
+      ops.push_back(op);
+    };
+    if (postOrder)
+      root->walk<WalkOrder::PostOrder>(append);
+    else
+      root->walk<WalkOrder::PreOrder>(append);
+  }
+
   int checked(int i) const {
     if (i < 0 || static_cast<size_t>(i) >= ops.size())
       throw nb::index_error("op index out of range");
@@ -341,14 +356,13 @@ private:
 /// ("post" or "pre") of one native walk, as Python objects.
 template <typename Predicate>
 nb::list opsWhere(Operation *root, const std::string &order, Predicate wanted) {
-  if (order != "pre" && order != "post")
-    throw nb::value_error("order is 'pre' or 'post'");
+  bool postOrder = isPostOrder(order);
   std::vector<Operation *> found;
   auto visit = [&](Operation *op) {
     if (wanted(op))
       found.push_back(op);
   };
-  if (order == "post")
+  if (postOrder)
     root->walk<WalkOrder::PostOrder>(visit);
   else
     root->walk<WalkOrder::PreOrder>(visit);
@@ -430,16 +444,7 @@ void registerOpTable(nb::module_ &m) {
   m.def(
       "move_block_ops",
       [](nb::handle source, nb::handle dest) {
-        auto block = [](nb::handle object) {
-          std::optional<nb::object> capsule = mlirApiObjectToCapsule(object);
-          MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
-          if (mlirBlockIsNull(raw)) {
-            PyErr_Clear();
-            throw nb::type_error("move_block_ops takes two mlir.ir.Block objects");
-          }
-          return unwrap(raw);
-        };
-        Block *from = block(source), *to = block(dest);
+        Block *from = unwrapBlock(source, "move_block_ops"), *to = unwrapBlock(dest, "move_block_ops");
         if (from == to)
           throw nb::value_error("move_block_ops: the blocks are the same");
         to->getOperations().splice(to->end(), from->getOperations());
@@ -461,13 +466,7 @@ void registerOpTable(nb::module_ &m) {
           inside.insert(op);
         };
         for (nb::handle object : blocks) {
-          std::optional<nb::object> capsule = mlirApiObjectToCapsule(object);
-          MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
-          if (mlirBlockIsNull(raw)) {
-            PyErr_Clear();
-            throw nb::type_error("captured_uses takes mlir.ir.Block objects");
-          }
-          Block *block = unwrap(raw);
+          Block *block = unwrapBlock(object, "captured_uses");
           rootBlocks.insert(block);
           for (Operation &op : *block)
             op.walk<WalkOrder::PostOrder>(add);
@@ -528,8 +527,7 @@ void registerOpTable(nb::module_ &m) {
       .def(
           "__init__",
           [](OpTable *self, nb::handle root, const std::string &order) {
-            if (order != "pre" && order != "post")
-              throw nb::value_error("order is 'pre' or 'post'");
+            bool postOrder = isPostOrder(order);
             std::optional<nb::object> capsule = mlirApiObjectToCapsule(root);
             if (!capsule)
               throw nb::type_error("OpTable takes an mlir.ir.Operation or OpView");
@@ -538,22 +536,16 @@ void registerOpTable(nb::module_ &m) {
               PyErr_Clear();
               throw nb::type_error("OpTable takes an mlir.ir.Operation or OpView");
             }
-            new (self) OpTable(nb::borrow<nb::object>(root), op, order == "post");
+            new (self) OpTable(nb::borrow<nb::object>(root), op, postOrder);
           },
           nb::arg("root"), nb::arg("order") = "post",
           "Walks `root` (an Operation or OpView) in 'post' (MLIR's default) or 'pre' order.")
       .def_static(
           "of_block",
           [](nb::handle block, const std::string &order) {
-            if (order != "pre" && order != "post")
-              throw nb::value_error("order is 'pre' or 'post'");
-            std::optional<nb::object> capsule = mlirApiObjectToCapsule(block);
-            MlirBlock raw = capsule ? mlirPythonCapsuleToBlock(capsule->ptr()) : MlirBlock{nullptr};
-            if (mlirBlockIsNull(raw)) {
-              PyErr_Clear();
-              throw nb::type_error("OpTable.of_block takes an mlir.ir.Block");
-            }
-            return new OpTable(nb::borrow<nb::object>(block), unwrap(raw), order == "post");
+            bool postOrder = isPostOrder(order);
+            return new OpTable(nb::borrow<nb::object>(block), unwrapBlock(block, "OpTable.of_block"),
+                               postOrder);
           },
           nb::arg("block"), nb::arg("order") = "post", nb::rv_policy::take_ownership,
           "A table of the ops of `block` and everything nested in them, walked op by op in "
