@@ -345,7 +345,10 @@ class ResidentVariables:
         self._values = {}  # key -> [handle, dtype enum, devices, device array, stale]
         self._reads = {}   # id(tensor) -> (tensor, key, handle, dtype enum): see note_read
 
-    def register(self, handle, key):
+    def register(self, handle, container, shared_name):
+        """`handle` names the variable (`container`, `shared_name`) (str or bytes)."""
+        key = tuple(n.decode("utf-8", "surrogateescape") if isinstance(n, bytes) else n
+                    for n in (container, shared_name))
         with self._lock:
             self._keys[id(handle)] = (handle, key)
 
@@ -434,10 +437,6 @@ class ResidentVariables:
             for key in list(self._values):
                 self._write_back(key)
 
-    def drop_all(self):
-        with self._lock:
-            self._values.clear()
-            self._forget_reads()
 
 
 RESIDENT = ResidentVariables()
@@ -479,7 +478,11 @@ class ReadVariable(TFOp):
     """``ReadVariableOp``: a variable with a device copy is read from it (no TensorFlow op, no
     copy); otherwise TensorFlow reads it and the read is noted, so that the device copy an
     execution makes of it is kept for the next reads (:class:`ResidentVariables`)."""
-    __slots__ = ()
+    __slots__ = ("dtype",)
+
+    def __init__(self, where_, op_type, attrs, ins, outs, resource_ins=()):
+        super().__init__(where_, op_type, attrs, ins, outs, resource_ins)
+        self.dtype = dict(zip(attrs[::2], attrs[1::2]))["dtype"]
 
     def run(self, frame, ctx):
         handle = frame[self.ins[0]]
@@ -491,7 +494,7 @@ class ReadVariable(TFOp):
                 return
         TFOp.run(self, frame, ctx)
         if key is not None:
-            RESIDENT.note_read(frame[self.outs[0]], key, handle, dict(zip(self.attrs[::2], self.attrs[1::2]))["dtype"])
+            RESIDENT.note_read(frame[self.outs[0]], key, handle, self.dtype)
 
 
 class VarHandle(TFOp):
@@ -507,7 +510,7 @@ class VarHandle(TFOp):
         if self.handle is None:
             (self.handle,) = eager(self.where, self.op_type, 1, [], self.attrs)
             named = dict(zip(self.attrs[::2], self.attrs[1::2]))
-            RESIDENT.register(self.handle, (named.get("container", ""), named.get("shared_name", "")))
+            RESIDENT.register(self.handle, named.get("container", ""), named.get("shared_name", ""))
             ctx.session._handles.append(self.handle)
         frame[self.outs[0]] = self.handle
 

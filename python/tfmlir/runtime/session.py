@@ -964,7 +964,7 @@ class Session:
                                            None if shape is None else [None if d < 0 else d for d in shape])
                 self._variables.add((self._container, self.input_names[i], enum))
                 self._arg_handles[i] = (handle, enum)
-                H.RESIDENT.register(handle, (self._container, self.input_names[i]))
+                H.RESIDENT.register(handle, self._container, self.input_names[i])
                 self._handles.append(handle)
 
     # --- running ----------------------------------------------------------------------------------
