@@ -245,14 +245,12 @@ class GraphSession(_session.Session):
 
     def bridged_module(self, feeds, fetches, targets):
         """The bridged ``mlir.ir.Module`` (and its context) of one signature: `feeds` as
-        ``[(name, dtype, shape)]``, `fetches` and `targets` as names."""
+        ``[(name, dtype, shape)]``, `fetches` and `targets` as names. The same graph, signature
+        and bridge, bridged by the same tfmlir before, comes from the on-disk cache (MLIR
+        bytecode)."""
         from mlir import ir
 
         from .. import irsafe, print_ir
-        from ..importers.api import import_graph_def
-        from ..importers.errors import TFImportError
-        from ..passes import PassFailure, run as run_pipeline
-        from ..passes.pipeline import PipelineError
 
         for name in list(fetches) + list(targets):
             if _node_name(name) not in self._nodes:
@@ -260,10 +258,8 @@ class GraphSession(_session.Session):
                 raise RunError(f"{what} '{name}': the graph has no node '{_node_name(name)}'")
         context = ir.Context()
         t0 = time.perf_counter()
-        store, entry = cache.default(), None
+        store, entry, module = cache.default(), None, None
         if store is not None and self._graph_digest is not None:
-            # The same graph, signature and bridge, bridged by the same tfmlir before: its
-            # module comes from the on-disk cache (as MLIR bytecode).
             entry = cache.key("bridged", cache.package_identity(), self._graph_digest,
                               repr((list(feeds), list(fetches), list(targets), self.v1_compat,
                                     device_list(self._replicas))))
@@ -272,13 +268,28 @@ class GraphSession(_session.Session):
                 try:
                     module = irsafe.parse(data, context)
                 except ir.MLIRError:
-                    module = None
-                if module is not None:
-                    self._bridge_seconds += time.perf_counter() - t0
-                    self._bridges += 1
-                    if self.print_ir_after_bridge is not None:
-                        self.print_ir_after_bridge(print_ir(module))
-                    return module, context
+                    module = None  # bridged again below (and stored again)
+        if module is None:
+            module = self._bridge(feeds, fetches, targets, context)
+            if entry is not None:
+                buffer = io.BytesIO()
+                module.operation.write_bytecode(buffer)
+                store.put("bridged", entry, buffer.getvalue())
+        self._bridge_seconds += time.perf_counter() - t0
+        self._bridges += 1
+        if self.print_ir_after_bridge is not None:
+            self.print_ir_after_bridge(print_ir(module))
+        return module, context
+
+    def _bridge(self, feeds, fetches, targets, context):
+        """Imports the graph for one signature into `context` and runs the TPU bridge on it."""
+        from mlir import ir
+
+        from ..importers.api import import_graph_def
+        from ..importers.errors import TFImportError
+        from ..passes import PassFailure, run as run_pipeline
+        from ..passes.pipeline import PipelineError
+
         try:
             module = import_graph_def(
                 self._graph, input_names=[f for f, _, _ in feeds],
@@ -302,15 +313,7 @@ class GraphSession(_session.Session):
                 raise ProgramError(f"the TPU bridge failed: {exc}") from None
             except (ir.MLIRError, RuntimeError) as exc:
                 raise ProgramError(f"the TPU bridge failed: {exc}") from None
-        if entry is not None:
-            buffer = io.BytesIO()
-            module.operation.write_bytecode(buffer)
-            store.put("bridged", entry, buffer.getvalue())
-        self._bridge_seconds += time.perf_counter() - t0
-        self._bridges += 1
-        if self.print_ir_after_bridge is not None:
-            self.print_ir_after_bridge(print_ir(module))
-        return module, context
+        return module
 
     def _signature(self, feeds, fetches, targets):
         specs = tuple(self._feed_spec(name, value) for name, value in sorted(feeds.items()))

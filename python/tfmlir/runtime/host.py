@@ -95,18 +95,13 @@ def to_tensor(value):
     return tf.constant(value)
 
 
-_DEVICE_ARRAY = []
-
-
 def _is_device_array(value):
-    """True for a jaxlib device array (values only reach the host plan as such when jax is
-    loaded: they are variables' device copies)."""
-    if not _DEVICE_ARRAY:
-        if "jax" not in sys.modules:
-            return False
-        from . import _jaxlib
-        _DEVICE_ARRAY.append(_jaxlib._load()["array_type"])
-    return isinstance(value, _DEVICE_ARRAY[0])
+    """True for a jaxlib device array (values reach the host plan as such only once jax is
+    loaded: variables' device copies); never imports jax itself."""
+    if "jax" not in sys.modules:
+        return False
+    from . import _jaxlib
+    return _jaxlib.is_device_array(value)
 
 
 def truthy(value):
