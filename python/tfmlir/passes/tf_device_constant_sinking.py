@@ -20,9 +20,8 @@ are left alone. The pass cannot fail.
 from mlir import ir
 
 from .analysis.names import CLUSTER, CONST
-from .ir_helpers import ops_named
 from .framework import Pass, erase_op, register_pass
-from .ir_helpers import captured_values
+from .ir_helpers import captured_values, ops_named
 
 
 @register_pass

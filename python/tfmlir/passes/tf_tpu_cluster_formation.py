@@ -132,7 +132,7 @@ from .analysis.executor import op_key
 from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ancestor_in_block, captured_values, is_proper_ancestor, walk_ops
+from .ir_helpers import ancestor_in_block, captured_values, is_proper_ancestor, ops_named, walk_ops
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -152,7 +152,6 @@ PARTITIONED_OUTPUT_V2 = "tf.TPUPartitionedOutputV2"
 IDENTITY = "tf.Identity"
 
 _BAD_REPLICATE_INFO = f"requires '{REPLICATION_INFO_ATTR}' string attribute"
-
 
 
 def _warn(op, message):
@@ -268,7 +267,7 @@ class TPUClusterFormationPass(Pass):
 
 def _scrub_constants(module):
     """Every ``tf.Const`` keeps only its ``value`` attribute."""
-    for const in _native.ops_named(module.operation, [CONST]):
+    for const in ops_named(module, CONST):
         attributes = const.attributes
         if len(attributes) == 1:
             continue
@@ -435,7 +434,7 @@ class _Former:
         types = [_text_or_none(raw_types[i]) for i in top]
         device_types = {value for value in types if value}
         if len(device_types) > 1:
-            listed = ",".join(sorted(device_types, key=lambda s: s.encode()))
+            listed = ",".join(sorted(device_types, key=lambda s: s.encode("utf-8", "surrogateescape")))
             raise PassFailure(f"found different '{COMPILE_DEVICE_TYPE_ATTR}' attribute values "
                               f"({listed}) in same block which is not supported", block.owner)
         clusters = {}
@@ -826,7 +825,7 @@ def _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list, n
 # -- FormClustersInFunction: the replicated inputs and outputs left --------------------------
 
 def _remove_replicated_inputs_outputs(func):
-    for op in _native.ops_named(func, [REPLICATED_INPUT, REPLICATED_OUTPUT]):
+    for op in ops_named(func, (REPLICATED_INPUT, REPLICATED_OUTPUT)):
         if len(op.operands) == 1 and len(op.results) == 1:
             op.results[0].replace_all_uses_with(op.operands[0])
         for result in op.results:
