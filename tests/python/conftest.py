@@ -155,3 +155,30 @@ def runtime(tf):
     """``tfmlir.runtime``, with TensorFlow (see :func:`tf`)."""
     from tfmlir import runtime as rt
     return rt
+
+
+@pytest.fixture
+def runtime_cache(tmp_path):
+    """tfmlir.runtime.cache pointed at an empty folder of its own for one test (then back to
+    the environment's)."""
+    from tfmlir.runtime import cache
+
+    cache.configure(directory=str(tmp_path / "runtime-cache"))
+    yield cache
+    cache.reset()
+
+
+@pytest.fixture
+def legalization_jobs(monkeypatch):
+    """The kinds of the jobs the runtime's TensorFlow legalization child gets, in order."""
+    from tfmlir.runtime import legalize
+
+    kinds = []
+    request = legalize._child.request
+
+    def spy(job):
+        kinds.append(job["kind"])
+        return request(job)
+
+    monkeypatch.setattr(legalize._child, "request", spy)
+    return kinds

@@ -114,22 +114,23 @@ def test_bad_entry_names_are_refused(store):
 def test_configuration_from_the_environment_and_from_code(tmp_path, monkeypatch):
     try:
         monkeypatch.setenv("TFMLIR_CACHE_DIR", "off")
-        cache.configure()  # re-read the environment
+        cache.reset()  # the environment decides
         assert cache.default() is None
         monkeypatch.setenv("TFMLIR_CACHE_DIR", str(tmp_path / "env"))
-        cache.configure()
+        cache.reset()
         assert cache.default().directory == str(tmp_path / "env")
         cache.configure(directory=str(tmp_path / "code"), max_bytes=123)
         assert cache.default().directory == str(tmp_path / "code") and cache.default().max_bytes == 123
         cache.configure(directory=None)
         assert cache.default() is None
     finally:
-        cache._configured.clear()
-        cache.configure()
+        cache.reset()
 
 
-def test_an_executable_comes_back_from_the_cache(tmp_path):
+def test_an_executable_comes_back_from_the_cache(runtime_cache):
     pytest.importorskip("jax")
+    import numpy as np
+
     from tfmlir.runtime import _jaxlib, device
 
     text = textwrap.dedent("""
@@ -139,26 +140,19 @@ def test_an_executable_comes_back_from_the_cache(tmp_path):
             return %0 : tensor<4xf32>
           }
         }""")
-    import numpy as np
-
-    try:
-        cache.configure(directory=str(tmp_path / "c"))
-        first = device.Executable(text, 1)
-        writes = cache.stats()["writes"]
-        assert writes >= 1
-        hits = cache.stats()["hits"]
-        second = device.Executable(text, 1)
-        assert cache.stats()["hits"] == hits + 1
-        x = np.arange(4, dtype=np.float32)
-        assert (second.run([[x]])[0][0] == first.run([[x]])[0][0]).all()
-        # Another replica count is another entry.
-        if _jaxlib.device_count() >= 2:
-            hits, writes = cache.stats()["hits"], cache.stats()["writes"]
-            device.Executable(text, 2)
-            assert cache.stats()["hits"] == hits and cache.stats()["writes"] == writes + 1
-    finally:
-        cache._configured.clear()
-        cache.configure()
+    first = device.Executable(text, 1)
+    writes = cache.stats()["writes"]
+    assert writes >= 1
+    hits = cache.stats()["hits"]
+    second = device.Executable(text, 1)
+    assert cache.stats()["hits"] == hits + 1
+    x = np.arange(4, dtype=np.float32)
+    assert (second.run([[x]])[0][0] == first.run([[x]])[0][0]).all()
+    # Another replica count is another entry.
+    if _jaxlib.device_count() >= 2:
+        hits, writes = cache.stats()["hits"], cache.stats()["writes"]
+        device.Executable(text, 2)
+        assert cache.stats()["hits"] == hits and cache.stats()["writes"] == writes + 1
 
 
 DEVICE_PROGRAM = textwrap.dedent("""
@@ -173,21 +167,13 @@ DEVICE_PROGRAM = textwrap.dedent("""
 
 
 @pytest.mark.tf
-def test_a_legalized_program_comes_from_the_cache_without_tensorflow(tmp_path, monkeypatch):
+def test_a_legalized_program_comes_from_the_cache_without_tensorflow(runtime_cache, legalization_jobs):
     from conftest import require_tensorflow
     require_tensorflow()
     from tfmlir.runtime import legalize
 
-    jobs = []
-    request = legalize._child.request
-
-    def spy(job):
-        jobs.append(job["kind"])
-        return request(job)
-
-    monkeypatch.setattr(legalize._child, "request", spy)
+    jobs = legalization_jobs
     try:
-        cache.configure(directory=str(tmp_path / "c"))
         first = legalize.legalize(DEVICE_PROGRAM)
         assert jobs == ["pipeline"] and "stablehlo" in first
         # Same program, same toolchain: no TensorFlow job at all.
@@ -197,6 +183,4 @@ def test_a_legalized_program_comes_from_the_cache_without_tensorflow(tmp_path, m
         assert jobs == ["pipeline", "pipeline"]
         assert legalize.cache_key(DEVICE_PROGRAM) != legalize.cache_key(DEVICE_PROGRAM + " ")
     finally:
-        cache._configured.clear()
-        cache.configure()
         legalize.shutdown()

@@ -201,15 +201,8 @@ def test_an_op_neither_route_lowers_is_named_with_both_reasons(_tensorflow):
     (HOST_COMPUTE_AND_REVERSE, r"host computation \('tf._XlaHostComputeMlir' at loc\(\"outside\"\)\)"),
     (RESOURCE_AND_REVERSE, r"argument 0 is a resource"),
 ])
-def test_programs_the_graph_route_must_not_take(_tensorflow, monkeypatch, program, why):
-    kinds = []
-    request = legalize._child.request
-
-    def spy(job):
-        kinds.append(job["kind"])
-        return request(job)
-
-    monkeypatch.setattr(legalize._child, "request", spy)
+def test_programs_the_graph_route_must_not_take(_tensorflow, legalization_jobs, program, why):
+    kinds = legalization_jobs
     with pytest.raises(legalize.LegalizationError) as info:
         legalize.legalize(program)
     message = str(info.value)

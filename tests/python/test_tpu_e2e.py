@@ -8,6 +8,8 @@ the runtime. The initializer runs as a target first, then every step fetches
 with the feeds; the values equal plain TensorFlow's (the same computation
 without TPU wrappers in a ``tf.compat.v1.Session``) within 1e-6 relative.
 """
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -111,38 +113,32 @@ def test_variables_stay_on_the_device_and_the_host_sees_every_write():
 
 
 @pytest.mark.parametrize("name", ["variables_steps", "outside_middle"])
-def test_a_second_session_takes_everything_from_the_on_disk_cache(tmp_path, name):
+def test_a_second_session_takes_everything_from_the_on_disk_cache(runtime_cache, name):
     """Bridged modules, legalized programs and (without host callbacks) executables come back
     from the cache in a later session, with the same numbers; a damaged entry is rebuilt."""
-    from tfmlir.runtime import cache
-
-    try:
-        cache.configure(directory=str(tmp_path / "cache"))
-        first = cache.stats()
-        cold = _run(name)
-        filled = cache.stats()
-        assert filled["writes"] - first["writes"] >= 3  # 2 signatures bridged, 1 program legalized
-        assert cold["bridge"] > 0.0
-        entries = sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
-        kinds = {p.parent.parent.name for p in entries}
-        assert {"bridged", "stablehlo"} <= kinds
-        assert ("executable" in kinds) == (name == "variables_steps")  # host callbacks: not cached
-        warm = _run(name)
-        again = cache.stats()
-        assert again["hits"] - filled["hits"] == len(entries)
-        assert again["writes"] == filled["writes"]
-        assert warm["bridge"] < cold["bridge"]
-        # A torn entry (a process killed mid-write cannot leave one; a bad disk can) is a miss,
-        # removed and rebuilt.
-        torn = next(p for p in entries if p.parent.parent.name == "stablehlo")
-        torn.write_bytes(torn.read_bytes()[:-10])
-        _run(name)
-        assert cache.stats()["corrupt"] == again["corrupt"] + 1
-        assert torn.exists() and cache.DiskCache(str(tmp_path / "cache")).get(
-            "stablehlo", torn.name) is not None
-    finally:
-        cache._configured.clear()
-        cache.configure()
+    cache = runtime_cache
+    folder = cache.default().directory
+    first = cache.stats()
+    cold = _run(name)
+    filled = cache.stats()
+    assert filled["writes"] - first["writes"] >= 3  # 2 signatures bridged, 1 program legalized
+    assert cold["bridge"] > 0.0
+    entries = sorted(p for p in Path(folder).rglob("*") if p.is_file())
+    kinds = {p.parent.parent.name for p in entries}
+    assert {"bridged", "stablehlo"} <= kinds
+    assert ("executable" in kinds) == (name == "variables_steps")  # host callbacks: not cached
+    warm = _run(name)
+    again = cache.stats()
+    assert again["hits"] - filled["hits"] == len(entries)
+    assert again["writes"] == filled["writes"]
+    assert warm["bridge"] < cold["bridge"]
+    # A torn entry (a process killed mid-write cannot leave one; a bad disk can) is a miss,
+    # removed and rebuilt.
+    torn = next(p for p in entries if p.parent.parent.name == "stablehlo")
+    torn.write_bytes(torn.read_bytes()[:-10])
+    _run(name)
+    assert cache.stats()["corrupt"] == again["corrupt"] + 1
+    assert torn.exists() and cache.DiskCache(folder).get("stablehlo", torn.name) is not None
 
 
 # --- bad input: clear errors naming the op / feed, before anything runs --------------------------

@@ -12,7 +12,8 @@ it would have saved (a warning, once).
 
 Where: ``$TFMLIR_CACHE_DIR`` if set (``off``, ``0`` or empty turn the cache off), else
 ``$XDG_CACHE_HOME/tfmlir`` (``~/.cache/tfmlir``). Size: ``$TFMLIR_CACHE_MAX_BYTES``
-(default 4 GiB). :func:`configure` sets both from code.
+(default 4 GiB). :func:`configure` sets both from code, :func:`reset` goes back to the
+environment.
 """
 import hashlib
 import os
@@ -230,6 +231,14 @@ def configure(directory=..., max_bytes=...):
             _configured["directory"] = directory
         if max_bytes is not ...:
             _configured["max_bytes"] = max_bytes
+        _instance = None
+
+
+def reset():
+    """Forgets what :func:`configure` set: the environment decides again, at the next use."""
+    global _instance
+    with _lock:
+        _configured.clear()
         _instance = None
 
 
