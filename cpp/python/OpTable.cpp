@@ -20,6 +20,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -258,6 +259,31 @@ public:
         ids.append(typeId(type));
       out.append(ids);
     }
+    return out;
+  }
+
+  /// The indices of the ops with an operand or result whose type is one of
+  /// `wanted`, or a shaped type whose element type is.
+  nb::list opsWithElementTypes(const std::vector<MlirType> &wanted) const {
+    llvm::DenseSet<Type> targets;
+    for (MlirType type : wanted)
+      targets.insert(unwrap(type));
+    llvm::DenseMap<Type, bool> matches;
+    auto hit = [&](Type type) {
+      auto [it, inserted] = matches.try_emplace(type, false);
+      if (inserted) {
+        Type element = type;
+        if (auto shaped = llvm::dyn_cast<ShapedType>(type))
+          element = shaped.getElementType();
+        it->second = targets.contains(type) || targets.contains(element);
+      }
+      return it->second;
+    };
+    nb::list out;
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (llvm::any_of(ops[i]->getOperandTypes(), hit) ||
+          llvm::any_of(ops[i]->getResultTypes(), hit))
+        out.append(static_cast<int>(i));
     return out;
   }
 
@@ -587,6 +613,9 @@ void registerOpTable(nb::module_ &m) {
       .def(
           "result_types", [](OpTable &self) { return self.typeIdLists(true); },
            "Per op, the ids of its result types (indices into types()).")
+      .def("ops_with_element_types", &OpTable::opsWithElementTypes, nb::arg("types"),
+           "The indices of the ops with an operand or result of one of `types` (a list of "
+           "ir.Type), or of a shaped type of such elements, in table order.")
       .def("types", &OpTable::types,
            "The distinct types seen by operand_types()/result_types() so far, by id.")
       .def(

@@ -164,6 +164,28 @@ def test_ops_with_attributes_matches_a_filtered_walk(module, order):
 
 
 @pytest.mark.parametrize("order", ["post", "pre"])
+def test_ops_with_element_types_matches_a_filtered_walk(module, order):
+    root = module.operation
+    ops = _walk(root, order)
+    table = _tfmlir.OpTable(root, order)
+
+    def element(t):
+        return t.element_type if isinstance(t, ir.ShapedType) else t
+
+    for wanted in ([ir.IntegerType.get_signless(1)], [ir.IntegerType.get_signless(32)],
+                   [ir.IntegerType.get_signless(1), _tfmlir.ControlType.get(module.context)],
+                   [ir.RankedTensorType.get([], ir.IntegerType.get_signless(1), loc=ir.Location.unknown())],
+                   []):
+        expected = [i for i, op in enumerate(ops)
+                    if any(t in wanted or element(t) in wanted
+                           for t in [v.type for v in op.operands] + [r.type for r in op.results])]
+        assert table.ops_with_element_types(wanted) == expected
+    assert table.ops_with_element_types([ir.F32Type.get()]) == []
+    with pytest.raises(TypeError):
+        table.ops_with_element_types(["i1"])
+
+
+@pytest.mark.parametrize("order", ["post", "pre"])
 def test_of_block_walks_the_ops_of_one_block(module, order):
     ops = _walk(module.operation, order)
     graph = next(op for op in ops if op.name == "tf_executor.graph")

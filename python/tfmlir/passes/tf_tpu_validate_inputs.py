@@ -140,12 +140,6 @@ def _bool_attr(op, name, default):
     return ir.BoolAttr(attributes[name]).value
 
 
-def _must_not_be_xla_type(value_type):
-    if isinstance(value_type, ir.ShapedType):
-        value_type = value_type.element_type
-    return _tfmlir.StringType.isinstance(value_type)
-
-
 @register_pass
 class TPUValidateInputsPass(Pass):
     argument = "tf-tpu-validate-inputs"
@@ -244,12 +238,17 @@ class _Validator:
         self.has_replicated_io = any(self._registered(name) for name in
                                      (TPU_REPLICATED_INPUT, TPU_REPLICATED_OUTPUT)
                                      if self.table.named(name))
+        # Outside clusters, check_cluster_io finds something only next to a replicated
+        # input or output: the ops whose operands' defining ops hold a TPUReplicatedInput
+        # (the input and its ancestors), or whose parent defines a TPUReplicatedOutput's
+        # operand.
+        near_io = self._near_replicated_io() if self.has_replicated_io else ()
         for i, name in enumerate(names):
             if name == INFEED_DEQUEUE_TUPLE:
                 found = potential_unsupported_op(self.table.op(i))
                 if found is not None:
                     self.diagnostics.append(found)
-            if regular[i] and (clusters[i] is not None or self.has_replicated_io):
+            if regular[i] and (clusters[i] is not None or i in near_io):
                 self.check_cluster_io(i)
             if xla_name[name] and clusters[i] is not None:
                 self.check_xla_and_non_xla(i)  # (must be XLA needs a cluster)
@@ -262,6 +261,22 @@ class _Validator:
         return self.diagnostics
 
     # -- neighbours -----------------------------------------------------------
+
+    def _near_replicated_io(self):
+        """The ops outside clusters whose cluster I/O check can report something."""
+        parents, defs, users = self.parents, self.defs, self.users
+        holders = set()  # ops holding a TPUReplicatedInput (itself included)
+        for k in self.table.named(TPU_REPLICATED_INPUT):
+            while k >= 0 and k not in holders:
+                holders.add(k)
+                k = parents[k]
+        output_defs = {d for k in self.table.named(TPU_REPLICATED_OUTPUT) for d in defs[k]}
+        near = set()
+        if holders:
+            near.update(i for i, ds in enumerate(defs) if not holders.isdisjoint(ds))
+        if output_defs:
+            near.update(i for i, p in enumerate(parents) if p in output_defs)
+        return near
 
     def successors(self, i):
         """Users of the results of op i's parent op (TF's ``GetSuccessors``)."""
@@ -449,14 +464,10 @@ class _Validator:
         return device is not None and TPU_DEVICE.encode() in device
 
     def must_not_be_xla(self, i):
-        if self._bad_types is None:
-            table = self.table
-            operand_types, result_types = table.operand_types(), table.result_types()
-            bad = {k for k, t in enumerate(table.types()) if _must_not_be_xla_type(t)}
-            self._bad_types = ([not bad.isdisjoint(a) or not bad.isdisjoint(r)
-                                for a, r in zip(operand_types, result_types)] if bad
-                               else [False] * len(operand_types))
-        return self._bad_types[i]
+        if self._bad_types is None:  # ops with a tf_type.string operand or result
+            self._bad_types = set(self.table.ops_with_element_types(
+                [_tfmlir.StringType.get(self.context)]))
+        return i in self._bad_types
 
     # -- sharding -------------------------------------------------------------
 
