@@ -1,12 +1,12 @@
 """Lean view of the ``tf_executor.graph`` ops under an op: graphs, islands, island bodies.
 
 :func:`graph_skeletons` finds every graph nested in an op (a function, a
-module) with one pre-order walk that enters only graph blocks and island
-blocks; ops that have regions elsewhere are searched afterwards, from a work
-list (no recursion: any nesting depth is fine). It records ops only (no
-operands, results or attributes), so it costs about one binding call per op
-of a graph block or island block; passes that need def-use information
-should use :class:`.executor.GraphInfo` instead.
+module) on one native pre-order table of the op (``_tfmlir.OpTable``), reading
+only op names, region counts and the children of graphs and islands; ops that
+have regions elsewhere are searched afterwards, from a work list (no recursion:
+any nesting depth is fine). It records ops only (no operands, results or
+attributes), made Python objects in one bulk call; passes that need def-use
+information should use :class:`.executor.GraphInfo` instead.
 
 Each :class:`GraphSkeleton` holds, in block order, the graph's islands as
 :class:`IslandSkeleton` (the island, the ops of its block but the yield, the
@@ -19,13 +19,8 @@ can be rebuilt: :func:`post_order_graphs` (innermost first) and
 Everything is a snapshot: mutate only after collecting, and keep your own
 bookkeeping.
 """
-from mlir import ir
-
+from ... import _tfmlir
 from .executor import FETCH, GRAPH, ISLAND, YIELD
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
 
 
 class IslandSkeleton:
@@ -75,18 +70,20 @@ def graph_skeletons(root):
 
     Graphs inside island ops are reachable through ``IslandSkeleton.nested``;
     graphs inside other ops with regions are listed at the position of that op.
-    Iterative (an explicit work list, no recursion), so any nesting depth the
-    parser accepts is fine.
+    One native pre-order table of `root` (:class:`OpTable`) answers every
+    question; the scan is iterative (an explicit work list, no recursion), so
+    any nesting depth the parser accepts is fine.
     """
+    scan = _Scan(_tfmlir.OpTable(root.operation, "pre"))
     top = []
-    # (op to search, list receiving what is found there); what a search finds
-    # goes into a placeholder list at the right position, flattened at the end.
-    # An op of an island body may itself be a graph (`include_root`).
-    tasks = [(root, top, False)]
+    # (index of the op to search, list receiving what is found there); what a
+    # search finds goes into a placeholder list at the right position, flattened
+    # at the end. An op of an island body may itself be a graph (`include_root`).
+    tasks = [(0, top, False)]
     searched_islands = []
     while tasks:
-        op, into, include_root = tasks.pop()
-        found, island_searches = _scan(op, include_root)
+        index, into, include_root = tasks.pop()
+        found, island_searches = scan.search(index, include_root)
         for island, holder in island_searches:
             part = []
             if not island.nested:
@@ -102,6 +99,7 @@ def graph_skeletons(root):
                 tasks.append((item, part, False))
     for island in searched_islands:
         island.nested = _flatten(island.nested)
+    scan.materialize()
     return _flatten(top)
 
 
@@ -120,64 +118,89 @@ def _flatten(items):
     return out
 
 
-def _scan(root, include_root):
-    """One walk of `root`: the graphs and the ops with regions to search further.
+class _Scan:
+    """The searches of one table. Skeletons are built with op indices, turned into
+    ir.Operation objects in one bulk call at the end (:meth:`materialize`)."""
 
-    `root` itself counts as a graph when it is one and `include_root` is set.
+    def __init__(self, table):
+        self.table = table
+        self.names = table.names()
+        self.num_regions = table.num_regions()
+        self.graphs = []
+        self.islands = []
 
-    Returns ``(found, island_searches)``: `found` holds, in order, the
-    GraphSkeletons of graphs directly reachable and the ops with regions
-    outside graphs (to be searched); `island_searches` the ops with regions
-    in island bodies, with their island.
-    """
-    found = []         # GraphSkeleton, or ops with regions to search, in order
-    island_searches = []      # (IslandSkeleton, op with regions)
-    # Walk state (closure variables are the cheapest to read and write here):
-    # mode 0 outside graphs, 1 in a graph block, 2 in an island block.
-    mode = 0
-    graph = island = None
-    body_append = None
+    def search(self, index, include_root):
+        """The graphs and the ops with regions to search further, directly under op `index`
+        (or op `index` itself when it is a graph and `include_root` is set).
 
-    def visit(op):
-        nonlocal mode, graph, island, body_append
-        if mode == 2:
-            if op.name == YIELD:
-                island.yield_op = op
-                mode = 1
-                return _SKIP
-            body_append(op)
-            if len(op.regions):
-                island_searches.append((island, op))
-                if op.name == GRAPH:
-                    island.holds_graph = True
-            return _SKIP
-        if mode == 1:
-            name = op.name
+        Returns ``(found, island_searches)``: `found` holds, in order, the
+        GraphSkeletons of graphs directly reachable and the indices of ops with
+        regions outside graphs (to be searched); `island_searches` the indices of
+        ops with regions in island bodies, with their island.
+        """
+        names, num_regions = self.names, self.num_regions
+        found, island_searches = [], []
+        if include_root and names[index] == GRAPH:
+            found.append(self._graph(index, island_searches))
+            return found, island_searches
+        for child in self.table.children(index):
+            if names[child] == GRAPH:
+                found.append(self._graph(child, island_searches))
+            elif num_regions[child]:
+                found.append(child)
+        return found, island_searches
+
+    def _graph(self, index, island_searches):
+        names, num_regions, children = self.names, self.num_regions, self.table.children
+        graph = GraphSkeleton(index)
+        self.graphs.append(graph)
+        for child in children(index):
+            name = names[child]
             if name == ISLAND:
-                island = IslandSkeleton(op)
+                island = IslandSkeleton(child)
                 graph.islands.append(island)
-                body_append = island.body.append
-                mode = 2
-                return _ADVANCE
-            if name == FETCH:
-                graph.fetch = op
-                mode = 0
+                self.islands.append(island)
+                body = island.body
+                for inner in children(child):
+                    if names[inner] == YIELD:
+                        island.yield_op = inner
+                        break
+                    body.append(inner)
+                    if num_regions[inner]:
+                        island_searches.append((island, inner))
+                        if names[inner] == GRAPH:
+                            island.holds_graph = True
+            elif name == FETCH:
+                graph.fetch = child
+                break
             else:
-                graph.others.append((len(graph.islands) + len(graph.others), op))
-            return _SKIP
-        if op == root and not (include_root and op.name == GRAPH):
-            return _ADVANCE
-        if op.name == GRAPH:
-            graph = GraphSkeleton(op)
-            found.append(graph)
-            mode = 1
-            return _ADVANCE
-        if len(op.regions):
-            found.append(op)
-        return _SKIP
+                graph.others.append((len(graph.islands) + len(graph.others), child))
+        return graph
 
-    root.walk(visit, _PRE_ORDER)
-    return found, island_searches
+    def materialize(self):
+        """Replaces the indices held by the skeletons with their ir.Operation objects."""
+        wanted = []
+        for graph in self.graphs:
+            wanted.append(graph.op)
+            if graph.fetch is not None:
+                wanted.append(graph.fetch)
+            wanted.extend(op for _, op in graph.others)
+        for island in self.islands:
+            wanted.append(island.op)
+            if island.yield_op is not None:
+                wanted.append(island.yield_op)
+            wanted.extend(island.body)
+        objects = dict(zip(wanted, self.table.ops(wanted)))
+        for graph in self.graphs:
+            graph.op = objects[graph.op]
+            if graph.fetch is not None:
+                graph.fetch = objects[graph.fetch]
+            graph.others = [(position, objects[op]) for position, op in graph.others]
+        for island in self.islands:
+            island.op = objects[island.op]
+            if island.yield_op is not None:
+                island.yield_op = objects[island.yield_op]
+            island.body = [objects[op] for op in island.body]
 
 
 def post_order_graphs(skeletons):
