@@ -385,14 +385,14 @@ def _session_times(path, data, variables, steps, rounds, jit):
     """tfmlir.runtime.Session on the GraphDef: first step and steady steps; the steady steps
     in `rounds` rounds interleaved with the TF jit child's (and TF's no-XLA function's)."""
     from tfmlir import runtime
-    from tfmlir.runtime import legalize
+    from tfmlir.runtime import mlir_route
 
     x = data["x"]
     weights = {f"load/{i}:0": data[f"w{i}"] for i in range(variables)}
     # The legalization child (TensorFlow's passes, one per process) is started before the
     # first step, as TF's jit child has TensorFlow imported before its first call.
     t0 = time.perf_counter()
-    legalize.mlir_route("module {\n}\n")
+    mlir_route.to_stablehlo("module {\n}\n")
     child_start = time.perf_counter() - t0
     session = runtime.Session(path, v1_compat=False)
     try:

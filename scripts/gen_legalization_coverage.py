@@ -10,7 +10,7 @@ For each of the ops with an XLA_CPU_JIT kernel in the registry snapshot
 a small device program in TensorFlow (a child process), and this script
 legalizes it the way :func:`tfmlir.runtime.legalize.legalize` does:
 
-* ``mlir``: TensorFlow's MLIR passes (``legalize.PIPELINE``) leave no op
+* ``mlir``: TensorFlow's MLIR passes (``mlir_route.PIPELINE``) leave no op
   behind;
 * ``graph``: they leave ops, and the graph route
   (:mod:`tfmlir.runtime.graph_route`, ``tf.function(jit_compile=True)``)
@@ -66,12 +66,13 @@ def _compile(stablehlo):
 
 def classify(program):
     """The record of one probed op."""
-    from tfmlir.runtime import graph_route, legalize
+    from tfmlir.runtime import graph_route, mlir_route
+    from tfmlir.runtime.errors import GraphRouteError, GraphRouteRefused, LegalizationError
 
     record = {}
     try:
-        text, left = legalize.mlir_route(program)
-    except legalize.LegalizationError as err:
+        text, left = mlir_route.to_stablehlo(program)
+    except LegalizationError as err:
         text, left = None, None
         record["mlir_error"] = first_line(err)
     if left:
@@ -83,11 +84,11 @@ def classify(program):
         try:
             stablehlo = graph_route.to_stablehlo(program)
             record["status"] = "graph"
-        except graph_route.GraphRouteError as err:
+        except GraphRouteError as err:
             record["status"] = "none"
             mlir = (f"MLIR route left {', '.join(record['mlir_left'])}" if "mlir_left" in record
                     else f"MLIR route failed: {record['mlir_error']}")
-            taken = "graph route not taken" if isinstance(err, graph_route.GraphRouteRefused) else "graph route"
+            taken = "graph route not taken" if isinstance(err, GraphRouteRefused) else "graph route"
             record["reason"] = f"{mlir}; {taken}: {first_line(err)}"
             return record
     ok, error = _compile(stablehlo)
@@ -146,12 +147,12 @@ def main(argv=None):
     ops = args.ops.split(",") if args.ops else all_ops
     start = time.monotonic()
     log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
-    from tfmlir.runtime import legalize
+    from tfmlir.runtime import tf_child
 
     try:
         records = measure(ops, log)
     finally:
-        legalize.shutdown()
+        tf_child.shutdown()
     doc = document(records, *versions())
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
     if args.ops and args.output == OUTPUT:

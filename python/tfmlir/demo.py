@@ -157,7 +157,7 @@ def build_default_program():
 def load_user_program(args):
     from .runtime.cli import _feed, _UsageError
     from .runtime.graph_session import load_graph_def
-    from .runtime.host import ProgramError
+    from .runtime.errors import ProgramError
 
     if not args.fetch:
         raise DemoError("--input needs --fetch (the tensors to fetch)")
@@ -440,7 +440,7 @@ class Demo:
     def run(self, program):
         from . import runtime
         from .runtime.graph_session import num_replicas
-        from .runtime.host import ProgramError, RunError
+        from .runtime.errors import ProgramError, RunError
 
         args = self.args
         self.describe(program)

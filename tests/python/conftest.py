@@ -146,8 +146,8 @@ def tf():
     import tensorflow
 
     yield tensorflow
-    from tfmlir.runtime import legalize
-    legalize.shutdown()
+    from tfmlir.runtime import tf_child
+    tf_child.shutdown()
 
 
 @pytest.fixture(scope="module")
@@ -171,14 +171,14 @@ def runtime_cache(tmp_path):
 @pytest.fixture
 def legalization_jobs(monkeypatch):
     """The kinds of the jobs the runtime's TensorFlow legalization child gets, in order."""
-    from tfmlir.runtime import legalize
+    from tfmlir.runtime import tf_child
 
     kinds = []
-    request = legalize._child.request
+    request = tf_child.CHILD.request
 
     def spy(job):
         kinds.append(job["kind"])
         return request(job)
 
-    monkeypatch.setattr(legalize._child, "request", spy)
+    monkeypatch.setattr(tf_child.CHILD, "request", spy)
     return kinds

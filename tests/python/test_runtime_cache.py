@@ -170,7 +170,7 @@ DEVICE_PROGRAM = textwrap.dedent("""
 def test_a_legalized_program_comes_from_the_cache_without_tensorflow(runtime_cache, legalization_jobs):
     from conftest import require_tensorflow
     require_tensorflow()
-    from tfmlir.runtime import legalize
+    from tfmlir.runtime import legalize, tf_child
 
     jobs = legalization_jobs
     try:
@@ -183,4 +183,4 @@ def test_a_legalized_program_comes_from_the_cache_without_tensorflow(runtime_cac
         assert jobs == ["pipeline", "pipeline"]
         assert legalize.cache_key(DEVICE_PROGRAM) != legalize.cache_key(DEVICE_PROGRAM + " ")
     finally:
-        legalize.shutdown()
+        tf_child.shutdown()

@@ -20,7 +20,8 @@ from conftest import REPO_ROOT, describe_failure, require_tensorflow, run_python
 
 jax = pytest.importorskip("jax")
 
-from tfmlir.runtime import device, graph_route, legalize  # noqa: E402
+from tfmlir.runtime import device, graph_route, legalize, mlir_route, tf_child  # noqa: E402
+from tfmlir.runtime.errors import LegalizationError  # noqa: E402
 
 pytestmark = pytest.mark.tf
 
@@ -117,7 +118,7 @@ def coverage():
 def _tensorflow():
     require_tensorflow()
     yield
-    legalize.shutdown()
+    tf_child.shutdown()
 
 
 def test_coverage_lists_the_registry_ops_and_is_consistent(coverage):
@@ -153,7 +154,7 @@ def test_coverage_lists_the_registry_ops_and_is_consistent(coverage):
 
 
 def test_graph_route_runs_an_op_the_mlir_route_leaves(_tensorflow, tmp_path):
-    _, left = legalize.mlir_route(SPECIAL)
+    _, left = mlir_route.to_stablehlo(SPECIAL)
     assert sorted(name for name, _ in left) == ["tf.MaxPoolV2", "tf.Reverse"]
     stablehlo = legalize.legalize(SPECIAL)  # takes the graph route
     executable = device.Executable(stablehlo, 1)
@@ -171,7 +172,7 @@ def test_graph_route_runs_an_op_the_mlir_route_leaves(_tensorflow, tmp_path):
 
 
 def test_routes_agree_bit_for_bit_where_both_work(_tensorflow):
-    mlir_text, left = legalize.mlir_route(COMMON)
+    mlir_text, left = mlir_route.to_stablehlo(COMMON)
     assert left == []
     graph_text = graph_route.to_stablehlo(COMMON)
     rng = np.random.default_rng(0)
@@ -186,7 +187,7 @@ def test_routes_agree_bit_for_bit_where_both_work(_tensorflow):
 
 
 def test_an_op_neither_route_lowers_is_named_with_both_reasons(_tensorflow):
-    with pytest.raises(legalize.LegalizationError) as info:
+    with pytest.raises(LegalizationError) as info:
         legalize.legalize(STRING_TO_NUMBER)
     message = str(info.value)
     assert re.search(r"cannot be lowered to XLA: .*'tf.StringToNumber' at loc\(\"parse_it\"\)", message)
@@ -203,7 +204,7 @@ def test_an_op_neither_route_lowers_is_named_with_both_reasons(_tensorflow):
 ])
 def test_programs_the_graph_route_must_not_take(_tensorflow, legalization_jobs, program, why):
     kinds = legalization_jobs
-    with pytest.raises(legalize.LegalizationError) as info:
+    with pytest.raises(LegalizationError) as info:
         legalize.legalize(program)
     message = str(info.value)
     assert "'tf.Reverse' at loc(\"reverse\")" in message

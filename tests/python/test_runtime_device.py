@@ -6,7 +6,8 @@ from conftest import require_tensorflow
 
 jax = pytest.importorskip("jax")
 
-from tfmlir.runtime import _jaxlib, device, host_transfer, legalize  # noqa: E402
+from tfmlir.runtime import _jaxlib, device, host_transfer, legalize, tf_child  # noqa: E402
+from tfmlir.runtime.errors import LegalizationError  # noqa: E402
 
 MATMUL = """
 module attributes {tf.versions = {producer = 888 : i32}} {
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.tf
 def _tensorflow():
     require_tensorflow()
     yield
-    legalize.shutdown()
+    tf_child.shutdown()
 
 
 def test_unlowerable_op_is_named_before_anything_runs():
@@ -44,7 +45,7 @@ def test_unlowerable_op_is_named_before_anything_runs():
         "    func.return %1",
         '    %2 = "tf.StringToNumber"(%1) : (tensor<2x4xf32>) -> tensor<2x4xf32> loc("parse_it")\n'
         "    func.return %2")
-    with pytest.raises(legalize.LegalizationError, match=r"'tf.StringToNumber' at loc\(\"parse_it\""):
+    with pytest.raises(LegalizationError, match=r"'tf.StringToNumber' at loc\(\"parse_it\""):
         legalize.legalize(program)
 
 

@@ -38,8 +38,8 @@ def runtime():
     require_tensorflow()
     from tfmlir import runtime as rt
     yield rt
-    from tfmlir.runtime import legalize
-    legalize.shutdown()
+    from tfmlir.runtime import tf_child
+    tf_child.shutdown()
 
 
 @pytest.mark.parametrize("replicas", [1, 2])

@@ -82,6 +82,30 @@ def test_the_bridged_program_holds_tpu_runtime_ops():
     assert "TPU_REPLICATED_CORE_0" in step
 
 
+def test_session_opens_the_kind_of_session_the_program_needs():
+    """runtime.Session is a factory: a GraphDef (path, bytes or proto) opens a GraphSession, its
+    bridged module a ProgramSession; both are Sessions, and open_session is the same factory."""
+    from tfmlir import print_ir, runtime
+
+    path = programs.path("outside_middle")
+    with open(path, "rb") as f:
+        data = f.read()
+    texts = []
+    for program in (path, data):
+        with runtime.Session(program, print_ir_after_bridge=texts.append) as session:
+            assert type(session) is runtime.GraphSession and isinstance(session, runtime.Session)
+            spec = programs.spec("outside_middle")
+            session.run(targets=[t.split(":")[0] for t in spec["targets"]])
+            (value,) = session.run(spec["fetches"], spec["feeds"])
+            _close(value, spec["expected"][0][0], "GraphSession")
+    with runtime.open_session(texts[-1]) as bridged:
+        assert type(bridged) is runtime.ProgramSession and isinstance(bridged, runtime.Session)
+        assert not isinstance(print_ir, runtime.Session)
+    assert issubclass(runtime.GraphSession, runtime.Session) and not issubclass(int, runtime.Session)
+    with pytest.raises(TypeError, match="v1_compat"):
+        runtime.Session(texts[-1], v1_compat=True)  # an option of GraphSessions only
+
+
 def test_run_graph_def_is_the_one_shot_form():
     from tfmlir import runtime
 

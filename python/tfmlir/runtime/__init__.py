@@ -1,6 +1,8 @@
 """tfmlir.runtime: bridged TensorFlow programs on the XLA runtime (PJRT through jaxlib).
 
-* :class:`Session` / :func:`run` -- a bridged program (``main`` after
+* :class:`Session` (:mod:`.api`) -- the front door: a session of the kind the
+  program needs (:func:`open_session` is the same factory as a function);
+* :class:`ProgramSession` / :func:`run` -- a bridged program (``main`` after
   ``tf-tpu-rewrite``) with TF1 session semantics: device programs on XLA, host
   computations as XLA host callbacks, host ops on TensorFlow's kernels,
   variables kept across calls (:mod:`.session`, the host plan in :mod:`.host`);
@@ -9,12 +11,13 @@
   and run with ``tf.compat.v1.Session`` semantics (:mod:`.graph_session`);
   :func:`run_function` does the same for a TF2 ``ConcreteFunction``;
 * :mod:`.legalize` -- a device program (the tf-dialect module of a
-  ``tf._TPUCompileMlir``) to StableHLO with TensorFlow's own legalization
-  passes, in a child process; ops left unlowered are an error naming them;
-* :mod:`.graph_route` -- ops those passes leave, compiled by TensorFlow's
-  graph route (``tf.function(jit_compile=True)``) when the program has no
-  host computation (``data/legalization_coverage.json`` records which ops
-  take which route);
+  ``tf._TPUCompileMlir``) to StableHLO: the on-disk cache, then
+  :mod:`.mlir_route` (TensorFlow's own legalization passes) and, for ops
+  those leave, :mod:`.graph_route` (``tf.function(jit_compile=True)``) when
+  the program has no host computation; ops left unlowered are an error naming
+  them (``data/legalization_coverage.json`` records which ops take which
+  route). Both routes run in TensorFlow's child process (:mod:`.tf_child`);
+* :mod:`.errors` -- the runtime's exceptions;
 * :mod:`.host_transfer` -- the host transfers TensorFlow lowers
   ``tf._XlaHostComputeMlir`` to become XLA host callbacks (with the replica id);
 * :mod:`.device` -- compiled executables per replica count, arguments checked
@@ -23,8 +26,10 @@
 
 docs/runtime.md describes the design and its limits.
 """
-from .host import ProgramError, RunError
-from .session import Session, run
+from .errors import LegalizationError, ProgramError, RunError
+from .api import Session, open_session
+from .session import ProgramSession, run
 from .graph_session import GraphSession, run_function, run_graph_def
 
-__all__ = ["Session", "GraphSession", "run", "run_graph_def", "run_function", "ProgramError", "RunError"]
+__all__ = ["Session", "open_session", "ProgramSession", "GraphSession", "run", "run_graph_def", "run_function", "ProgramError", "RunError",
+           "LegalizationError"]

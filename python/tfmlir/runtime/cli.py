@@ -123,11 +123,11 @@ def _run_graph_def(program, args, feeds, out):
 
 
 def _run_mlir(text, args, feeds):
-    from .session import Session
+    from .session import ProgramSession
 
     if args.print_ir_after_bridge:
         raise _UsageError("--print-ir-after-bridge needs a GraphDef (MLIR programs are run as bridged)")
-    with Session(text, device=args.device, progress=True) as session:
+    with ProgramSession(text, device=args.device, progress=True) as session:
         fetches = args.fetch
         names = fetches if fetches is not None else ([] if args.target else session.output_names)
         for _ in range(args.repeat):
@@ -139,7 +139,7 @@ def main(argv=None, out=None):
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    from .host import ProgramError, RunError
+    from .errors import ProgramError, RunError
     try:
         if args.repeat < 1:
             raise _UsageError(f"--repeat {args.repeat}: expected at least 1")

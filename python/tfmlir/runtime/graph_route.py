@@ -1,6 +1,6 @@
 """Device programs to StableHLO through TensorFlow's graph route, for ops the MLIR route leaves.
 
-TensorFlow's MLIR legalization (:data:`.legalize.PIPELINE`) leaves some ops
+TensorFlow's MLIR legalization (:data:`.mlir_route.PIPELINE`) leaves some ops
 in the tf dialect that ``tf.function(jit_compile=True)`` compiles (e.g.
 ``tf.Reverse``, ``tf.MaxPoolV2``, the ``Stack*`` ops; see
 docs/runtime-coverage.md).
@@ -10,7 +10,7 @@ entry ``main``, static shapes):
 1. the program is exported as a GraphDef with tfmlir's exporter
    (functional form is fine), ``main``'s arguments and results renamed to
    names of our own;
-2. in the TensorFlow child of :mod:`.legalize` (a ``"graph"`` job), the
+2. in TensorFlow's child process (:mod:`.tf_child`, a ``"graph"`` job), the
    GraphDef is imported, pruned to a function from those arguments to those
    results (stateful ops are kept as control outputs), wrapped in
    ``tf.function(jit_compile=True)`` and asked for its compiler IR at stage
@@ -29,7 +29,9 @@ string or dynamically shaped arguments are refused with
 import base64
 import re
 
-from . import legalize
+from .errors import GraphRouteError, GraphRouteRefused, TensorFlowChildError
+from .mlir_route import leftover_ops
+from .tf_child import CHILD
 
 # Ops that exchange data with the host during a device program.
 HOST_TRANSFER_OPS = frozenset({
@@ -43,14 +45,6 @@ HOST_TRANSFER_OPS = frozenset({
 STAGE = "hlo_serialized"
 _ARG = "tfmlir_graph_route_arg"
 _RESULT = "tfmlir_graph_route_result"
-
-
-class GraphRouteError(RuntimeError):
-    """TensorFlow's graph route could not turn a device program into StableHLO."""
-
-
-class GraphRouteRefused(GraphRouteError):
-    """The program is not one the graph route takes (host computation, resource arguments)."""
 
 
 def _parse(device_program):
@@ -127,8 +121,11 @@ def to_stablehlo(device_program: str) -> str:
             graph_def = exporters.export_graph_def(module)
         except exporters.TFExportError as err:
             raise GraphRouteError(f"tfmlir cannot export the program as a GraphDef: {err}") from None
-    reply = legalize._child.request({"kind": "graph", "graph_def": base64.b64encode(graph_def).decode(),
-                                     "inputs": inputs, "outputs": outputs, "stage": STAGE})
+    try:
+        reply = CHILD.request({"kind": "graph", "graph_def": base64.b64encode(graph_def).decode(),
+                               "inputs": inputs, "outputs": outputs, "stage": STAGE})
+    except TensorFlowChildError as err:
+        raise GraphRouteError(str(err)) from None
     if not reply["ok"]:
         # TF's first line says what failed; the rest is where TF built its graph.
         raise GraphRouteError(f"tf.function(jit_compile=True) cannot compile it: "
@@ -150,7 +147,7 @@ def _check(text, arguments, results):
     from . import _jaxlib
 
     try:
-        left = legalize.leftover_ops(text)
+        left = leftover_ops(text)
     except Exception as err:  # jaxlib's MLIRError: TF printed something jaxlib's MLIR cannot read
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise GraphRouteError(f"jaxlib cannot parse TensorFlow's StableHLO: {first}") from None

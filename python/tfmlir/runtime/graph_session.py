@@ -1,7 +1,6 @@
 """TensorFlow programs in, XLA's numbers out: GraphDefs and traced functions bridged by tfmlir.
 
-:class:`GraphSession` (what :class:`tfmlir.runtime.Session` becomes when given a
-GraphDef) runs a TF1 graph with ``tf.compat.v1.Session`` semantics. Like
+:class:`GraphSession` (what :class:`tfmlir.runtime.Session` gives for a GraphDef) runs a TF1 graph with ``tf.compat.v1.Session`` semantics. Like
 TensorFlow's session, which builds one executor per (feeds, fetches, targets)
 signature, it bridges the graph once per signature -- and per shape and dtype of
 the fed values, as XLA compiles per shape:
@@ -15,7 +14,7 @@ the fed values, as XLA compiles per shape:
 3. ``tf-tpu-bridge{v1-compat=true}`` (TF's TPU bridge for TF1 sessions: v1
    outlining, clustering, outside compilation, TPU rewrite, inlining) -- a graph
    without TPU computations passes through unchanged and runs on the host;
-4. a :class:`tfmlir.runtime.Session` on the bridged module runs it: everything
+4. a :class:`.session.ProgramSession` on the bridged module runs it: everything
    ``main`` holds after the bridge's pruning, which is exactly what the fetches and
    targets need.
 
@@ -31,10 +30,11 @@ import numpy as np
 
 from . import cache
 from . import session as _session
-from .host import ProgramError, RunError
+from .errors import ProgramError, RunError
+
+from .session import device_list
 
 TPU_REPLICATE_METADATA = "TPUReplicateMetadata"
-from .session import HOST, TPU_SYSTEM, device_list  # noqa: F401  (the session's device set)
 
 
 def is_graph_def(program):
@@ -137,13 +137,16 @@ def _node_name(tensor):
     return parse_tensor_name(tensor)[0]
 
 
-class GraphSession(_session.Session):
+class GraphSession:
     """A TF1 GraphDef bridged by tfmlir and run on XLA with ``tf.compat.v1.Session`` semantics.
 
     ``device``: XLA platform of the device programs ("cpu" or "gpu"). ``v1_compat``: bridge
     with ``tf-tpu-bridge{v1-compat=true}`` (TF's TF1 flavour, the default) or ``false``.
     ``print_ir_after_bridge``: a callable given each bridged module's text (``print`` to
-    show it). ``progress``: as :class:`tfmlir.runtime.Session`.
+    show it). ``progress``: as :class:`.session.ProgramSession`.
+
+    It holds one :class:`.session.ProgramSession` per signature (feeds, fetches, targets,
+    fed shapes and dtypes), all on one resource container.
     """
 
     def __init__(self, graph_def, *, device="cpu", progress=None, v1_compat=True,
@@ -163,8 +166,8 @@ class GraphSession(_session.Session):
         if any(node.op == TPU_REPLICATE_METADATA for node in self._graph.node):
             # Device programs will need TensorFlow's legalization (unless the on-disk cache
             # has them): its child process starts now, while the session bridges and runs.
-            from . import legalize
-            legalize.prestart()
+            from . import tf_child
+            tf_child.prestart()
         # Before any device list is built: replicas run one per XLA device.
         from . import _jaxlib
         why = _jaxlib.platform_error(device)
@@ -321,7 +324,7 @@ class GraphSession(_session.Session):
         inner = self._signatures.get(key)
         if inner is None:
             module, context = self.bridged_module(specs, fetches, targets)
-            inner = _session.Session(module, device=self.platform, progress=self.progress,
+            inner = _session.ProgramSession(module, device=self.platform, progress=self.progress,
                                      container=self._container)
             inner._keep_context = context  # the module's context lives as long as the session
             self._signatures[key] = inner
@@ -364,6 +367,23 @@ class GraphSession(_session.Session):
         for inner in self._signatures.values():
             inner.close()
         self._signatures.clear()
+
+    def sync_variables(self):
+        """Writes the values device executions left in variables back to TensorFlow (see
+        :meth:`.session.ProgramSession.sync_variables`)."""
+        _session.sync_variables()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
 
 
 def run_graph_def(graph_def, feeds, fetches, *, targets=None, device="cpu"):

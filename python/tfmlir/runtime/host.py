@@ -29,13 +29,7 @@ from .. import irsafe
 from ..exporters import graphdef as _exporter
 from .device import element_dtype
 from ..importers import tf_types as _T
-
-class ProgramError(ValueError):
-    """The program cannot be run by tfmlir.runtime (said before anything runs)."""
-
-
-class RunError(RuntimeError):
-    """Running the program failed; the message names the op and its location."""
+from .errors import ProgramError, RunError
 
 
 class Aborted(Exception):

@@ -1,4 +1,4 @@
-"""``tfmlir.runtime.Session``: a bridged TensorFlow program run with TF1 session semantics.
+"""``ProgramSession``: a bridged TensorFlow program run with TF1 session semantics.
 
 The program is a module whose ``main`` holds TensorFlow's bridged form (after
 ``tf-tpu-rewrite``): ``_TPUCompileMlir`` with the device program,
@@ -7,7 +7,7 @@ The program is a module whose ``main`` holds TensorFlow's bridged form (after
 functional or ``tf_executor`` form. Building a session compiles the host side
 into a plan (:mod:`.host`) and legalizes every device program with
 TensorFlow's passes (:mod:`.legalize`) -- anything that cannot run is an
-error here, before anything runs. :meth:`Session.run` then runs the part of
+error here, before anything runs. :meth:`ProgramSession.run` then runs the part of
 ``main`` the fetches and targets need: device programs on XLA (PJRT), host
 computations as XLA host callbacks meeting the host threads mid-computation,
 host ops on TensorFlow's kernels, variables kept across calls.
@@ -26,7 +26,7 @@ from . import device as _device
 from . import host as H
 from . import host_transfer
 from ..importers.graph import parse_tensor_name
-from .host import ProgramError, RunError
+from .errors import ProgramError, RunError
 
 _sessions = itertools.count(1)
 _OBJECT = np.dtype(object)
@@ -808,7 +808,7 @@ def _names_of(text):
     return [n for n in text.split(",")] if text else []
 
 
-class Session:
+class ProgramSession:
     """Runs a bridged program (``mlir.ir.Module`` or MLIR text; entry ``main``).
 
     Holds variables and compiled executables across :meth:`run` calls.
@@ -818,18 +818,10 @@ class Session:
     ``container``: the resource container of the program's variables (default: one
     of the session's own); sessions given the same container share variables.
 
-    Given a TensorFlow GraphDef (a ``GraphDef`` proto, its bytes, or the path of a
-    ``.pb``/``.pbtxt`` file) instead of a bridged program, the session is a
-    :class:`tfmlir.runtime.graph_session.GraphSession`: tfmlir imports, bridges
-    and runs the graph with ``tf.compat.v1.Session`` semantics.
+    ``tfmlir.runtime.Session`` (:mod:`.api`) is this class for a bridged program, and a
+    :class:`tfmlir.runtime.graph_session.GraphSession` (which holds one of these per
+    signature) for a TensorFlow GraphDef.
     """
-
-    def __new__(cls, program=None, *args, **kwargs):
-        if cls is Session:
-            from . import graph_session
-            if graph_session.is_graph_def(program):
-                return super().__new__(graph_session.GraphSession)
-        return super().__new__(cls)
 
     def __init__(self, module, *, device="cpu", progress=None, container=None):
         if device not in ("cpu", "gpu"):
@@ -1201,7 +1193,7 @@ class Session:
     def sync_variables(self):
         """Writes the values device executions left in variables back to TensorFlow (they stay
         on the device between executions; host ops of a run get them written back first)."""
-        H.RESIDENT.sync()
+        sync_variables()
 
     def __enter__(self):
         return self
@@ -1214,6 +1206,11 @@ class Session:
             self.close()
         except Exception:
             pass
+
+
+def sync_variables():
+    """Writes every variable value kept on a device back to TensorFlow (all sessions')."""
+    H.RESIDENT.sync()
 
 
 def _fetched(value, name):
@@ -1254,6 +1251,6 @@ def _as_module(module):
 
 
 def run(module, feeds, fetches=None, *, device="cpu"):
-    """One-shot: builds a :class:`Session`, runs it once, releases it."""
-    with Session(module, device=device) as session:
+    """One-shot: builds a :class:`ProgramSession`, runs it once, releases it."""
+    with ProgramSession(module, device=device) as session:
         return session.run(fetches, feeds)
