@@ -23,7 +23,8 @@ no checkpoint is read), and no functionalization / standard pipeline runs.
 """
 import os
 
-from . import api
+from . import core
+from .graph_import import Importer, import_graph, versions_of
 from . import graph as G
 from . import protobuf as pb
 from . import tf_types as T
@@ -68,8 +69,8 @@ def import_saved_model(path, exported_names=None, tags=("serve",), *, context=No
     meta = metas[0]
     gd = meta.graph_def
     flib = G.FunctionLibrary(gd.library)
-    versions = api._versions_of(gd._values.get("versions"))
-    imp = api._Importer(flib, context, shape_inference=enable_shape_inference, locations=locations,
+    versions = versions_of(gd._values.get("versions"))
+    imp = Importer(flib, context, shape_inference=enable_shape_inference, locations=locations,
                         graph_def_version=versions[0])
     ndefs = [G.NDef.from_proto(n) for n in gd.node]
     keys = sorted(k for k in meta.signature_def if not k.startswith("__"))
@@ -83,7 +84,7 @@ def import_saved_model(path, exported_names=None, tags=("serve",), *, context=No
     if init is not None:
         name = f"__tf_saved_model_session_initializer_{init}"
         fname = init
-        api._import_graph(imp, ndefs, gd._values.get("versions"), [], [], [init], fname, prune_unused_nodes=True,
+        import_graph(imp, ndefs, gd._values.get("versions"), [], [], [init], fname, prune_unused_nodes=True,
                           func_attrs=[("tf_saved_model.exported_names", f"[{T.mlir_string(name)}]"),
                                       ("tf_saved_model.initializer_type", '"init_op"')],
                           entry_function=None)
@@ -108,14 +109,14 @@ def import_saved_model(path, exported_names=None, tags=("serve",), *, context=No
             outputs.append(info.name)
         arg_attrs = [[("tf_saved_model.index_path", f"[{T.mlir_string(k)}]")] for k in in_keys]
         res_attrs = [[("tf_saved_model.index_path", f"[{T.mlir_string(k)}]")] for k in out_keys]
-        api._import_graph(imp, ndefs, gd._values.get("versions"), inputs, outputs, [], key,
+        import_graph(imp, ndefs, gd._values.get("versions"), inputs, outputs, [], key,
                           prune_unused_nodes=True,
                           func_attrs=[("tf_saved_model.exported_names", f"[{T.mlir_string(key)}]")],
                           arg_attrs=arg_attrs, res_attrs=res_attrs)
     imp.convert_deferred()
     head = []
     if initializers:
-        refs = ", ".join(api.core.symbol(n) for n in initializers)
+        refs = ", ".join(core.symbol(n) for n in initializers)
         head.append(f'  "tf_saved_model.session_initializer"() <{{initializers = [{refs}]}}> : () -> ()\n')
     imp.builder.module_prefix = head
     imp.builder.module_attrs = ["tf_saved_model.semantics"]

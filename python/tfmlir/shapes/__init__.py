@@ -13,3 +13,8 @@
 The importer (``tfmlir.importers.shape_inference``) and the ``tf-shape-inference`` pass adapt
 their ops to this library; nothing else implements shape functions.
 """
+
+# Importing any module of the library registers every shape function: TensorFlow's core ops
+# (.functions), then the XLA, TPU and collective ops (.xla_tpu, which builds on .functions).
+from . import functions  # noqa: E402,F401
+from . import xla_tpu  # noqa: E402,F401

@@ -1718,10 +1718,6 @@ for _op in ("CrossReplicaSum", "XlaAllReduce", "CollectivePermute", "TPUAnnotate
         SHAPE_FNS.setdefault(_op, unchanged)
 
 
-# The XLA, TPU and collective ops (they register themselves).
-from . import xla_tpu  # noqa: E402,F401
-
-
 @shape_fn("QuantizeV2")
 def _quantize_v2(c):
     # TF's QuantizeV2 shape function: the output has the input's shape;

@@ -1,7 +1,7 @@
 """TensorFlow's shape functions of the XLA, TPU and collective ops.
 
-Registered into :data:`~tfmlir.shapes.functions.SHAPE_FNS` when that module is
-imported. The semantics are those of the ops' registrations
+Registered into :data:`~tfmlir.shapes.functions.SHAPE_FNS` when the package
+:mod:`tfmlir.shapes` is imported (any of its modules). The semantics are those of the ops' registrations
 (``tensorflow/compiler/tf2xla/ops/xla_ops.cc``, ``tensorflow/core/tpu/ops``,
 ``tensorflow/core/ops/tpu_*_ops.cc``, ``tensorflow/core/ops/collective_ops.cc``).
 Where a registered function only keeps the rank (``XlaConv``, ``XlaReduceWindow``,
