@@ -273,18 +273,13 @@ class _JitServer:
 
 def _import(path, shape):
     from mlir import ir
-    from tfmlir.importers.api import import_graph_def
-    from tfmlir.runtime.graph_session import device_list
+    from tfmlir import driver
 
     context = ir.Context()
     t0 = time.perf_counter()
-    module = import_graph_def(path, input_names=["x:0"], input_data_types=["float32"],
-                              input_data_shapes=[list(shape)], output_names=["out:0"],
-                              context=context, upgrade_legacy=True)
+    module = driver.import_graph_def(path, [("x:0", "float32", shape)], ["out:0"], context=context)
     took = time.perf_counter() - t0
-    with context:
-        module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
-            [ir.StringAttr.get(d) for d in device_list(1)])
+    driver.assign_devices(module, 1)
     return module, took
 
 

@@ -210,27 +210,10 @@ def _as_placeholder_type(nodes, name, value):
 
 # --- IR helpers ----------------------------------------------------------------------------------
 
-def split_pipeline(text):
-    """The top-level elements of a textual pass pipeline (commas inside () / {} kept)."""
-    parts, depth, current = [], 0, []
-    for ch in text:
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    if "".join(current).strip():
-        parts.append("".join(current).strip())
-    return parts
-
-
 def bridge_stages():
     """[(title, what it shows, passes, excerpt patterns)]: the bridge in three chunks."""
     from .passes import bridge_pipelines as bp
+    from .passes.pipeline import split_pipeline
 
     passes = split_pipeline(bp.BRIDGE_V2)
 
@@ -369,25 +352,17 @@ class Demo:
     def import_signature(self, program, replicas, feeds, fetches, targets):
         from mlir import ir
 
-        from .importers.api import import_graph_def
+        from . import driver
         from .importers.errors import TFImportError
-        from .runtime.graph_session import device_list
 
         context = ir.Context()
         t0 = time.perf_counter()
         try:
-            module = import_graph_def(
-                program.graph, input_names=list(feeds),
-                input_data_types=["string" if v.dtype == object or v.dtype.kind in "SU" else v.dtype.name
-                                  for v in feeds.values()],
-                input_data_shapes=[list(v.shape) for v in feeds.values()],
-                output_names=list(fetches), control_output_names=list(targets), context=context,
-                upgrade_legacy=True)
+            module = driver.import_graph_def(program.graph, driver.feed_specs(feeds), fetches, targets,
+                                             context=context)
         except TFImportError as e:
             raise DemoError(f"tfmlir could not import the GraphDef: {e}") from None
-        with context:
-            module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
-                [ir.StringAttr.get(d) for d in device_list(replicas)])
+        driver.assign_devices(module, replicas)
         return module, context, time.perf_counter() - t0
 
     # 3. the bridge

@@ -119,13 +119,17 @@ def test_comparison_fails_outside_the_tolerance():
 def test_pipeline_chunks_and_excerpts():
     from tfmlir import demo
     from tfmlir.passes import bridge_pipelines as bp
+    from tfmlir.passes.pipeline import PipelineError, split_pipeline
 
-    assert demo.split_pipeline("a{x=1,2},func.func(b,c),d") == ["a{x=1,2}", "func.func(b,c)", "d"]
+    assert split_pipeline("a{x=1,2},func.func(b,c),d") == ["a{x=1,2}", "func.func(b,c)", "d"]
+    assert split_pipeline("builtin.module(a, func.func(b{s=\"x,y\"}))") == ["a", "func.func(b{s=\"x,y\"})"]
+    with pytest.raises(PipelineError):
+        split_pipeline("a,func.func(b")
     stages = demo.bridge_stages()
     assert [s[0] for s in stages] == ["clustering", "outside compilation", "TPU rewrite"]
     passes = [p for s in stages for p in s[3]]
     assert passes[0] == "func.func(tf-executor-graph-pruning)"
-    assert passes[1:] == demo.split_pipeline(bp.BRIDGE_V2) + demo.split_pipeline(bp.LOWER_TO_RUNTIME_OPS_TPU)
+    assert passes[1:] == split_pipeline(bp.BRIDGE_V2) + split_pipeline(bp.LOWER_TO_RUNTIME_OPS_TPU)
     assert stages[0][3][-1] == "tf-tpu-cluster-formation"
     assert stages[1][3][-1] == "tf-extract-outside-compilation"
     text = "\n".join(["a", "b", '  %0 = "tf.X"() {s = "' + "z" * 300 + '"}', "c", "d", "e", "f", "  tf.Y"])

@@ -20,10 +20,12 @@ pytestmark = pytest.mark.tf
 def _imported(upgrade_legacy):
     import tfmlir
     from mlir import ir
+    from tfmlir import driver
     from tfmlir.importers.api import import_graph_def
 
-    module = import_graph_def(programs.path("tpu_while"), upgrade_legacy=upgrade_legacy,
-                              context=ir.Context())
+    module = import_graph_def(programs.path("tpu_while"), context=ir.Context())
+    if upgrade_legacy:
+        driver.functionalize(module)
     with module.context:
         module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
             [ir.StringAttr.get(d) for d in programs.spec("tpu_while")["devices"]])

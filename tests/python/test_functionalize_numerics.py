@@ -85,12 +85,14 @@ json.dump(results, open(sys.argv[2], "w"), indent=1)
 
 
 def _import(name, upgrade_legacy):
+    from tfmlir import driver
     from tfmlir.importers.api import import_graph_def
 
     path = programs.path(name)
+    module = import_graph_def(path)
     if upgrade_legacy:
-        return import_graph_def(path, upgrade_legacy=True)
-    return import_graph_def(path)
+        driver.functionalize(module)
+    return module
 
 
 def _op_counts(module):

@@ -200,16 +200,18 @@ def _ours(name):
     """tfmlir's functionalized, functional, shape-inferred module of `name`, printed."""
     import tfmlir
     from mlir import ir
+    from tfmlir import driver
     from tfmlir.importers.api import import_graph_def
     from tfmlir.passes import framework
 
     spec = programs.spec(name)
     feeds = list(spec["feeds"])
     module = import_graph_def(
-        programs.path(name), upgrade_legacy=True, context=ir.Context(),
+        programs.path(name), context=ir.Context(),
         input_names=[f.split(":")[0] for f in feeds],
         input_data_shapes=[spec["feeds"][f]["shape"] for f in feeds],
         output_names=[f.split(":")[0] for f in spec["fetches"]])
+    driver.functionalize(module)
     framework.run(module, PIPELINE)
     return tfmlir.print_ir(module, debug_info=False)
 

@@ -7,6 +7,7 @@ model (cached under build/corpus).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -373,6 +374,13 @@ def test_cli_import_export_round_trip(tmp_path):
     assert proc.returncode == 0 and 'name: "out"' in (tmp_path / "b.pbtxt").read_text()
     proc = _tfmlir("import", pb_out, "--mlir-print-op-generic")
     assert proc.returncode == 0 and '"tf_executor.graph"' in proc.stdout
+    # --tf-upgrade-legacy: the import, then the driver's functionalization stage.
+    raw = _tfmlir("import", src)
+    functional = _tfmlir("import", src, "--tf-upgrade-legacy")
+    assert raw.returncode == 0 and functional.returncode == 0, functional.stderr
+    assert "tf_executor.Switch" in raw.stdout and "tf_executor.Merge" in raw.stdout
+    assert "tf_executor.Switch" not in functional.stdout and "tf_executor.Merge" not in functional.stdout
+    assert re.search(r'"?tf\.(While|If)"?', functional.stdout)
 
 
 def test_cli_errors(tmp_path):

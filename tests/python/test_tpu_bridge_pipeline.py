@@ -25,7 +25,7 @@ _LEFTOVERS = ("tf_device.cluster_func", "tf_device.cluster\"", "tf.TPUReplicateM
 def _program(name):
     """The imported program with one TPU per replica (the generator lists four; the TPU rewrite
     assigns N replicas to N TPUs, or one), as tfmlir.runtime gives it."""
-    from tfmlir.runtime.graph_session import device_list
+    from tfmlir.driver import device_list
 
     text = programs.get(name)
     counts = {int(n) for n in re.findall(r"num_replicas = (\d+)", text)} or {1}

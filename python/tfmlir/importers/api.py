@@ -156,8 +156,7 @@ def _check_versions(vdef):
 def import_graph_def(graph_def, *, input_names=None, input_data_types=None, input_data_shapes=None,
                      output_names=None, control_output_names=None, prune_unused_nodes=False,
                      context=None, locations=True, graph_func_name="main", enable_shape_inference=True,
-                     unconditionally_use_set_output_shapes=False, report=None, upgrade_legacy=False,
-                     _release=None):
+                     unconditionally_use_set_output_shapes=False, report=None, _release=None):
     """Imports a GraphDef like TensorFlow's ``import_graphdef`` (``tf.mlir.experimental.convert_graph_def``
     with ``pass_pipeline=''``).
 
@@ -170,10 +169,8 @@ def import_graph_def(graph_def, *, input_names=None, input_data_types=None, inpu
     Returns an ``mlir.ir.Module``; raises :class:`TFImportError` naming the offending node.
     `report`: an optional dict; ``report["unsupported_shape_ops"]`` lists the op types shape
     inference had no shape function for (their results get unknown shapes).
-    `upgrade_legacy` (tf-mlir-translate's ``--tf-upgrade-legacy``): TF1 control flow
-    (Switch/Merge/Enter/Exit/NextIteration) becomes ``tf.While`` / ``tf.If`` with functions
-    (``tf-executor-functionalize-control-flow``); a graph it cannot convert raises
-    :class:`TFImportError` with the pass's diagnostic.
+    The import is raw (TF1 control flow stays as it is): :func:`tfmlir.driver.functionalize`
+    is the next stage (tf-mlir-translate's ``--tf-upgrade-legacy``).
     """
     if isinstance(graph_def, (str, os.PathLike)):
         with _MappedFile(graph_def) as mapped:
@@ -184,7 +181,7 @@ def import_graph_def(graph_def, *, input_names=None, input_data_types=None, inpu
                 context=context, locations=locations, graph_func_name=graph_func_name,
                 enable_shape_inference=enable_shape_inference,
                 unconditionally_use_set_output_shapes=unconditionally_use_set_output_shapes, report=report,
-                upgrade_legacy=upgrade_legacy, _release=mapped.release)
+                _release=mapped.release)
     gd = _coerce(graph_def, ("GraphDef",))
     input_names = [s for s in (input_names or []) if s != ""]
     if isinstance(input_names, str):
@@ -219,30 +216,7 @@ def import_graph_def(graph_def, *, input_names=None, input_data_types=None, inpu
     module = imp.finish(versions)
     if report is not None:
         report["unsupported_shape_ops"] = sorted(imp.builder.unsupported_shape_ops)
-    if upgrade_legacy:
-        upgrade_legacy_control_flow(module)
     return module
-
-
-def upgrade_legacy_control_flow(module):
-    """Runs ``tf-executor-functionalize-control-flow`` on an imported `module` when it holds TF1
-    control flow; a failure raises :class:`TFImportError` carrying the pass's diagnostics."""
-    from mlir import ir
-    from ..passes import framework
-    from ..passes.tf_executor_functionalize_control_flow import has_v1_control_flow
-    if not has_v1_control_flow(module):
-        return
-    try:
-        framework.run(module, "builtin.module(tf-executor-functionalize-control-flow)")
-    except ir.MLIRError as exc:
-        raise TFImportError(f"functionalizing TF1 control flow failed: {_diagnostics_text(exc)}") from None
-
-
-def _diagnostics_text(exc):
-    parts = []
-    for diag in getattr(exc, "error_diagnostics", []) or []:
-        parts.append(f"{diag.location}: {diag.message}")
-    return "; ".join(parts) or str(exc)
 
 
 class _MappedFile:
@@ -302,12 +276,9 @@ class _MappedFile:
 
 
 def import_saved_model(path, exported_names=None, tags=("serve",), *, context=None, locations=True,
-                       enable_shape_inference=True, upgrade_legacy=False):
+                       enable_shape_inference=True):
     """Imports a SavedModel directory's signatures into tf_saved_model form
-    (see :mod:`tfmlir.importers.saved_model`); `upgrade_legacy` as for :func:`import_graph_def`."""
+    (see :mod:`tfmlir.importers.saved_model`); raw, as :func:`import_graph_def`."""
     from .saved_model import import_saved_model as run
-    module = run(path, exported_names=exported_names, tags=tags, context=context, locations=locations,
-                 enable_shape_inference=enable_shape_inference)
-    if upgrade_legacy:
-        upgrade_legacy_control_flow(module)
-    return module
+    return run(path, exported_names=exported_names, tags=tags, context=context, locations=locations,
+               enable_shape_inference=enable_shape_inference)

@@ -164,6 +164,13 @@ def parse_pipeline(text):
     return items
 
 
+def split_pipeline(text):
+    """The top-level elements of a textual pipeline, each as pipeline text (commas inside
+    ``()`` / ``{}`` kept; ``builtin.module(...)`` unwrapped). Malformed text raises
+    PipelineError."""
+    return [element.text() for element in parse_pipeline(text)]
+
+
 # --- options ---------------------------------------------------------------
 
 def split_options(text):

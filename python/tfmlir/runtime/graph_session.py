@@ -1,19 +1,20 @@
 """TensorFlow programs in, XLA's numbers out: GraphDefs and traced functions bridged by tfmlir.
 
-:class:`GraphSession` (what :class:`tfmlir.runtime.Session` gives for a GraphDef) runs a TF1 graph with ``tf.compat.v1.Session`` semantics. Like
-TensorFlow's session, which builds one executor per (feeds, fetches, targets)
-signature, it bridges the graph once per signature -- and per shape and dtype of
-the fed values, as XLA compiles per shape:
+:class:`GraphSession` (what :class:`tfmlir.runtime.Session` gives for a GraphDef) runs a
+TF1 graph with ``tf.compat.v1.Session`` semantics. Like TensorFlow's session, which
+builds one executor per (feeds, fetches, targets) signature, it bridges the graph once
+per signature -- and per shape and dtype of the fed values, as XLA compiles per shape --
+through the stages of :mod:`tfmlir.driver`:
 
-1. import (:func:`tfmlir.importers.api.import_graph_def`) with the fed tensors as
-   ``main``'s arguments, the fetches as its results and the targets as its
-   control outputs; TF1 control flow is functionalized
+1. import with the fed tensors as ``main``'s arguments, the fetches as its results and
+   the targets as its control outputs; TF1 control flow is functionalized
    (``tf-executor-functionalize-control-flow``);
-2. the module gets a device list (a host CPU, ``TPU_SYSTEM:0`` and one TPU core
-   per replica of the graph's ``TPUReplicateMetadata``);
-3. ``tf-tpu-bridge{v1-compat=true}`` (TF's TPU bridge for TF1 sessions: v1
-   outlining, clustering, outside compilation, TPU rewrite, inlining) -- a graph
-   without TPU computations passes through unchanged and runs on the host;
+2. the module gets a device list (a host CPU, ``TPU_SYSTEM:0`` and one TPU core per
+   replica of the graph's ``TPUReplicateMetadata``);
+3. the graph pruned to the signature, then ``tf-tpu-bridge{v1-compat=true}`` (TF's TPU
+   bridge for TF1 sessions: v1 outlining, clustering, outside compilation, TPU rewrite,
+   inlining) -- a graph without TPU computations passes through unchanged and runs on
+   the host;
 4. a :class:`.session.ProgramSession` on the bridged module runs it: everything
    ``main`` holds after the bridge's pruning, which is exactly what the fetches and
    targets need.
@@ -32,7 +33,7 @@ from . import cache
 from . import session as _session
 from .errors import ProgramError, RunError
 
-from .session import device_list
+from .. import driver
 
 TPU_REPLICATE_METADATA = "TPUReplicateMetadata"
 
@@ -239,13 +240,6 @@ class GraphSession:
             raise RunError(f"{cannot} ({exc})") from None
         return array
 
-    def _feed_spec(self, name, array):
-        if array.dtype == np.dtype(object) or array.dtype.kind in "SU":
-            dtype = "string"
-        else:
-            dtype = array.dtype.name
-        return name, dtype, tuple(array.shape)
-
     def bridged_module(self, feeds, fetches, targets):
         """The bridged ``mlir.ir.Module`` (and its context) of one signature: `feeds` as
         ``[(name, dtype, shape)]``, `fetches` and `targets` as names. The same graph, signature
@@ -265,7 +259,7 @@ class GraphSession:
         if store is not None and self._graph_digest is not None:
             entry = cache.key("bridged", cache.package_identity(), self._graph_digest,
                               repr((list(feeds), list(fetches), list(targets), self.v1_compat,
-                                    device_list(self._replicas))))
+                                    driver.device_list(self._replicas))))
             data = store.get("bridged", entry)
             if data is not None:
                 try:
@@ -285,41 +279,22 @@ class GraphSession:
         return module, context
 
     def _bridge(self, feeds, fetches, targets, context):
-        """Imports the graph for one signature into `context` and runs the TPU bridge on it."""
-        from mlir import ir
-
-        from ..importers.api import import_graph_def
+        """Imports the graph for one signature into `context` and runs the TPU bridge on it
+        (:func:`tfmlir.driver.import_and_bridge`)."""
+        from .. import driver
         from ..importers.errors import TFImportError
-        from ..passes import PassFailure, run as run_pipeline
-        from ..passes.pipeline import PipelineError
 
+        options = driver.BridgeOptions(v1_compat=self.v1_compat, replicas=self._replicas)
         try:
-            module = import_graph_def(
-                self._graph, input_names=[f for f, _, _ in feeds],
-                input_data_types=[d for _, d, _ in feeds],
-                input_data_shapes=[list(s) for _, _, s in feeds],
-                output_names=list(fetches), control_output_names=list(targets),
-                context=context, upgrade_legacy=True)
+            return driver.import_and_bridge(self._graph, feeds, fetches, targets, options,
+                                            context=context)
         except TFImportError as exc:
             raise ProgramError(f"the graph cannot be imported: {exc}") from None
-        with context:
-            module.operation.attributes["tf.devices"] = ir.ArrayAttr.get(
-                [ir.StringAttr.get(d) for d in device_list(self._replicas)])
-            # TF's session gives its graph passes the graph pruned to the signature's fetches
-            # and targets; the import keeps every node (pruning there would lose TF1 loop
-            # bodies), so the functionalized graph is pruned here.
-            pipeline = ("func.func(tf-executor-graph-pruning),"
-                        f"tf-tpu-bridge{{v1-compat={'true' if self.v1_compat else 'false'}}}")
-            try:
-                run_pipeline(module, pipeline)
-            except (PassFailure, PipelineError) as exc:
-                raise ProgramError(f"the TPU bridge failed: {exc}") from None
-            except (ir.MLIRError, RuntimeError) as exc:
-                raise ProgramError(f"the TPU bridge failed: {exc}") from None
-        return module
+        except driver.BridgeError as exc:
+            raise ProgramError(f"the TPU bridge failed: {exc}") from None
 
     def _signature(self, feeds, fetches, targets):
-        specs = tuple(self._feed_spec(name, value) for name, value in sorted(feeds.items()))
+        specs = tuple(driver.feed_specs(dict(sorted(feeds.items()))))
         key = (specs, tuple(fetches), tuple(targets))
         inner = self._signatures.get(key)
         if inner is None:

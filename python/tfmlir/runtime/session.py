@@ -21,6 +21,7 @@ import weakref
 import numpy as np
 
 from .. import device_names, irsafe
+from ..driver import device_list
 from . import _jaxlib
 from . import device as _device
 from . import host as H
@@ -33,16 +34,6 @@ _OBJECT = np.dtype(object)
 _live = weakref.WeakSet()
 
 # The devices of a session: the host, the TPU system and one TPU core per XLA device.
-HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
-TPU_SYSTEM = "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0"
-
-
-def device_list(replicas):
-    """The ``tf.devices`` the bridge assigns from: the host, the TPU system and one core per
-    replica (replica r runs on XLA device r)."""
-    return [HOST, TPU_SYSTEM] + [f"/job:localhost/replica:0/task:0/device:TPU:{i}" for i in range(replicas)]
-
-
 def _release_all():
     for session in list(_live):
         try:

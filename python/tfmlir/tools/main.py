@@ -13,7 +13,7 @@ def main(argv=None):
     args, rest = parser.parse_known_args(argv)
     try:
         if args.command == "import":
-            from tfmlir.importers.cli import main as run
+            from tfmlir.tools.import_cli import main as run
         elif args.command == "run":
             from tfmlir.runtime.cli import main as run
         else:

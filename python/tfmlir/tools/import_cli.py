@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from .errors import TFImportError
+from ..importers.errors import TFImportError
 
 
 def _split(s, sep=","):
@@ -53,7 +53,7 @@ def _normalize(argv):
 
 
 def _load_graph_def(path):
-    from . import protobuf as pb
+    from ..importers import protobuf as pb
     with open(path, "rb") as f:
         data = f.read()
     if path.endswith((".pbtxt", ".txt", ".prototxt")):
@@ -68,7 +68,8 @@ def _load_graph_def(path):
 
 
 def run(args):
-    from . import api
+    from .. import driver
+    from ..importers import api
     from mlir import ir
     import tfmlir  # noqa: F401
 
@@ -77,16 +78,13 @@ def run(args):
     if os.path.isdir(path):
         tags = _split(args.tf_savedmodel_tags)
         names = _split(args.tf_savedmodel_exported_names) or None
-        module = api.import_saved_model(path, exported_names=names, tags=tags, context=ctx,
-                                        upgrade_legacy=args.tf_upgrade_legacy)
+        module = api.import_saved_model(path, exported_names=names, tags=tags, context=ctx)
     elif args.tf_function_name:
         msg = _load_graph_def(path)
         if msg is None:
             with open(path, "rb") as f:
                 msg = f.read()  # FunctionDefLibrary or GraphDef bytes: import_function_def tells
         module = api.import_function_def(msg, args.tf_function_name, context=ctx)
-        if args.tf_upgrade_legacy:
-            api.upgrade_legacy_control_flow(module)
     else:
         msg = _load_graph_def(path)
         module = api.import_graph_def(
@@ -96,7 +94,9 @@ def run(args):
             output_names=_split(args.tf_output_arrays), control_output_names=_split(args.tf_control_output_arrays),
             prune_unused_nodes=args.tf_prune_unused_nodes,
             enable_shape_inference=args.tf_enable_shape_inference_on_import == "true",
-            graph_func_name=args.tf_graph_func_name, upgrade_legacy=args.tf_upgrade_legacy, context=ctx)
+            graph_func_name=args.tf_graph_func_name, context=ctx)
+    if args.tf_upgrade_legacy:
+        driver.functionalize(module)  # the stage after the import, as tf-mlir-translate's flag
     out = args.output
     if args.emit_bytecode:
         if out == "-":
