@@ -76,7 +76,7 @@ from .analysis.side_effects import is_resource_type, may_have_side_effect
 from .analysis.symbols import module_body
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import SymbolNamer, name_from_loc
-from .tpu_partitioned_ops import bool_attr, int_attr
+from . import attributes
 
 ENTER = "tf_executor.Enter"
 EXIT = "tf_executor.Exit"
@@ -572,7 +572,7 @@ class _Loops:
             enter = ops[e]
             enter_out = g.results[e][0]
             data = enter.operands[0]
-            if bool_attr(enter, "is_constant"):
+            if attributes.boolean(enter, "is_constant", False):
                 args.append({"kind": "invariant", "enter": e, "value": enter_out, "operand": data,
                              "type": enter_out.type})
                 continue
@@ -751,10 +751,10 @@ class _Loops:
         operands = [a["operand"] for a in args] + captures
         ip = ir.InsertionPoint(loop_cond)
         island, block = _island(result_types, enter_controls, loc, ip)
-        parallel_iterations = int_attr(ops[frame.enters[0]], "parallel_iterations")
+        parallel_iterations = attributes.integer(ops[frame.enters[0]], "parallel_iterations")
         if parallel_iterations is None:
             parallel_iterations = 10  # the Enter's ODS default
-        attributes = {
+        while_attributes = {
             "body": ir.FlatSymbolRefAttr.get(body_name), "cond": ir.FlatSymbolRefAttr.get(cond_name),
             "is_stateless": ir.BoolAttr.get(False),
             "parallel_iterations": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
@@ -763,10 +763,10 @@ class _Loops:
         }
         if any(a["kind"] == "varying" and _ranked(a["type"]) and a["type"] != a["operand"].type
                for a in args):
-            attributes["shape_invariant"] = ir.UnitAttr.get()
-        attributes.update(_propagated_attrs(_wrapped_op(loop_cond)))
+            while_attributes["shape_invariant"] = ir.UnitAttr.get()
+        while_attributes.update(_propagated_attrs(_wrapped_op(loop_cond)))
         while_op = ir.Operation.create(WHILE, results=result_types, operands=operands,
-                                       attributes=attributes, loc=loc, ip=ir.InsertionPoint(block))
+                                       attributes=while_attributes, loc=loc, ip=ir.InsertionPoint(block))
         ir.Operation.create(YIELD, operands=list(while_op.results), loc=loc, ip=ir.InsertionPoint(block))
         fz.control_flow.append((while_op, [cond_name, body_name]))
         control = island.results[len(result_types)]

@@ -81,6 +81,7 @@ from .analysis.names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
 from .analysis.symbol_uses import UnreadableAttribute, referenced_roots
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, erase_op, register_pass
+from . import attributes
 
 NO_REPLICATION_CLUSTER = "__no_replication_cluster"
 
@@ -130,12 +131,6 @@ def _text(raw):
     return raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else None
 
 
-def _string_attr(op, name):
-    attributes = op.attributes
-    if name not in attributes:
-        return None
-    attr = attributes[name]
-    return _text(ir.StringAttr(attr).value_bytes) if isinstance(attr, ir.StringAttr) else None
 
 
 def _cluster_of(status, device, info):
@@ -149,9 +144,9 @@ def _cluster_of(status, device, info):
 
 def cluster_name(op):
     """The TPU cluster `op` belongs to (TF's ``GetTpuClusterName``), or None."""
-    return _cluster_of(_string_attr(op, TPU_COMPILATION_STATUS_ATTR),
-                       _string_attr(op, COMPILE_DEVICE_TYPE_ATTR),
-                       _string_attr(op, REPLICATION_INFO_ATTR))
+    return _cluster_of(attributes.text(op, TPU_COMPILATION_STATUS_ATTR),
+                       attributes.text(op, COMPILE_DEVICE_TYPE_ATTR),
+                       attributes.text(op, REPLICATION_INFO_ATTR))
 
 
 def cluster_names(root):
@@ -336,7 +331,7 @@ def _add_special_ops(island, cluster, special, visited, incoming):
                 name = cluster_name(_wrapped(other))
                 if name is not None and name != cluster:
                     return False
-            if _string_attr(inner, REPLICATION_INFO_ATTR) is not None:
+            if attributes.text(inner, REPLICATION_INFO_ATTR) is not None:
                 continue
             key = op_key(inner)
             if key in visited:

@@ -52,6 +52,7 @@ from .analysis.side_effects import UNKNOWN_RESOURCE, SideEffectAnalysis, is_reso
 from .analysis.symbols import module_body, symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .ir_helpers import arg_attr, set_arg_attr
+from . import attributes
 
 DEVICE_ATTR = "device"
 FUNC_DEVICE_ATTR = "tf.device"
@@ -109,11 +110,6 @@ class _Devices:
         return changed
 
 
-def _string_attr(attributes, name):
-    if name not in attributes:
-        return ""
-    attr = attributes[name]
-    return ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else ""
 
 
 def _arguments(func):
@@ -144,13 +140,13 @@ def _compute_in_function(func, devices):
     for op in ops:
         name = op.name
         if name == VAR_HANDLE:
-            device = _string_attr(op.attributes, DEVICE_ATTR)
+            device = attributes.string(op, DEVICE_ATTR, "")
             if device:
                 for result in op.results:
                     if is_resource_type(result.type):
                         devices.add(result, device, op)
         elif name == IDENTITY:
-            if _string_attr(op.attributes, DEVICE_ATTR):
+            if attributes.string(op, DEVICE_ATTR, ""):
                 continue
             for result in op.results:
                 if not is_resource_type(result.type):

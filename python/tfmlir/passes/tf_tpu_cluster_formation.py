@@ -133,6 +133,7 @@ from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import ancestor_in_block, captured_values, is_proper_ancestor, ops_named, walk_ops
+from . import attributes
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -159,15 +160,6 @@ def _warn(op, message):
     _native.emit_diagnostic(op.location, ir.DiagnosticSeverity.WARNING, message)
 
 
-def _string_attr(op, name):
-    """The value of `op`'s string attribute `name`, or None (absent or not a string)."""
-    attributes = op.attributes
-    if name not in attributes:
-        return None
-    attr = attributes[name]
-    if not isinstance(attr, ir.StringAttr):
-        return None
-    return ir.StringAttr(attr).value
 
 
 def _text_or_none(value):
@@ -176,12 +168,6 @@ def _text_or_none(value):
     return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else None
 
 
-def _bool_attr(op, name):
-    attributes = op.attributes
-    if name not in attributes:
-        return False
-    attr = attributes[name]
-    return isinstance(attr, ir.BoolAttr) and ir.BoolAttr(attr).value
 
 
 def _int_attr(op_attributes, name):
@@ -209,8 +195,8 @@ def compilation_and_replication_error(op):
     """TF's ``HasValidCompilationAndReplicationAttributes``: the message (after ``'<op>' op``)
     of an op whose ``_replication_info`` / ``_xla_compile_device_type`` are inconsistent, or
     None. Non-string values count as absent."""
-    return _replication_error(_string_attr(op, REPLICATION_INFO_ATTR),
-                              _string_attr(op, COMPILE_DEVICE_TYPE_ATTR))
+    return _replication_error(attributes.string(op, REPLICATION_INFO_ATTR),
+                              attributes.string(op, COMPILE_DEVICE_TYPE_ATTR))
 
 
 def _replication_error(replicate, compile_type):
@@ -697,13 +683,13 @@ def _replicate_cluster(cluster_op, num_replicas, num_cores, plan):
 
     replicated, packed = [], []
     for ri in inputs:
-        is_packed = _bool_attr(ri, "is_packed")
+        is_packed = attributes.boolean(ri, "is_packed", False)
         expected = 1 if is_packed else num_replicas
         if len(ri.operands) != expected:
             raise PassFailure(f"'{REPLICATED_INPUT}' op requires {expected} operands", ri)
         (packed if is_packed else replicated).append(ri)
     ordered = replicated + packed
-    mirrored = [k for k, ri in enumerate(ordered) if _bool_attr(ri, "is_mirrored_variable")]
+    mirrored = [k for k, ri in enumerate(ordered) if attributes.boolean(ri, "is_mirrored_variable", False)]
 
     result_types = []
     for index, result in enumerate(cluster_op.results):
@@ -725,18 +711,18 @@ def _replicate_cluster(cluster_op, num_replicas, num_cores, plan):
     context = cluster_op.context
     loc = cluster_op.location
     operands = [v for ri in replicated for v in ri.operands] + [ri.operands[0] for ri in packed]
-    attributes = {
+    replicate_attributes = {
         "n": ir.IntegerAttr.get(ir.IntegerType.get_signless(32, context), num_replicas),
         "operandSegmentSizes": ir.DenseI32ArrayAttr.get(
             [len(replicated) * num_replicas, len(packed)], context),
     }
     if mirrored:
         i64 = ir.IntegerType.get_signless(64, context)
-        attributes[MIRRORED_VARIABLE_INDICES_ATTR] = ir.ArrayAttr.get(
+        replicate_attributes[MIRRORED_VARIABLE_INDICES_ATTR] = ir.ArrayAttr.get(
             [ir.IntegerAttr.get(i64, k) for k in mirrored], context)
     replicate = ir.Operation.create(
         REPLICATE, results=[t for t in result_types for _ in range(num_replicas)],
-        operands=operands, attributes=attributes, regions=1, loc=loc,
+        operands=operands, attributes=replicate_attributes, regions=1, loc=loc,
         ip=ir.InsertionPoint(cluster_op))
     arg_types = [ri.operands[0].type for ri in replicated] + [ri.operands[0].type for ri in packed]
     replicate_body = replicate.regions[0].blocks.append(*arg_types, arg_locs=[loc] * len(arg_types))

@@ -37,13 +37,13 @@ converted (here each function is checked after its own conversions).
 """
 from mlir import ir
 
+from . import attributes
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import ops_named
 from .tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
                                   PARTITIONED_INPUT, PARTITIONED_INPUT_V2, PARTITIONED_OUTPUT,
                                   PARTITIONED_OUTPUT_V2, REPLICATE_METADATA, SHARDING_ATTRS,
-                                  attr_or_none, i64_array, int_attr, partition_dims_error, quoted,
-                                  resource_subtypes)
+                                  i64_array, partition_dims_error, quoted, resource_subtypes)
 
 PARTITION_DIM = "partition_dim"
 
@@ -55,7 +55,7 @@ class TPUPartitionedOpConversionPass(Pass):
 
     def run_on_operation(self, func):
         metadata = ops_named(func, REPLICATE_METADATA)
-        num_cores = int_attr(metadata[0], NUM_CORES_PER_REPLICA) if len(metadata) == 1 else None
+        num_cores = attributes.integer(metadata[0], NUM_CORES_PER_REPLICA) if len(metadata) == 1 else None
         created = []
         for op in ops_named(func, (PARTITIONED_INPUT, PARTITIONED_OUTPUT)):
             created.append(_convert(op, num_cores, len(metadata)))
@@ -69,7 +69,7 @@ class TPUPartitionedOpConversionPass(Pass):
 def _convert(op, num_cores, metadata_count):
     name = op.name
     is_input = name == PARTITIONED_INPUT
-    partition_dim = int_attr(op, PARTITION_DIM)
+    partition_dim = attributes.integer(op, PARTITION_DIM)
     if partition_dim is None:
         partition_dim = 0
     replicated = partition_dim == -1
@@ -103,16 +103,16 @@ def _convert(op, num_cores, metadata_count):
     if not replicated:
         dims[partition_dim] = num_cores
     context = op.context
-    attributes = {PARTITION_DIMS: i64_array(dims, context)}
+    new_attributes = {PARTITION_DIMS: i64_array(dims, context)}
     if is_input:
-        attributes[IS_PACKED] = ir.BoolAttr.get(False, context)
+        new_attributes[IS_PACKED] = ir.BoolAttr.get(False, context)
     for sharding in SHARDING_ATTRS:
-        value = attr_or_none(op, sharding)
+        value = attributes.get(op, sharding)
         if value is not None:
-            attributes[sharding] = value
+            new_attributes[sharding] = value
     new = ir.Operation.create(PARTITIONED_INPUT_V2 if is_input else PARTITIONED_OUTPUT_V2,
                               results=[r.type for r in op.results], operands=operands,
-                              attributes=attributes, loc=op.location, ip=ir.InsertionPoint(op))
+                              attributes=new_attributes, loc=op.location, ip=ir.InsertionPoint(op))
     for old, replacement in zip(op.results, new.results):
         old.replace_all_uses_with(replacement)
     erase_op(op)

@@ -50,12 +50,12 @@ form each op is in its own island and the pass changes nothing.
 """
 from mlir import ir
 
+from . import attributes
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import ops_named
 from .tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
                                   PARTITIONED_INPUT_V2, REPLICATE_METADATA, REPLICATED_INPUT,
-                                  XLA_SHARDING, attr_or_none, attribute_dict, bool_attr, int_attr,
-                                  partition_dims_error)
+                                  XLA_SHARDING, attribute_dict, partition_dims_error)
 
 
 @register_pass
@@ -96,7 +96,7 @@ def _has_uses(op):
 
 
 def _string_or_none(op, name):
-    attr = attr_or_none(op, name)
+    attr = attributes.get(op, name)
     return ir.StringAttr(attr).value_bytes if isinstance(attr, ir.StringAttr) else attr
 
 
@@ -112,13 +112,13 @@ def _reorder(replicated, partitioned_inputs, metadata):
         raise PassFailure(f"'{REPLICATED_INPUT}' op expects all inputs from "
                           f"'{PARTITIONED_INPUT_V2}' ops", replicated)
     first = partitioned_inputs[0]
-    dims = attr_or_none(first, PARTITION_DIMS)
+    dims = attributes.get(first, PARTITION_DIMS)
     sharding = _string_or_none(first, XLA_SHARDING)
-    packed = bool_attr(first, IS_PACKED)
+    packed = attributes.boolean(first, IS_PACKED, False)
     first_count = len(first.operands)
     num_cores = first_count
     if metadata is not None:
-        num_cores = int_attr(metadata, NUM_CORES_PER_REPLICA)
+        num_cores = attributes.integer(metadata, NUM_CORES_PER_REPLICA)
         if num_cores is None:
             num_cores = 1
     elif packed:
@@ -130,12 +130,12 @@ def _reorder(replicated, partitioned_inputs, metadata):
         raise PassFailure(f"'{PARTITIONED_INPUT_V2}' op expects {expected} operands but found "
                           f"{first_count}", first)
     for other in partitioned_inputs[1:]:
-        other_dims = attr_or_none(other, PARTITION_DIMS)
+        other_dims = attributes.get(other, PARTITION_DIMS)
         count = len(other.operands)
         if other_dims != dims:
             raise PassFailure(f"'{PARTITIONED_INPUT_V2}' op expects partition_dims = {dims} but "
                               f"found {other_dims}", other)
-        if bool_attr(other, IS_PACKED) != packed:
+        if attributes.boolean(other, IS_PACKED, False) != packed:
             raise PassFailure(f"'{PARTITIONED_INPUT_V2}' op packing should match across ops", other)
         if count != expected:
             raise PassFailure(f"'{PARTITIONED_INPUT_V2}' op expects {expected} operands but found "
@@ -156,16 +156,16 @@ def _reorder(replicated, partitioned_inputs, metadata):
 
     context = replicated.context
     result_type = replicated.results[0].type
-    attributes = attribute_dict(replicated)
+    replicated_attributes = attribute_dict(replicated)
     at = ir.InsertionPoint(replicated)
     new_replicated = []
     for operands in per_core:
         core_packed = packed and all(value == operands[0] for value in operands)
         if core_packed:
             operands = operands[:1]
-        attributes[IS_PACKED] = ir.BoolAttr.get(core_packed, context)
+        replicated_attributes[IS_PACKED] = ir.BoolAttr.get(core_packed, context)
         new_replicated.append(ir.Operation.create(
-            REPLICATED_INPUT, results=[result_type], operands=operands, attributes=attributes,
+            REPLICATED_INPUT, results=[result_type], operands=operands, attributes=replicated_attributes,
             loc=replicated.location, ip=at))
     first_attributes = attribute_dict(first)
     first_attributes[IS_PACKED] = ir.BoolAttr.get(False, context)

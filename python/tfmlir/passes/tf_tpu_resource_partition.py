@@ -45,12 +45,13 @@ aborts half way and returns the half-rewritten module as a success).
 from mlir import ir
 
 from ..shapes.xla_protos import SHARDING_REPLICATED, op_sharding_type
+from . import attributes
 from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, FUNC, PARALLEL_EXECUTE, READ_VARIABLE
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import enclosing_op, ops_named, remove_singleton_parallel_execute
 from .tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
                                   PARTITIONED_INPUT_V2, PARTITIONED_OUTPUT_V2, SHARDING_ATTRS,
-                                  XLA_SHARDING, attr_or_none, bool_attr, resource_subtypes)
+                                  XLA_SHARDING, resource_subtypes)
 
 USE_SPMD_ATTR = "use_spmd_for_xla_partitioning"
 VALIDATE_SHAPE = "validate_shape"
@@ -92,10 +93,10 @@ def _single_subtypes(partitioned):
 
 
 def _partition(cluster_func):
-    spmd = attr_or_none(cluster_func, USE_SPMD_ATTR)
+    spmd = attributes.get(cluster_func, USE_SPMD_ATTR)
     if not (isinstance(spmd, ir.BoolAttr) and ir.BoolAttr(spmd).value):
         return
-    cores_attr = attr_or_none(cluster_func, NUM_CORES_PER_REPLICA)
+    cores_attr = attributes.get(cluster_func, NUM_CORES_PER_REPLICA)
     cores_attr = ir.IntegerAttr(cores_attr).value if isinstance(cores_attr, ir.IntegerAttr) else None
     parallel_execute = enclosing_op(cluster_func, PARALLEL_EXECUTE)
     outputs = (parallel_execute or cluster_func).results
@@ -121,7 +122,7 @@ def _partition_write(cluster_func, result, cores_attr):
     if subtypes is None:
         return
     inputs = list(partitioned.operands)
-    packed = bool_attr(partitioned, IS_PACKED)
+    packed = attributes.boolean(partitioned, IS_PACKED, False)
     num_cores = len(inputs)
     if cores_attr is not None:
         # TF reads it into a C++ int.
@@ -138,14 +139,14 @@ def _partition_write(cluster_func, result, cores_attr):
                           f"packed variable (TF's pass gives up half way here)", cluster_func)
     handles = [inputs[0] if packed else inputs[i] for i in range(num_cores)]
     types = [subtypes[0] if packed else subtypes[i] for i in range(num_cores)]
-    attributes = {PARTITION_DIMS: attr_or_none(partitioned, PARTITION_DIMS)}
+    new_attributes = {PARTITION_DIMS: attributes.get(partitioned, PARTITION_DIMS)}
     for name in SHARDING_ATTRS:
-        value = attr_or_none(partitioned, name)
+        value = attributes.get(partitioned, name)
         if value is not None:
-            attributes[name] = value
+            new_attributes[name] = value
     at = ir.InsertionPoint(assign)
     split = ir.Operation.create(PARTITIONED_OUTPUT_V2, results=types, operands=[result],
-                                attributes={k: v for k, v in attributes.items() if v is not None},
+                                attributes={k: v for k, v in new_attributes.items() if v is not None},
                                 loc=cluster_func.location, ip=at)
     no_validation = {VALIDATE_SHAPE: ir.BoolAttr.get(False, assign.context)}
     for handle, value in zip(handles, split.results):
@@ -161,7 +162,7 @@ def _partition_read(cluster_func, value):
     partitioned = _defining(read.operands[0], PARTITIONED_INPUT_V2)
     if partitioned is None or _single_subtypes(partitioned) is None:
         return
-    packed = bool_attr(partitioned, IS_PACKED)
+    packed = attributes.boolean(partitioned, IS_PACKED, False)
     func = enclosing_op(partitioned, FUNC)
     at = ir.InsertionPoint(partitioned)
     reads = {}  # handle -> its new read, in first-use order
@@ -173,15 +174,15 @@ def _partition_read(cluster_func, value):
             reads[handle] = ir.Operation.create(READ_VARIABLE, results=[subtype], operands=[handle],
                                                 loc=read.location, ip=at).result
         partitioned_reads.append(reads[handle])
-    attributes = {}
+    new_attributes = {}
     for name in (PARTITION_DIMS, IS_PACKED) + SHARDING_ATTRS:
-        attr = attr_or_none(partitioned, name)
+        attr = attributes.get(partitioned, name)
         if attr is not None:
-            attributes[name] = attr
+            new_attributes[name] = attr
     new_partitioned = ir.Operation.create(
         PARTITIONED_INPUT_V2, results=[read.result.type], operands=partitioned_reads,
-        attributes=attributes, loc=partitioned.location, ip=at)
-    sharding = attr_or_none(partitioned, XLA_SHARDING)
+        attributes=new_attributes, loc=partitioned.location, ip=at)
+    sharding = attributes.get(partitioned, XLA_SHARDING)
     if not isinstance(sharding, ir.StringAttr):
         raise PassFailure(f"'{PARTITIONED_INPUT_V2}' op has no {XLA_SHARDING} (TF's process "
                           f"crashes here)", partitioned)
@@ -209,10 +210,10 @@ def _device_of(func, value):
     """TF's GetDeviceOfResource: the defining op's ``device``, or the ``tf.device`` of an argument
     of the function's entry block; None otherwise."""
     if isinstance(value, ir.OpResult):
-        return attr_or_none(value.owner, "device")
+        return attributes.get(value.owner, "device")
     if func is None or value.owner != func.regions[0].blocks[0]:
         return None
-    arg_attrs = attr_or_none(func, "arg_attrs")
+    arg_attrs = attributes.get(func, "arg_attrs")
     if arg_attrs is None:
         return None
     attrs = ir.DictAttr(ir.ArrayAttr(arg_attrs)[value.arg_number])

@@ -64,6 +64,7 @@ from mlir import ir
 
 from ..shapes import xla_protos
 from ..importers import tf_types
+from . import attributes
 from .analysis import tpu_devices, tpu_protos
 from .analysis.fingerprint import fingerprint64
 from .analysis.devices import module_devices, replicated_host_alias
@@ -75,7 +76,6 @@ from .framework import Option, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import (arg_attr, enclosing_op, ops_named, remove_singleton_parallel_execute,
                          wrap_op_in_launch)
 from .tf_tpu_cluster_formation import compilation_and_replication_error
-from .tpu_partitioned_ops import attr_or_none
 
 COMPILE = "tf._TPUCompileMlir"
 COMPILE_ASSERT = "tf.TPUCompileSucceededAssert"
@@ -127,7 +127,7 @@ class TPURewritePass(Pass):
         parsed_devices = [parsed for _name, parsed in devices]
         results = {}
         for op in ops_named(module, COMPILATION_RESULT):
-            status = attr_or_none(op, COMPILATION_STATUS_ATTR)
+            status = attributes.get(op, COMPILATION_STATUS_ATTR)
             if not isinstance(status, ir.StringAttr):
                 raise PassFailure(f"'{op.name}' op missing '{COMPILATION_STATUS_ATTR}'", op)
             results.setdefault(ir.StringAttr(status).value, []).append(op)
@@ -137,7 +137,7 @@ class TPURewritePass(Pass):
             error = compilation_and_replication_error(cluster_func)
             if error:
                 raise PassFailure(f"'{CLUSTER_FUNC}' op {error}", cluster_func)
-            info = attr_or_none(cluster_func, REPLICATION_INFO_ATTR)
+            info = attributes.get(cluster_func, REPLICATION_INFO_ATTR)
             if not isinstance(info, ir.StringAttr):
                 continue
             _Rewrite(module, table, cluster_func, parsed_devices,
@@ -156,12 +156,12 @@ class TPURewritePass(Pass):
 
 
 def _string(op, name):
-    attr = attr_or_none(op, name)
+    attr = attributes.get(op, name)
     return ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else None
 
 
 def _string_bytes(op, name):
-    attr = attr_or_none(op, name)
+    attr = attributes.get(op, name)
     return ir.StringAttr(attr).value_bytes if isinstance(attr, ir.StringAttr) else None
 
 
@@ -198,14 +198,14 @@ class _Rewrite:
 
         replicate = enclosing_op(op, REPLICATE)
         num_replicas = ir.IntegerAttr(replicate.attributes["n"]).value if replicate is not None else 1
-        cores_attr = attr_or_none(op, "num_cores_per_replica")
+        cores_attr = attributes.get(op, "num_cores_per_replica")
         if not isinstance(cores_attr, ir.IntegerAttr):
             self.op_fail(_missing("num_cores_per_replica"))
         num_cores = ir.IntegerAttr(cores_attr).value
         topology = _string_bytes(op, tpu_devices.TOPOLOGY_ATTR)
         if topology is None:
             self.op_fail(_missing(tpu_devices.TOPOLOGY_ATTR))
-        assignment_attr = attr_or_none(op, tpu_devices.DEVICE_ASSIGNMENT_ATTR)
+        assignment_attr = attributes.get(op, tpu_devices.DEVICE_ASSIGNMENT_ATTR)
         if not isinstance(assignment_attr, ir.ArrayAttr):
             self.op_fail(_missing(tpu_devices.DEVICE_ASSIGNMENT_ATTR))
         try:
@@ -235,7 +235,7 @@ class _Rewrite:
         compile_device = compile_launch.attributes["device"]
         status_id = status
         for result in self.compilation_results:
-            device = attr_or_none(result, "device")
+            device = attributes.get(result, "device")
             if not (isinstance(device, ir.StringAttr) and ir.StringAttr(device).value):
                 device = compile_device
             identity = ir.Operation.create("tf.Identity", results=[status.type], operands=[status_id],
@@ -287,7 +287,7 @@ class _Rewrite:
                                       definer)
 
     def _shardings(self, attr_name):
-        attr = attr_or_none(self.op, attr_name)
+        attr = attributes.get(self.op, attr_name)
         if not isinstance(attr, ir.ArrayAttr):
             return None
         return list(ir.ArrayAttr(attr))
@@ -411,11 +411,11 @@ class _Rewrite:
                 computation = assignment.computation_devices.add()
                 computation.replica_device_ids.extend(device_ids[r][core]
                                                       for r in range(num_replicas))
-        spmd = attr_or_none(op, USE_SPMD_ATTR)
+        spmd = attributes.get(op, USE_SPMD_ATTR)
         if not isinstance(spmd, ir.BoolAttr):
             self.op_fail(_missing(USE_SPMD_ATTR))
         metadata.use_spmd_for_xla_partitioning = ir.BoolAttr(spmd).value
-        shardy = attr_or_none(op, USE_SHARDY_ATTR)
+        shardy = attributes.get(op, USE_SHARDY_ATTR)
         if isinstance(shardy, ir.BoolAttr):
             metadata.use_shardy_partitioner = ir.BoolAttr(shardy).value
         self._metadata_args(metadata)
@@ -439,7 +439,7 @@ class _Rewrite:
 
     def _metadata_args(self, metadata):
         op = self.op
-        shardings = attr_or_none(op, INPUT_SHARDING_ATTR)
+        shardings = attributes.get(op, INPUT_SHARDING_ATTR)
         if not isinstance(shardings, ir.ArrayAttr):
             self.op_fail(_missing(INPUT_SHARDING_ATTR))
         shardings = list(ir.ArrayAttr(shardings))
@@ -475,7 +475,7 @@ class _Rewrite:
 
     def _metadata_retvals(self, metadata):
         op = self.op
-        shardings = attr_or_none(op, OUTPUT_SHARDING_ATTR)
+        shardings = attributes.get(op, OUTPUT_SHARDING_ATTR)
         if not isinstance(shardings, ir.ArrayAttr):
             self.op_fail(_missing(OUTPUT_SHARDING_ATTR))
         shardings = list(ir.ArrayAttr(shardings))
@@ -515,7 +515,7 @@ class _Rewrite:
     def _serialized_module(self):
         from .. import print_ir
         callee = self._callee()
-        versions = attr_or_none(self.module.operation, VERSIONS_ATTR)
+        versions = attributes.get(self.module.operation, VERSIONS_ATTR)
         if versions is None:
             raise PassFailure(f"requires attribute '{VERSIONS_ATTR}'", self.module)
         with ir.Location.unknown(self.module.context):

@@ -66,6 +66,7 @@ from .analysis.tf_op_traits import (CWISE_BINARY, OPERANDS_SAME_AS_RESULTS_TYPE_
                                     SAME_OPERANDS_AND_RESULT_TYPE_RESOLVE_REF)
 from .framework import Pass, PassFailure, register_pass
 from .ir_helpers import enclosing_op, ops_named
+from . import attributes
 
 SHARDING_ATTR = "mhlo.sharding"
 USE_SPMD_ATTR = "use_spmd_for_xla_partitioning"
@@ -98,18 +99,13 @@ class _Op:
         return isinstance(other, _Op) and other.key == self.key
 
 
-def _string_attr(op, name):
-    attributes = op.attributes
-    if name in attributes and isinstance(attributes[name], ir.StringAttr):
-        return ir.StringAttr(attributes[name]).value_bytes
-    return None
 
 
 def _sharding_string(sharding):
     """The string of a sharding (bytes), or None (a partitioned op without one)."""
     if isinstance(sharding, _Op):
-        v2 = _string_attr(sharding.op, XLA_SHARDING_V2)
-        return v2 if v2 is not None else _string_attr(sharding.op, XLA_SHARDING)
+        v2 = attributes.string_bytes(sharding.op, XLA_SHARDING_V2)
+        return v2 if v2 is not None else attributes.string_bytes(sharding.op, XLA_SHARDING)
     return sharding
 
 
@@ -145,7 +141,7 @@ class _Identifier:
 
     def logical_device(self, op, devices, cluster_func):
         """The logical device of an op placed on ``TPU_REPLICATED_CORE:n``, or None."""
-        device = _string_attr(op, "device")
+        device = attributes.string_bytes(op, "device")
         if not device:
             return None
         parsed = parse_full_name(device.decode("utf-8", errors="replace"))
@@ -160,8 +156,8 @@ class _Identifier:
     @staticmethod
     def sharding_op_string(op, cluster_func):
         """TF's ``GetXlaShardingAttrFromShardingOp``."""
-        v1 = _string_attr(op, XLA_SHARDING)
-        v2 = _string_attr(op, XLA_SHARDING_V2)
+        v1 = attributes.string_bytes(op, XLA_SHARDING)
+        v2 = attributes.string_bytes(op, XLA_SHARDING_V2)
         if v2 is None:
             return v1
         if v1 is not None:
@@ -258,7 +254,7 @@ class _Identifier:
             if name == XLA_SHARDING_OP:
                 return self.sharding_op_string(op, cluster_func)
             for attr in (XLA_SHARDING_V2, XLA_SHARDING):
-                string = _string_attr(op, attr)
+                string = attributes.string_bytes(op, attr)
                 if string is not None:
                     return string
             device = self.logical_device(op, devices, cluster_func)

@@ -74,8 +74,6 @@ DebugString, without its ``tile_shape`` and ``metadata`` fields; its first
 line, which protobuf picks at random among links with random trailing spaces,
 is ``goo.gle/debugonly`` and one space here.
 """
-from mlir import ir
-
 from .. import _tfmlir
 from ..shapes.xla_protos import SHARDING_MAXIMAL, SHARDING_TUPLE, parse_op_sharding, _signed32
 from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, INFEED_DEQUEUE_TUPLE,
@@ -90,6 +88,7 @@ from .analysis.tpu_inputs import (DEVICE_ATTR, ERROR, WARNING, NotAString,
                                   potential_unsupported_op, text, v1_control_flow_warnings)
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
+from . import attributes
 
 TPU_REPLICATE_ATTR = "_tpu_replicate"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -123,21 +122,14 @@ class _Metadata:
         self.cluster_attr = op.attributes[TPU_REPLICATE_ATTR]
         self.num_replicas = _int_attr(op, "num_replicas", 0)
         self.num_cores_per_replica = _int_attr(op, "num_cores_per_replica", 1)
-        self.allow_soft_placement = _bool_attr(op, "allow_soft_placement", False)
+        self.allow_soft_placement = attributes.boolean(op, "allow_soft_placement", False)
 
 
 def _int_attr(op, name, default):
-    attributes = op.attributes
-    if name not in attributes or not isinstance(attributes[name], ir.IntegerAttr):
-        return default
-    return _signed32(ir.IntegerAttr(attributes[name]).value)  # TF reads it into an int
+    value = attributes.integer(op, name)
+    return default if value is None else _signed32(value)  # TF reads it into an int
 
 
-def _bool_attr(op, name, default):
-    attributes = op.attributes
-    if name not in attributes or not isinstance(attributes[name], ir.BoolAttr):
-        return default
-    return ir.BoolAttr(attributes[name]).value
 
 
 @register_pass
@@ -264,7 +256,7 @@ class _Validator:
 
     def _near_replicated_io(self):
         """The ops outside clusters whose cluster I/O check can report something."""
-        parents, defs, users = self.parents, self.defs, self.users
+        parents, defs = self.parents, self.defs
         holders = set()  # ops holding a TPUReplicatedInput (itself included)
         for k in self.table.named(TPU_REPLICATED_INPUT):
             while k >= 0 and k not in holders:
@@ -371,11 +363,11 @@ class _Validator:
         replicas, cores = metadata.num_replicas, metadata.num_cores_per_replica
         if name == TPU_REPLICATED_INPUT:
             arity = len(self.defs[k])
-            if _bool_attr(op, "is_packed", False) and arity != 1:
+            if attributes.boolean(op, "is_packed", False) and arity != 1:
                 self.error(k, f"{CHECK}packed with number of inputs not 1. "
                               f"num_replicas={replicas} no. of inputs={arity}")
                 return False
-            if not _bool_attr(op, "is_packed", False) and arity != replicas:
+            if not attributes.boolean(op, "is_packed", False) and arity != replicas:
                 self.error(k, f"{CHECK}number of inputs inconsistent. "
                               f"num_replicas={replicas} no. of inputs={arity}")
                 return False
@@ -404,7 +396,7 @@ class _Validator:
             return True
         if name == TPU_PARTITIONED_INPUT_V2:
             arity = len(self.defs[k])
-            packed = _bool_attr(op, "is_packed", False)
+            packed = attributes.boolean(op, "is_packed", False)
             if packed and arity != 1:
                 self.error(k, f"{CHECK}packed with number of inputs not 1. "
                               f"num_cores_per_replicas={cores} no. of inputs={arity}")

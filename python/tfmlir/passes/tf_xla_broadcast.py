@@ -50,6 +50,7 @@ from .analysis.tpu_devices import (DEVICE_ASSIGNMENT_ATTR, NUM_CORES_PER_REPLICA
                                    device_coordinates, replicated_host_alias)
 from .framework import Pass, PassFailure, register_pass
 from .ir_helpers import add_replicated_inputs, enclosing_op, ops_named
+from . import attributes
 
 MARKER_ATTR = "_ici_weight_distribution_mlir_bridge_marker"
 TPU_DUMMY_INPUT = "tf.TPUDummyInput"
@@ -113,11 +114,6 @@ def _location(value):
     return value.owner.operation.location
 
 
-def _int_attr(op, name):
-    attributes = op.attributes
-    if name in attributes and isinstance(attributes[name], ir.IntegerAttr):
-        return ir.IntegerAttr(attributes[name]).value
-    return None
 
 
 def _execution_hosts(cluster, replicate, module):
@@ -125,23 +121,22 @@ def _execution_hosts(cluster, replicate, module):
     devices, error = module_devices(module)
     if error is not None:
         raise PassFailure(error, module)
-    cores = _int_attr(cluster, NUM_CORES_PER_REPLICA_ATTR)
+    cores = attributes.integer(cluster, NUM_CORES_PER_REPLICA_ATTR)
     if cores is None:
         raise PassFailure(f"'{CLUSTER}' op requires attribute '{NUM_CORES_PER_REPLICA_ATTR}'", cluster)
-    attributes = cluster.attributes
-    if TOPOLOGY_ATTR not in attributes or not isinstance(attributes[TOPOLOGY_ATTR], ir.StringAttr):
+    topology = attributes.string_bytes(cluster, TOPOLOGY_ATTR)
+    if topology is None:
         raise PassFailure(f"'{CLUSTER}' op requires attribute '{TOPOLOGY_ATTR}'", cluster)
-    if (DEVICE_ASSIGNMENT_ATTR not in attributes
-            or not isinstance(attributes[DEVICE_ASSIGNMENT_ATTR], ir.ArrayAttr)):
+    assignment = attributes.get(cluster, DEVICE_ASSIGNMENT_ATTR)
+    if not isinstance(assignment, ir.ArrayAttr):
         raise PassFailure(f"'{CLUSTER}' op requires attribute '{DEVICE_ASSIGNMENT_ATTR}'", cluster)
     try:
-        coordinates = device_coordinates(attributes[DEVICE_ASSIGNMENT_ATTR])
+        coordinates = device_coordinates(assignment)
     except TPUDeviceError as error:
         raise PassFailure(f"error in fetching tpu device coordinates: {error}", cluster) from None
-    topology = ir.StringAttr(attributes[TOPOLOGY_ATTR]).value_bytes
     try:
         _, execution = compilation_and_execution_devices(
-            [parsed for _name, parsed in devices], _int_attr(replicate, "n"), cores, topology,
+            [parsed for _name, parsed in devices], attributes.integer(replicate, "n"), cores, topology,
             coordinates)
     except TPUDeviceError as error:
         raise PassFailure(f"error in fetching TPU compilation/execution devices: {error}",
@@ -152,7 +147,7 @@ def _execution_hosts(cluster, replicate, module):
 def _move_broadcasts(cluster, replicate, module):
     if enclosing_op(cluster, PARALLEL_EXECUTE) is not None:
         return  # as TF (b/325153657)
-    if _int_attr(cluster, NUM_CORES_PER_REPLICA_ATTR) is None:
+    if attributes.integer(cluster, NUM_CORES_PER_REPLICA_ATTR) is None:
         raise PassFailure(f"'{CLUSTER}' op requires attribute '{NUM_CORES_PER_REPLICA_ATTR}'", cluster)
     outer = _ancestor_keys(replicate)
     broadcasts = {}  # value -> its uses in the cluster, in first-use order

@@ -9,6 +9,7 @@ do and check them as TF's op verifier does (tfmlir's dialect does not verify
 from mlir import ir
 
 from .. import irsafe
+from . import attributes
 
 PARTITIONED_INPUT = "tf.TPUPartitionedInput"
 PARTITIONED_INPUT_V2 = "tf.TPUPartitionedInputV2"
@@ -25,10 +26,6 @@ IS_PACKED = "is_packed"
 NUM_CORES_PER_REPLICA = "num_cores_per_replica"
 
 
-def attr_or_none(op, name):
-    """`op`'s attribute `name` (inherent or discardable), or None."""
-    attributes = op.operation.attributes
-    return attributes[name] if name in attributes else None
 
 
 def attribute_dict(op):
@@ -36,16 +33,8 @@ def attribute_dict(op):
     return irsafe.attribute_dict(op.operation)
 
 
-def bool_attr(op, name, default=False):
-    """The value of a boolean attribute with a default (ODS ``DefaultValuedOptionalAttr``)."""
-    attr = attr_or_none(op, name)
-    return ir.BoolAttr(attr).value if isinstance(attr, ir.BoolAttr) else default
 
 
-def int_attr(op, name):
-    """The value of an integer attribute, or None when it is absent."""
-    attr = attr_or_none(op, name)
-    return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
 
 
 def i64_array(values, context=None):
@@ -59,14 +48,14 @@ def partition_dims_error(op):
     The number of inputs must be the product of ``partition_dims`` (1 when
     packed), unless ``partition_dims`` is empty and the op is not packed.
     """
-    dims = attr_or_none(op, PARTITION_DIMS)
+    dims = attributes.get(op, PARTITION_DIMS)
     values = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(dims)] if dims is not None else []
     num_partitions = 1
     for value in values:
         num_partitions *= value
     # TF multiplies in a C++ int.
     num_partitions = (num_partitions + (1 << 31)) % (1 << 32) - (1 << 31)
-    packed = bool_attr(op, IS_PACKED)
+    packed = attributes.boolean(op, IS_PACKED, False)
     expected = 1 if packed else num_partitions
     count = len(op.operation.operands)
     if (not values and not packed) or count == expected:

@@ -39,6 +39,7 @@ from mlir import ir
 
 from . import _tf_op_effects as _table
 from .executor import op_key
+from .. import attributes
 
 UNKNOWN_RESOURCE = -1
 
@@ -106,24 +107,8 @@ _DECLARED = {n: OpEffects(m) for n, m in _MODELS.items()
 
 # --- per-op queries ----------------------------------------------------------
 
-def _bool_attr(op, name):
-    attributes = op.attributes
-    if name not in attributes:  # (cheaper than catching the KeyError)
-        return None
-    attr = attributes[name]
-    if isinstance(attr, ir.BoolAttr):
-        return attr.value
-    return None
 
 
-def _str_attr(op, name):
-    attributes = op.attributes
-    if name not in attributes:
-        return None
-    attr = attributes[name]
-    if isinstance(attr, ir.StringAttr):
-        return attr.value
-    return None
 
 
 def is_pure_op(name):
@@ -150,7 +135,7 @@ def can_have_side_effects(op, name=None):
     name = name or op.name
     if is_pure_op(name):
         return False
-    stateless = _bool_attr(op, "is_stateless")
+    stateless = attributes.boolean(op, "is_stateless")
     if stateless is not None:
         return not stateless
     if is_terminator_name(name):
@@ -179,7 +164,7 @@ def is_stateful_functional_control_flow(op, name=None):
     name = name or op.name
     if name not in _FUNCTIONAL_CF:
         return False
-    stateless = _bool_attr(op, "is_stateless")
+    stateless = attributes.boolean(op, "is_stateless")
     return stateless is not None and not stateless
 
 
@@ -489,8 +474,8 @@ class SideEffectAnalysis:
                 return frozenset((self._fresh_id(),))
             # Handles with the same container/shared_name/device alias,
             # whichever op makes them (observed in TF).
-            key = (_str_attr(op, "container") or "", _str_attr(op, "shared_name") or "",
-                   _str_attr(op, "device") or "")
+            key = (attributes.string(op, "container") or "", attributes.string(op, "shared_name") or "",
+                   attributes.string(op, "device") or "")
             found = self._handle_ids.get(key)
             if found is None:
                 found = self._handle_ids[key] = self._fresh_id()
