@@ -147,7 +147,7 @@ def main(argv=None):
     ops = args.ops.split(",") if args.ops else all_ops
     start = time.monotonic()
     log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
-    from tfmlir.runtime import tf_child
+    from tfmlir import tf_child
 
     try:
         records = measure(ops, log)

@@ -43,6 +43,9 @@ import subprocess
 import sys
 from itertools import accumulate
 
+# The child program of :func:`probe` (run by path: a script, not the package's module).
+_PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parse_probe.py")
+
 __all__ = ["MAGIC", "MAX_RESULT_NUMBER", "MAX_NESTING_DEPTH", "ParseGuardError", "NestingError",
            "BytecodeError", "ElementCountError", "is_bytecode", "nesting_depth", "check_nesting",
            "find_element_count_overflow", "check_element_counts", "check_text",
@@ -333,24 +336,6 @@ def check_structure(data) -> None:
         pos += length
 
 
-_PROBE = r"""
-import resource, sys
-limit, seconds = int(sys.argv[1]), int(sys.argv[2])
-resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-# CPU time bounds the child even if nobody is left to kill it (some
-# corruptions send the reader into a loop that outlives its parent).
-resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
-import tfmlir
-from mlir import ir
-data = sys.stdin.buffer.read()
-with ir.Context() as context:
-    context.allow_unregistered_dialects = True
-    try:
-        ir.Module.parse(data)
-    except Exception:
-        pass  # a clean error: the caller's own parse reports it
-print("survived")
-"""
 
 
 def probe(data, timeout=None) -> None:
@@ -363,7 +348,7 @@ def probe(data, timeout=None) -> None:
     timeout = timeout if timeout is not None else 20 + len(data) / 5e6
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     try:
-        child = subprocess.run([sys.executable, "-c", _PROBE, str(limit), str(int(timeout) + 1)], input=data,
+        child = subprocess.run([sys.executable, "-P", _PROBE, str(limit), str(int(timeout) + 1)], input=data,
                                capture_output=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         raise BytecodeError(f"MLIR's bytecode reader did not finish within {timeout:.0f} s "

@@ -146,7 +146,7 @@ def tf():
     import tensorflow
 
     yield tensorflow
-    from tfmlir.runtime import tf_child
+    from tfmlir import tf_child
     tf_child.shutdown()
 
 
@@ -171,7 +171,7 @@ def runtime_cache(tmp_path):
 @pytest.fixture
 def legalization_jobs(monkeypatch):
     """The kinds of the jobs the runtime's TensorFlow legalization child gets, in order."""
-    from tfmlir.runtime import tf_child
+    from tfmlir import tf_child
 
     kinds = []
     request = tf_child.CHILD.request

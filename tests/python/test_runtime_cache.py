@@ -170,7 +170,8 @@ DEVICE_PROGRAM = textwrap.dedent("""
 def test_a_legalized_program_comes_from_the_cache_without_tensorflow(runtime_cache, legalization_jobs):
     from conftest import require_tensorflow
     require_tensorflow()
-    from tfmlir.runtime import legalize, tf_child
+    from tfmlir import tf_child
+    from tfmlir.runtime import legalize
 
     jobs = legalization_jobs
     try:

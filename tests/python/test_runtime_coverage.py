@@ -20,7 +20,8 @@ from conftest import REPO_ROOT, describe_failure, require_tensorflow, run_python
 
 jax = pytest.importorskip("jax")
 
-from tfmlir.runtime import device, graph_route, legalize, mlir_route, tf_child  # noqa: E402
+from tfmlir import tf_child  # noqa: E402
+from tfmlir.runtime import device, graph_route, legalize, mlir_route  # noqa: E402
 from tfmlir.runtime.errors import LegalizationError  # noqa: E402
 
 pytestmark = pytest.mark.tf

@@ -6,7 +6,8 @@ from conftest import require_tensorflow
 
 jax = pytest.importorskip("jax")
 
-from tfmlir.runtime import _jaxlib, device, host_transfer, legalize, tf_child  # noqa: E402
+from tfmlir import tf_child  # noqa: E402
+from tfmlir.runtime import _jaxlib, device, host_transfer, legalize  # noqa: E402
 from tfmlir.runtime.errors import LegalizationError  # noqa: E402
 
 MATMUL = """

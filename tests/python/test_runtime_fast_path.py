@@ -38,7 +38,7 @@ def runtime():
     require_tensorflow()
     from tfmlir import runtime as rt
     yield rt
-    from tfmlir.runtime import tf_child
+    from tfmlir import tf_child
     tf_child.shutdown()
 
 

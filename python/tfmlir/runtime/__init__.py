@@ -16,7 +16,7 @@
   those leave, :mod:`.graph_route` (``tf.function(jit_compile=True)``) when
   the program has no host computation; ops left unlowered are an error naming
   them (``data/legalization_coverage.json`` records which ops take which
-  route). Both routes run in TensorFlow's child process (:mod:`.tf_child`);
+  route). Both routes run in TensorFlow's child process (:mod:`tfmlir.tf_child`);
 * :mod:`.errors` -- the runtime's exceptions;
 * :mod:`.host_transfer` -- the host transfers TensorFlow lowers
   ``tf._XlaHostComputeMlir`` to become XLA host callbacks (with the replica id);

@@ -2,8 +2,9 @@
 
 :class:`ProgramError` and :class:`RunError` are what users catch (a program the
 runtime cannot take; a run that failed). Legalization raises
-:class:`LegalizationError` (neither route gave StableHLO); the routes below it
-raise their own (:class:`GraphRouteError`, :class:`TensorFlowChildError`).
+:class:`LegalizationError` (neither route gave StableHLO); the graph route raises
+:class:`GraphRouteError` (TensorFlow's child process itself raises
+:class:`tfmlir.tf_child.TensorFlowChildError`).
 """
 
 
@@ -21,10 +22,6 @@ class LegalizationError(RuntimeError):
     def __init__(self, message, ops=()):
         super().__init__(message)
         self.ops = list(ops)
-
-
-class TensorFlowChildError(LegalizationError):
-    """TensorFlow's child process could not be started, or died serving a job."""
 
 
 class GraphRouteError(RuntimeError):

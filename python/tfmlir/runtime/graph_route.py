@@ -10,7 +10,7 @@ entry ``main``, static shapes):
 1. the program is exported as a GraphDef with tfmlir's exporter
    (functional form is fine), ``main``'s arguments and results renamed to
    names of our own;
-2. in TensorFlow's child process (:mod:`.tf_child`, a ``"graph"`` job), the
+2. in TensorFlow's child process (:data:`tfmlir.tf_child.CHILD`, a ``"graph"`` job), the
    GraphDef is imported, pruned to a function from those arguments to those
    results (stateful ops are kept as control outputs), wrapped in
    ``tf.function(jit_compile=True)`` and asked for its compiler IR at stage
@@ -29,9 +29,9 @@ string or dynamically shaped arguments are refused with
 import base64
 import re
 
-from .errors import GraphRouteError, GraphRouteRefused, TensorFlowChildError
+from ..tf_child import CHILD, TensorFlowChildError
+from .errors import GraphRouteError, GraphRouteRefused
 from .mlir_route import leftover_ops
-from .tf_child import CHILD
 
 # Ops that exchange data with the host during a device program.
 HOST_TRANSFER_OPS = frozenset({
@@ -128,8 +128,9 @@ def to_stablehlo(device_program: str) -> str:
         raise GraphRouteError(str(err)) from None
     if not reply["ok"]:
         # TF's first line says what failed; the rest is where TF built its graph.
+        error = f"{reply.get('error_type', 'Error')}: {reply['error']}".strip()
         raise GraphRouteError(f"tf.function(jit_compile=True) cannot compile it: "
-                              f"{reply['error'].strip().splitlines()[0]}")
+                              f"{error.splitlines()[0]}")
     if "data" in reply:
         from . import _jaxlib
         try:

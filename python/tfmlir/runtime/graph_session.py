@@ -167,7 +167,7 @@ class GraphSession:
         if any(node.op == TPU_REPLICATE_METADATA for node in self._graph.node):
             # Device programs will need TensorFlow's legalization (unless the on-disk cache
             # has them): its child process starts now, while the session bridges and runs.
-            from . import tf_child
+            from .. import tf_child
             tf_child.prestart()
         # Before any device list is built: replicas run one per XLA device.
         from . import _jaxlib

@@ -2,7 +2,7 @@
 
 :func:`legalize` looks the program up in the on-disk cache (:mod:`.cache`);
 otherwise TensorFlow's MLIR legalization (:mod:`.mlir_route`, in TensorFlow's
-child process :mod:`.tf_child`) runs first. ``xla-legalize-tf`` never fails on
+child process, :mod:`tfmlir.tf_child`) runs first. ``xla-legalize-tf`` never fails on
 an op it cannot lower, so the result is scanned; ops left over go to
 TensorFlow's graph route (:mod:`.graph_route`, ``tf.function(jit_compile=True)``)
 when the program allows it; what neither route lowers is a

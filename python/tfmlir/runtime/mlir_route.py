@@ -8,15 +8,15 @@ decomposition, resource ops decomposed and promoted to arguments,
 communication to ``mhlo.send``/``mhlo.recv``, then MHLO to StableHLO (409 of
 the 489 XLA_CPU_JIT ops this way, against 241 with the minimal pipeline first
 used; docs/runtime-coverage.md). It runs in TensorFlow's child process
-(:mod:`.tf_child`, a ``"pipeline"`` job), text in and out.
+(:data:`tfmlir.tf_child.CHILD`, a ``"pipeline"`` job), text in and out.
 
 ``xla-legalize-tf`` never fails on an op it cannot lower: :func:`to_stablehlo`
 returns what it leaves (:func:`leftover_ops`), for :mod:`.legalize` to send the
 program on to the graph route or report them.
 """
 from . import _jaxlib
+from ..tf_child import CHILD, TensorFlowChildError
 from .errors import LegalizationError
-from .tf_child import CHILD
 
 PIPELINE = (
     "tf-functional-control-flow-to-regions,inline,func.func(tf-drop-while-shape-invariant),"
@@ -65,10 +65,15 @@ def leftover_ops(stablehlo_text: str):
 
 def to_stablehlo(device_program: str):
     """(text after :data:`PIPELINE`, leftover (op name, location) pairs). Raises
-    :class:`LegalizationError` when TensorFlow's passes fail (its subclass
-    :class:`TensorFlowChildError` when the child cannot start or dies)."""
-    reply = CHILD.request({"kind": "pipeline", "text": device_program, "pipeline": PIPELINE})
+    :class:`LegalizationError` when TensorFlow's passes fail, or its child cannot start or
+    dies."""
+    try:
+        reply = CHILD.request({"kind": "pipeline", "text": device_program, "pipeline": PIPELINE,
+                               "debug_info": True})
+    except TensorFlowChildError as err:
+        raise LegalizationError(f"TensorFlow's legalization: {err}") from None
     if not reply["ok"]:
-        raise LegalizationError(f"TensorFlow's legalization failed: {reply['error']}")
+        raise LegalizationError(f"TensorFlow's legalization failed: {reply.get('error_type', 'Error')}: "
+                                f"{reply['error']}")
     text = reply["text"]
     return text, leftover_ops(text)

@@ -1,40 +1,31 @@
 """Runs TensorFlow's C++ passes as an oracle and compares IR structurally.
 
-TensorFlow runs in a child process (`tf.mlir.experimental.run_pass_pipeline`),
-so it never shares the caller's process; many (text, pipeline) jobs go through
-one child to pay TensorFlow's import once.
+TensorFlow runs in a child process (:class:`tfmlir.tf_child.TensorFlowChild`, the runner
+the runtime uses too: ``tf.mlir.experimental.run_pass_pipeline`` jobs), so it never shares
+the caller's process; many (text, pipeline) jobs go through one child to pay TensorFlow's
+import once.
 
 :func:`canonical` is the structural form used for comparisons: the IR parsed
 with tfmlir and printed in generic form without locations, so SSA names and
 pretty-printing choices do not matter but op order, operands, attributes and
 types do.
 """
-import json
 import os
-import subprocess
-import sys
 import tempfile
+import time
 
-_CHILD = r'''
-import json, sys, time
-import tensorflow as tf
-jobs = json.load(open(sys.argv[1]))
-with open(sys.argv[2], "w") as out:
-    for job in jobs:
-        try:
-            start = time.perf_counter()
-            text = tf.mlir.experimental.run_pass_pipeline(job["text"], job["pipeline"], show_debug_info=False)
-            result = {"ok": True, "text": text, "seconds": time.perf_counter() - start}
-        except Exception as exc:
-            result = {"ok": False, "error": str(exc)}
-        # One line per job, flushed: what was done survives a crash on a later job.
-        out.write(json.dumps(result) + "\n")
-        out.flush()
-'''
+from ..tf_child import TensorFlowChild, TensorFlowChildError
+
+# The oracle's children run single-threaded (results do not depend on it; tests run beside).
+_ENV = {"OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1")}
 
 
 class OracleError(RuntimeError):
     pass
+
+
+def _job(text, pipeline):
+    return {"kind": "pipeline", "text": text, "pipeline": pipeline, "debug_info": False}
 
 
 def run_tf_pipelines(jobs, timeout=600, crashes="raise"):
@@ -42,7 +33,7 @@ def run_tf_pipelines(jobs, timeout=600, crashes="raise"):
 
     Returns a list of dicts: {"ok": True, "text": ..., "seconds": ...} or
     {"ok": False, "error": message}. `pipeline` is TF's syntax, e.g.
-    ``"func.func(tf-executor-island-coarsening)"``.
+    ``"func.func(tf-executor-island-coarsening)"``. `timeout`: seconds for all the jobs.
 
     A job that crashes TensorFlow (the child dies) raises :class:`OracleError`;
     with ``crashes="record"`` it gets ``{"ok": False, "crashed": True, "error": ...}``
@@ -50,41 +41,22 @@ def run_tf_pipelines(jobs, timeout=600, crashes="raise"):
     """
     if crashes not in ("raise", "record"):
         raise ValueError(f"crashes must be 'raise' or 'record', not {crashes!r}")
+    deadline = time.monotonic() + timeout
+    child = TensorFlowChild(env=_ENV, keep_stderr=True)
     results = []
-    while len(results) < len(jobs):
-        done, proc, started = _run_child(jobs[len(results):], timeout)
-        results.extend(done)
-        if proc.returncode == 0 and len(results) == len(jobs):
-            break
-        if crashes == "raise" or proc.returncode == 0 or not started:
-            raise OracleError(f"TensorFlow child failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
-        results.append({"ok": False, "crashed": True,
-                        "error": f"TensorFlow crashed (exit {proc.returncode}): {proc.stderr[-1000:]}"})
+    try:
+        for text, pipeline in jobs:
+            try:
+                result = child.request(_job(text, pipeline), timeout=max(0.0, deadline - time.monotonic()))
+            except TensorFlowChildError as err:
+                if crashes == "raise" or not err.started or err.timed_out:
+                    raise OracleError(f"TensorFlow child failed ({err}):\n{err.stderr[-4000:]}") from None
+                result = {"ok": False, "crashed": True,
+                          "error": f"TensorFlow crashed ({err}): {err.stderr[-1000:]}"}
+            results.append(result)
+    finally:
+        child.close()
     return results
-
-
-def _run_child(jobs, timeout):
-    """Runs `jobs` in one TensorFlow child: (the results it wrote, the CompletedProcess, whether
-    it got as far as the jobs)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        jobs_path = os.path.join(tmp, "jobs.json")
-        out_path = os.path.join(tmp, "out.jsonl")
-        with open(jobs_path, "w") as f:
-            json.dump([{"text": t, "pipeline": p} for t, p in jobs], f)
-        env = dict(os.environ)
-        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-        env.setdefault("OMP_NUM_THREADS", "1")
-        proc = subprocess.run([sys.executable, "-c", _CHILD, jobs_path, out_path],
-                              capture_output=True, text=True, timeout=timeout, env=env)
-        done = []
-        started = os.path.exists(out_path)   # created once TensorFlow is imported
-        if started:
-            with open(out_path) as f:
-                for line in f:
-                    if not line.endswith("\n"):
-                        break  # a line cut short by the crash
-                    done.append(json.loads(line))
-        return done, proc, started
 
 
 def canonical(text, context=None):
@@ -157,37 +129,6 @@ def run_tfmlir_pipeline(text, pipeline):
     return {"ok": True, "text": tfmlir.print_ir(module, generic=True)}
 
 
-_ISOLATING_CHILD = r"""
-import json, os, sys, time
-jobs_path, work, first = sys.argv[1], sys.argv[2], int(sys.argv[3])
-jobs = json.load(open(jobs_path))
-import tensorflow as tf
-progress = open(os.path.join(work, "progress"), "a")
-for index in range(first, len(jobs)):
-    progress.write("%d %f\n" % (index, time.time()))
-    progress.flush()
-    sys.stderr.flush()
-    saved = os.dup(2)
-    log = os.open(os.path.join(work, "%d.log" % index), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-    os.dup2(log, 2)
-    start = time.perf_counter()
-    try:
-        text = tf.mlir.experimental.run_pass_pipeline(jobs[index]["text"], jobs[index]["pipeline"],
-                                                      show_debug_info=False)
-        result = {"ok": True, "text": text}
-    except Exception as exc:
-        result = {"ok": False, "error": str(exc)}
-    result["seconds"] = time.perf_counter() - start
-    sys.stderr.flush()
-    os.dup2(saved, 2)
-    os.close(saved)
-    os.close(log)
-    with open(os.path.join(work, "%d.tmp" % index), "w") as f:
-        json.dump(result, f)
-    os.replace(os.path.join(work, "%d.tmp" % index), os.path.join(work, "%d.json" % index))
-"""
-
-
 def run_tf_pipelines_isolated(jobs, timeout=1800, job_timeout=600):
     """:func:`run_tf_pipelines` that survives TensorFlow dying on a job.
 
@@ -200,76 +141,43 @@ def run_tf_pipelines_isolated(jobs, timeout=1800, job_timeout=600):
     text as its message. Jobs not run because the whole run passed `timeout` seconds get
     ``crashed`` results saying so.
     """
-    import time
-
-    results = [None] * len(jobs)
+    results = []
     deadline = time.monotonic() + timeout
-    env = dict(os.environ)
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    env.setdefault("OMP_NUM_THREADS", "1")
-    with tempfile.TemporaryDirectory() as work:
-        jobs_path = os.path.join(work, "jobs.json")
-        with open(jobs_path, "w") as f:
-            json.dump([{"text": t, "pipeline": p} for t, p in jobs], f)
-
-        def started():
-            path = os.path.join(work, "progress")
-            if not os.path.exists(path):
-                return {}
-            with open(path) as f:
-                return {int(i): float(t) for i, t in (line.split() for line in f if line.endswith("\n"))}
-
-        def log_of(index):
-            path = os.path.join(work, "%d.log" % index)
-            if not os.path.exists(path):
-                return ""
-            with open(path, errors="replace") as f:
-                return f.read()[-4000:]
-
-        first = 0
-        while first < len(jobs):
-            with open(os.path.join(work, "child.err"), "w+b") as child_err:
-                proc = subprocess.Popen([sys.executable, "-c", _ISOLATING_CHILD, jobs_path, work, str(first)],
-                                        stdout=subprocess.DEVNULL, stderr=child_err, env=env)
-                killed = None
-                while proc.poll() is None:
-                    time.sleep(0.1)
-                    begun = started()
-                    running = [i for i in begun if not os.path.exists(os.path.join(work, "%d.json" % i))]
-                    if time.monotonic() > deadline:
-                        killed = "not finished: the whole run exceeded %d s" % timeout
-                    elif running and time.time() - begun[max(running)] > job_timeout:
-                        killed = "killed: the job exceeded %d s" % job_timeout
-                    if killed:
-                        proc.kill()
-                        proc.wait()
-                child_err.seek(0)
-                child_stderr = child_err.read().decode(errors="replace")
-            begun = started()
-            for index in range(first, len(jobs)):
-                path = os.path.join(work, "%d.json" % index)
-                if results[index] is None and os.path.exists(path):
-                    with open(path) as f:
-                        result = json.load(f)
-                    result["stderr"] = log_of(index)
-                    if result["ok"] and result["text"].startswith("// error"):
-                        result = {"ok": False, "error": result["text"].strip(), "seconds": result["seconds"],
-                                  "stderr": result["stderr"]}
-                    results[index] = result
-            pending = [i for i in range(first, len(jobs)) if results[i] is None]
-            if not pending:
-                break
-            victim = pending[0]
-            if victim not in begun:
-                raise OracleError(f"TensorFlow child failed before job {victim} "
-                                  f"(exit {proc.returncode}):\n{child_stderr[-4000:]}")
-            how = killed or f"TensorFlow's process died (exit status {proc.returncode})"
-            results[victim] = {"ok": False, "crashed": True, "seconds": time.time() - begun[victim],
-                               "error": how, "stderr": log_of(victim)}
-            if time.monotonic() > deadline:
-                for i in pending[1:]:
-                    results[i] = {"ok": False, "crashed": True, "seconds": 0.0, "stderr": "",
-                                  "error": "not run: the whole run exceeded %d s" % timeout}
-                break
-            first = victim + 1
+    child = TensorFlowChild(env=_ENV, keep_stderr=True)
+    try:
+        with tempfile.TemporaryDirectory() as work:
+            for index, (text, pipeline) in enumerate(jobs):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    results.append({"ok": False, "crashed": True, "seconds": 0.0, "stderr": "",
+                                    "error": "not run: the whole run exceeded %d s" % timeout})
+                    continue
+                log = os.path.join(work, "%d.log" % index)
+                job = dict(_job(text, pipeline), stderr_path=log)
+                began = time.monotonic()
+                try:
+                    result = child.request(job, timeout=min(job_timeout, left))
+                except TensorFlowChildError as err:
+                    if not err.started:
+                        raise OracleError(f"TensorFlow child failed before job {index} ({err}):\n"
+                                          f"{err.stderr[-4000:]}") from None
+                    how = str(err)
+                    if err.timed_out and job_timeout >= left:
+                        how = "killed: the whole run exceeded %d s" % timeout
+                    result = {"ok": False, "crashed": True, "seconds": time.monotonic() - began,
+                              "error": how}
+                result["stderr"] = _tail(log)
+                if result["ok"] and result["text"].startswith("// error"):
+                    result = {"ok": False, "error": result["text"].strip(), "seconds": result["seconds"],
+                              "stderr": result["stderr"]}
+                results.append(result)
+    finally:
+        child.close()
     return results
+
+
+def _tail(path, size=4000):
+    if not os.path.exists(path):
+        return ""
+    with open(path, errors="replace") as f:
+        return f.read()[-size:]
