@@ -2,7 +2,7 @@
 
 Regeneration command (TensorFlow 2.21 installed; tfmlir need not be built):
 
-    python scripts/dump_xla_supported_ops.py   # writes python/tfmlir/passes/analysis/_xla_supported_ops.py
+    python scripts/dump_xla_supported_ops.py   # writes python/tfmlir/passes/generated/xla_supported_ops.py
 
 What TF's pass consults (``mark_ops_for_outside_compilation.cc``) is compiled
 code: the root op of every pattern of the TF-to-MHLO legalization
@@ -49,7 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dump_tf_effects import _pure_python_modules  # noqa: E402
 
 EFFECTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_op_effects.json")
-OUT = os.path.join(ROOT, "python", "tfmlir", "passes", "analysis", "_xla_supported_ops.py")
+OUT = os.path.join(ROOT, "python", "tfmlir", "passes", "generated", "xla_supported_ops.py")
 PIPELINE = "tf-replicated-clustering-bridge-v2"
 DEVICES = ('["/job:localhost/replica:0/task:0/device:CPU:0", '
            '"/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", '

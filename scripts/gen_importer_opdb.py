@@ -1,4 +1,4 @@
-"""Writes python/tfmlir/importers/data/opdb.json.gz: the op facts the importer needs.
+"""Writes python/tfmlir/tfcore/data/opdb.json.gz: the op facts the importer needs.
 
 Needs TensorFlow (run it when TensorFlow's op registry changes):
 
@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-OUT = os.path.join(REPO, "python", "tfmlir", "importers", "data", "opdb.json.gz")
+OUT = os.path.join(REPO, "python", "tfmlir", "tfcore", "data", "opdb.json.gz")
 
 
 def main():

@@ -1,4 +1,4 @@
-"""Generates python/tfmlir/passes/analysis/_tf2xla_defs.py: the constant lists of TensorFlow's
+"""Generates python/tfmlir/passes/generated/tf2xla_defs.py: the constant lists of TensorFlow's
 ``tensorflow/compiler/tf2xla/tf2xla_defs.h`` that TF's bridge passes consult
 (``kValidDeviceTypes``, ``kAttrsToPropagate``), read from the header the installed
 TensorFlow wheel ships (no TensorFlow import).
@@ -16,7 +16,7 @@ import sys
 HEADER = os.path.join("include", "tensorflow", "compiler", "tf2xla", "tf2xla_defs.h")
 ARRAYS = {"kValidDeviceTypes": "VALID_DEVICE_TYPES", "kAttrsToPropagate": "ATTRS_TO_PROPAGATE"}
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tfmlir",
-                           "passes", "analysis", "_tf2xla_defs.py")
+                           "passes", "generated", "tf2xla_defs.py")
 
 
 def header_path():

@@ -29,7 +29,7 @@ Conventions (TF's):
   together, td/generated/TfEffects.td + cpp/include/tfmlir/TfResourceKinds.h.inc),
   MustExecute, Pure / NoMemoryEffect, or no MemoryEffectOpInterface (unknown
   effects). Other registry ops: Pure unless is_stateful (TF's fallback).
-  The same model is written to python/tfmlir/passes/analysis/_tf_op_effects.py
+  The same model is written to python/tfmlir/passes/generated/tf_op_effects.py
   for the Python side-effect analysis.
 - Hand-written definitions (td/TfOps.td) take precedence.
 """
@@ -42,7 +42,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 REGISTRY = os.path.join(ROOT, "third_party", "tensorflow", "op_registry.json")
 ODS_FACTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_ods_ops.json")
 EFFECTS = os.path.join(ROOT, "third_party", "tensorflow", "tf_op_effects.json")
-EFFECTS_PY = os.path.join(ROOT, "python", "tfmlir", "passes", "analysis", "_tf_op_effects.py")
+EFFECTS_PY = os.path.join(ROOT, "python", "tfmlir", "passes", "generated", "tf_op_effects.py")
 KINDS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfResourceKinds.h.inc")
 STATELESS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfRegistryStateless.h.inc")
 FOLD_TRAITS_H = os.path.join(ROOT, "cpp", "include", "tfmlir", "TfFoldTraits.h.inc")

@@ -1,4 +1,4 @@
-"""Generates python/tfmlir/passes/analysis/_tpu_protos.py: the protobuf descriptors of TensorFlow's
+"""Generates python/tfmlir/passes/generated/tpu_protos.py: the protobuf descriptors of TensorFlow's
 ``tensorflow.tpu.TPUCompileMetadataProto`` and ``tensorflow.tpu.TopologyProto``, pruned to the
 messages and enums they reach, as one serialized ``FileDescriptorSet``.
 
@@ -33,7 +33,7 @@ ROOTS = {
 # Shared libraries of the wheel searched for files no *_pb2.py module holds, in this order.
 LIBRARIES = ("libtensorflow_cc.so.2", "libtensorflow_framework.so.2")
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tfmlir",
-                           "passes", "analysis", "_tpu_protos.py")
+                           "passes", "generated", "tpu_protos.py")
 WIDTH = 100
 
 

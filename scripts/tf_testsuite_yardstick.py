@@ -59,26 +59,15 @@ TENSOR_PROTO = re.compile(r"tf_type\s*<\s*tensor_proto|#tf_type\.tensor_proto|te
 PER_JOB_TIMEOUT = 120
 
 # ---------------------------------------------------------------------------
-# Workers (run as `python tf_testsuite_yardstick.py --worker tf|tfmlir JOBS OUT START`)
+# Workers (run as `python tf_testsuite_yardstick.py --worker tfmlir JOBS OUT START`)
 # ---------------------------------------------------------------------------
 
 
 def _worker(kind, jobs_path, out_path, start):
+    """tfmlir's side (TensorFlow's runs in TensorFlow's child process: run_tf_jobs)."""
     with open(jobs_path) as f:
         jobs = json.load(f)
-    if kind == "tf":
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        import tensorflow as tf
-
-        def run(job):
-            pipeline = job.get("pipeline") or ""
-            try:
-                text = tf.mlir.experimental.run_pass_pipeline(job["text"], pipeline,
-                                                              show_debug_info=False)
-                return {"ok": True, "text": text}
-            except Exception as exc:  # TF raises InvalidArgumentError & co.
-                return {"ok": False, "error": str(exc)}
-    else:
+    if kind == "tfmlir":
         import tfmlir  # noqa: F401  (registers the dialects in every new context)
         from mlir import ir
         try:
@@ -124,6 +113,32 @@ def _read_results(path):
                 except ValueError:
                     continue  # a line cut by a crash
                 results[r["index"]] = r
+    return results
+
+
+def run_tf_jobs(jobs, log=None, python=None):
+    """TensorFlow's results for `jobs`, from its child process (tfmlir.testing.tf_oracle, the
+    runner the runtime and the differential tests use): a crash or hang is charged to the job
+    that was running, and the rest go to a fresh child."""
+    from tfmlir.testing.tf_oracle import run_tf_pipelines_isolated
+
+    pairs = [(job["text"], job.get("pipeline") or "") for job in jobs]
+    ran = run_tf_pipelines_isolated(pairs, timeout=max(1800, PER_JOB_TIMEOUT * len(jobs)),
+                                    job_timeout=PER_JOB_TIMEOUT, python=python,
+                                    env={"TF_CPP_MIN_LOG_LEVEL": "3"})
+    results = []
+    for index, r in enumerate(ran):
+        if r.get("crashed"):
+            reason = "timeout" if "exceeded" in r["error"] else f"crash ({r['error']})"
+            result = {"index": index, "ok": False, "crash": True,
+                      "error": f"tf {reason}: {r.get('stderr', '')[-600:].strip()}"}
+            if log:
+                log(f"  tf: job {index} {reason}")
+        elif r["ok"]:
+            result = {"index": index, "ok": True, "text": r["text"]}
+        else:
+            result = {"index": index, "ok": False, "error": r["error"]}
+        results.append(result)
     return results
 
 
@@ -341,7 +356,7 @@ def run_tf_cached(jobs, cache_dir, log, python=None):
             missing.append(i)
     if missing:
         log(f"TensorFlow: {len(missing)} jobs ({len(jobs) - len(missing)} cached)")
-        fresh = run_jobs("tf", [jobs[i] for i in missing], log, python)
+        fresh = run_tf_jobs([jobs[i] for i in missing], log, python)
         for i, r in zip(missing, fresh):
             results[i] = r
             if cache_dir and not r.get("crash"):

@@ -336,6 +336,24 @@ public:
   }
 
   /// The indices of the ops named `name`, in table order.
+  /// Removes attribute `name` from the ops at `indices` (every op when None); the count of ops
+  /// that had it.
+  int dropAttribute(const std::string &name, std::optional<std::vector<int>> indices) {
+    int dropped = 0;
+    auto drop = [&](Operation *op) {
+      if (op->removeAttr(name))
+        ++dropped;
+    };
+    if (indices) {
+      for (int i : *indices)
+        drop(ops.at(checked(i)));
+    } else {
+      for (Operation *op : ops)
+        drop(op);
+    }
+    return dropped;
+  }
+
   nb::list named(const std::string &name) const {
     nb::list out;
     for (size_t i = 0; i < ops.size(); ++i)
@@ -477,6 +495,71 @@ void registerOpTable(nb::module_ &m) {
       },
       nb::arg("source"), nb::arg("dest"),
       "Moves every op of block `source` (in order) to the end of block `dest`, in one splice.");
+
+  m.def(
+      "escaping_results",
+      [](const std::vector<MlirOperation> &wrapped) {
+        // The ops of one block; a result escapes when an op not among them (nor nested in one
+        // of them) uses it.
+        llvm::DenseSet<Operation *> group;
+        for (MlirOperation op : wrapped)
+          group.insert(unwrap(op));
+        nb::list out;
+        for (MlirOperation w : wrapped) {
+          Operation *op = unwrap(w);
+          Block *block = op->getBlock();
+          for (OpResult result : op->getResults())
+            for (Operation *user : result.getUsers()) {
+              Operation *top = block ? block->findAncestorOpInBlock(*user) : nullptr;
+              if (!top || !group.contains(top)) {
+                out.append(nb::cast(wrap(Value(result))));
+                break;
+              }
+            }
+        }
+        return out;
+      },
+      nb::arg("operations"),
+      "The results of `operations` (ops of one block), in op and result order, that an op "
+      "outside them (not one of them, nor nested in one) uses.");
+
+  m.def(
+      "replace_uses_outside",
+      [](const std::vector<MlirValue> &olds, const std::vector<MlirValue> &news, MlirOperation keep) {
+        if (olds.size() != news.size())
+          throw nb::value_error("replace_uses_outside: as many new values as old ones");
+        Operation *scope = unwrap(keep);
+        for (size_t k = 0; k < olds.size(); ++k) {
+          Value old = unwrap(olds[k]), replacement = unwrap(news[k]);
+          if (old.getType() != replacement.getType())
+            throw nb::value_error("replace_uses_outside: a new value of another type");
+          old.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+            return !scope->isAncestor(use.getOwner());
+          });
+        }
+      },
+      nb::arg("old_values"), nb::arg("new_values"), nb::arg("operation"),
+      "Replaces every use of old_values[k] by new_values[k], except the uses by `operation` "
+      "and the ops nested in it.");
+
+  m.def(
+      "move_ops_to_block",
+      [](const std::vector<MlirOperation> &wrapped, nb::handle dest) {
+        Block *to = unwrapBlock(dest, "move_ops_to_block");
+        Operation *destOp = to->getParentOp();
+        for (MlirOperation w : wrapped)
+          if (destOp && unwrap(w)->isAncestor(destOp))
+            throw nb::value_error("move_ops_to_block: an op cannot move into its own region");
+        for (MlirOperation w : wrapped) {
+          Operation *op = unwrap(w);
+          if (Block *from = op->getBlock())
+            to->getOperations().splice(to->end(), from->getOperations(), op->getIterator());
+          else
+            to->push_back(op);
+        }
+      },
+      nb::arg("operations"), nb::arg("block"),
+      "Moves `operations` (in order) to the end of `block`, each spliced from wherever it is.");
 
   m.def(
       "captured_uses",
@@ -634,6 +717,10 @@ void registerOpTable(nb::module_ &m) {
       .def("symbol_references", &OpTable::symbolReferences,
            "Per op, whether a symbol reference is nested anywhere in its attributes "
            "(MLIR's definition of a symbol use).")
+      .def("drop_attribute", &OpTable::dropAttribute, nb::arg("name"),
+           nb::arg("indices") = nb::none(),
+           "Removes attribute `name` from the ops at `indices` (every op of the table when None); "
+           "returns how many had it. Mutates the IR: the table stays valid (no op is erased).")
       .def("named", &OpTable::named, nb::arg("name"),
            "The indices of the ops named `name`, in table order.");
 }

@@ -178,13 +178,13 @@ def load_user_program(args):
 
 
 def _node_name(tensor):
-    from .importers.graph import parse_tensor_name
+    from .tfcore.tensor_names import parse_tensor_name
     return parse_tensor_name(tensor)[0]
 
 
 def _as_placeholder_type(nodes, name, value):
     """A fed value as its placeholder's dtype (as a TF1 session converts feeds)."""
-    from .importers import tf_types
+    from .tfcore import tf_types
     from .runtime.device import element_dtype
 
     node = nodes.get(_node_name(name))
@@ -353,7 +353,7 @@ class Demo:
         from mlir import ir
 
         from . import driver
-        from .importers.errors import TFImportError
+        from .tfcore.errors import TFImportError
 
         context = ir.Context()
         t0 = time.perf_counter()

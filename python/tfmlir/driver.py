@@ -16,7 +16,7 @@ the ``tfmlir import`` command take a TF program through the same stages:
    (:func:`bridge_pipeline`).
 
 :func:`import_and_bridge` runs them all with one :class:`BridgeOptions`.
-Failures are :class:`~tfmlir.importers.errors.TFImportError` (import,
+Failures are :class:`~tfmlir.tfcore.errors.TFImportError` (import,
 functionalization) and :class:`BridgeError` (the bridge), each with the
 diagnostics of what failed; the caller says it in its own words.
 """
@@ -84,7 +84,7 @@ def functionalize(module):
     module is left as it was)."""
     from mlir import ir
 
-    from .importers.errors import TFImportError
+    from .tfcore.errors import TFImportError
     from .passes import framework
     from .passes.tf_executor_functionalize_control_flow import has_v1_control_flow
 

@@ -44,10 +44,12 @@ class TensorFlowChild:
 
     ``env``: environment variables set for the child (``TF_CPP_MIN_LOG_LEVEL`` defaults to
     2). ``keep_stderr``: keep what the process prints on stderr (for error messages);
-    otherwise it is dropped.
+    otherwise it is dropped. ``python``: the interpreter that has TensorFlow (default: this
+    one; the child's program imports TensorFlow only, so any Python with TF 2.21 serves).
     """
 
-    def __init__(self, *, env=None, keep_stderr=False):
+    def __init__(self, *, env=None, keep_stderr=False, python=None):
+        self._python = python or sys.executable
         self._env = dict(env or {})
         self._keep_stderr = keep_stderr
         self._proc = None
@@ -69,7 +71,7 @@ class TensorFlowChild:
                 self._stderr.close()
             self._stderr = tempfile.TemporaryFile()
         self._buffer = b""
-        self._proc = subprocess.Popen([sys.executable, "-P", MAIN], stdin=subprocess.PIPE,
+        self._proc = subprocess.Popen([self._python, "-P", MAIN], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE,
                                       stderr=self._stderr if self._keep_stderr else subprocess.DEVNULL,
                                       env=env)

@@ -277,7 +277,7 @@ def _random_attr_value(rng, pb):
 
 def mutate_graphdef(rng, data, pool):
     """Structural edits through tfmlir's protobuf codec; byte edits otherwise."""
-    from tfmlir.importers import protobuf as pb
+    from tfmlir.tfcore import protobuf as pb
 
     if rng.random() < 0.4:
         return mutate_bytes(rng, data)
@@ -514,7 +514,7 @@ def mutate_tpu_graphdef(rng, data, pool):
     """Structural edits of a TPU GraphDef: TPUReplicateMetadata's attributes, the
     _tpu_replicate cluster names, _xla_outside_compilation, TPUReplicatedInput/Output
     counts, device strings; byte edits and the generic GraphDef edits sometimes."""
-    from tfmlir.importers import protobuf as pb
+    from tfmlir.tfcore import protobuf as pb
 
     if rng.random() < 0.1:
         return mutate_bytes(rng, data)

@@ -4,7 +4,7 @@ Builds one ``-split-input-file`` chunk per (DataType, op): the op applied to
 constants of that element type where its OpDef takes the type attribute (and
 to small constants of their own type where the OpDef fixes one), plus the
 same op on function arguments. The types are TensorFlow's DataType table
-(``tfmlir.importers.tf_types``: every float, int, unsigned, complex, bool,
+(``tfmlir.tfcore.tf_types``: every float, int, unsigned, complex, bool,
 string, quantized, resource, variant, bf16/f8/f4/i4/i2 type, and the
 reference types); the ops are every op tfmlir folds: the C++ folders and
 canonicalization patterns (``tfmlir._tfmlir.hand_written_semantics()``) and the ops the
@@ -37,7 +37,7 @@ def folding_ops():
 
 def element_types():
     """[(DataType name, MLIR element type text, dtype)] of TF's DataType table."""
-    from tfmlir.importers import tf_types
+    from tfmlir.tfcore import tf_types
     out = []
     for dtype in sorted(tf_types.DTYPE_NAMES):
         if dtype == 0:
@@ -53,7 +53,7 @@ def element_types():
 
 def _constant(text, dtype, shape=(2,)):
     """MLIR attribute text of a small constant of element type `text`, or None."""
-    from tfmlir.importers import tf_types, tensor_proto
+    from tfmlir.tfcore import tf_types, tensor_proto
     dims = "x".join(map(str, shape))
     ttype = f"tensor<{dims}x{text}>" if shape else f"tensor<{text}>"
     n = int(np.prod(shape)) if shape else 1
@@ -76,14 +76,14 @@ def _constant(text, dtype, shape=(2,)):
 
 def _fixed_constant(arg_dtype):
     """A small constant for an OpDef input of a fixed DataType (axis-like 0)."""
-    from tfmlir.importers import tf_types
+    from tfmlir.tfcore import tf_types
     text = tf_types.element_type(arg_dtype)
     return _constant(text, arg_dtype, shape=())
 
 
 def chunks():
     """[(label, MLIR text)] of every (element type, op) case."""
-    from tfmlir.importers import opdb, tf_types
+    from tfmlir.tfcore import opdb, tf_types
     out = []
     ops = folding_ops()
     for type_name, text, dtype in element_types():

@@ -14,7 +14,7 @@ import tfmlir  # noqa: F401
 from mlir import ir
 
 from tfmlir import exporters
-from tfmlir.importers import protobuf as pb
+from tfmlir.tfcore import protobuf as pb
 from tfmlir.importers.api import import_graph_def, import_function_def
 
 CORPUS = ["resnet50", "transformer_encoder", "lstm", "tf1_v1_control_flow"]

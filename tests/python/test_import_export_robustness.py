@@ -13,8 +13,8 @@ import tfmlir  # noqa: F401
 from mlir import ir
 
 from tfmlir import exporters, importers
-from tfmlir.importers import protobuf as pb
-from tfmlir.importers import tf_types as T
+from tfmlir.tfcore import protobuf as pb
+from tfmlir.tfcore import tf_types as T
 from tfmlir.importers.api import import_graph_def
 
 

@@ -20,7 +20,7 @@ import tfmlir  # noqa: F401
 from mlir import ir
 
 from tfmlir import importers
-from tfmlir.importers import protobuf as pb
+from tfmlir.tfcore import protobuf as pb
 from tfmlir.importers.api import import_function_def, import_graph_def
 from tfmlir.testing.tf_oracle import canonical
 
@@ -176,7 +176,7 @@ import sys
 sys.modules["tensorflow.python.pywrap_dlopen_global_flags"] = None
 import importlib
 from google.protobuf.descriptor import FieldDescriptor as FD
-from tfmlir.importers import protobuf as pb
+from tfmlir.tfcore import protobuf as pb
 mods = ["tensorflow.core.framework.graph_pb2", "tensorflow.core.framework.function_pb2",
         "tensorflow.core.framework.op_def_pb2", "tensorflow.core.framework.attr_value_pb2",
         "tensorflow.core.framework.tensor_pb2", "tensorflow.core.framework.node_def_pb2",

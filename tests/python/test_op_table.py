@@ -293,3 +293,82 @@ func.func @f(%a: tensor<f32>) -> tensor<f32> {
         # tf_type.func and a type's encoding; a string holding '@' is not a reference.
         assert [flags[i] for i, n in enumerate(names) if n.startswith("tf.")] == [True, True, True, True, False]
         assert not any(flags[i] for i, n in enumerate(names) if not n.startswith("tf."))
+
+
+GROUPS = r'''
+func.func @f(%arg0: tensor<i32>, %p: tensor<i1>) -> (tensor<i32>, tensor<i32>) {
+  %a = "tf.Neg"(%arg0) {device = "/device:CPU:0", _tpu_replicate = "c"} : (tensor<i32>) -> tensor<i32>
+  %b = "tf.Abs"(%a) {device = "/device:TPU_REPLICATED_CORE:0"} : (tensor<i32>) -> tensor<i32>
+  %c = "tf.IfRegion"(%p) ({
+    %d = "tf.Neg"(%b) {device = "/device:CPU:0"} : (tensor<i32>) -> tensor<i32>
+    "tf.Yield"(%d) : (tensor<i32>) -> ()
+  }, {
+    "tf.Yield"(%a) : (tensor<i32>) -> ()
+  }) {is_stateless = true} : (tensor<i1>) -> tensor<i32>
+  %e = "tf.Sign"(%a) : (tensor<i32>) -> tensor<i32>
+  func.return %c, %e : tensor<i32>, tensor<i32>
+}
+'''
+
+
+@pytest.fixture
+def groups():
+    with ir.Context() as ctx, ir.Location.unknown():
+        module = ir.Module.parse(GROUPS, ctx)
+        func = module.body.operations[0]
+        yield module, list(func.regions[0].blocks[0].operations)
+
+
+def test_escaping_results_are_the_results_used_outside_the_group(groups):
+    module, (a, b, c, e, ret) = groups
+    # a: used by b and c (inside) and e (outside); b: only inside c; c: by the return.
+    assert _tfmlir.escaping_results([a.operation, b.operation, c.operation]) == [a.result, c.result]
+    assert _tfmlir.escaping_results([a.operation, b.operation, c.operation, e.operation]) == \
+        [c.result, e.result]
+    assert _tfmlir.escaping_results([b.operation]) == [b.result]  # used in c's region: outside b
+    assert _tfmlir.escaping_results([]) == []
+
+
+def test_replace_uses_outside_keeps_the_uses_inside_the_op(groups):
+    module, (a, b, c, e, ret) = groups
+    _tfmlir.replace_uses_outside([a.result], [module.body.operations[0].regions[0].blocks[0].arguments[0]], c)
+    # b and e moved to the argument; the else branch of c (inside) still yields a.
+    assert b.operands[0] != a.result and e.operands[0] != a.result
+    assert c.regions[1].blocks[0].operations[0].operands[0] == a.result
+    with pytest.raises(ValueError):
+        _tfmlir.replace_uses_outside([a.result], [], c)
+    with pytest.raises(ValueError):  # a value of another type
+        f32 = ir.Operation.create("tf.Const", results=[ir.RankedTensorType.get([], ir.F32Type.get())],
+                                  attributes={"value": ir.DenseElementsAttr.get_splat(
+                                      ir.RankedTensorType.get([], ir.F32Type.get()), ir.FloatAttr.get_f32(1.0))},
+                                  ip=ir.InsertionPoint(b))
+        _tfmlir.replace_uses_outside([a.result], [f32.result], c)
+    assert module.operation.verify()
+
+
+def test_move_ops_to_block_splices_in_order(groups):
+    module, (a, b, c, e, ret) = groups
+    then_block = c.regions[0].blocks[0]
+    with pytest.raises(ValueError):  # into its own region
+        _tfmlir.move_ops_to_block([c.operation], then_block)
+    holder = ir.Operation.create("tf_device.cluster", results=[], regions=1, ip=ir.InsertionPoint(ret))
+    block = holder.regions[0].blocks.append()
+    _tfmlir.move_ops_to_block([e.operation, a.operation], block)
+    assert [op.name for op in block.operations] == ["tf.Sign", "tf.Neg"]
+    assert [op.name for op in module.body.operations[0].regions[0].blocks[0].operations] == \
+        ["tf.Abs", "tf.IfRegion", "tf_device.cluster", "func.return"]
+
+
+def test_drop_attribute(groups):
+    module, (a, b, c, e, ret) = groups
+    table = _tfmlir.OpTable(module.operation, "post")
+    devices = table.strings("device")
+    with_cpu = [i for i, d in enumerate(devices) if d == b"/device:CPU:0"]
+    assert len(with_cpu) == 2
+    assert table.drop_attribute("device", with_cpu) == 2
+    assert table.strings("device").count(b"/device:CPU:0") == 0
+    assert table.strings("device").count(b"/device:TPU_REPLICATED_CORE:0") == 1
+    assert table.drop_attribute("_tpu_replicate") == 1 and table.drop_attribute("_tpu_replicate") == 0
+    assert "_tpu_replicate" not in a.attributes
+    with pytest.raises(IndexError):
+        table.drop_attribute("device", [len(table)])

@@ -163,7 +163,7 @@ def _marked_in_text(text):
 
 def _expected_types(outputs):
     """Oracle 1's outputs as MLIR types (resource / variant subtypes from the handle data)."""
-    from tfmlir.importers import tf_types as T
+    from tfmlir.tfcore import tf_types as T
     types = []
     for out in outputs:
         subs = None

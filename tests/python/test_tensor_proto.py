@@ -14,8 +14,8 @@ from mlir import ir, passmanager
 import tfmlir  # noqa: F401
 from tfmlir import exporters, importers
 from tfmlir.dialects import tf_type
-from tfmlir.importers import protobuf as pb
-from tfmlir.importers import tensor_proto as TP
+from tfmlir.tfcore import protobuf as pb
+from tfmlir.tfcore import tensor_proto as TP
 
 from conftest import TESTS_DIR, assert_same_text, describe_failure, require_tensorflow, run_python
 

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import REPO_ROOT, have_tensorflow
 
-MODULE = REPO_ROOT / "python" / "tfmlir" / "passes" / "analysis" / "_tf2xla_defs.py"
+MODULE = REPO_ROOT / "python" / "tfmlir" / "passes" / "generated" / "tf2xla_defs.py"
 
 
 @pytest.mark.tf
@@ -18,7 +18,7 @@ def test_generated_defs_match_installed_tensorflow(tmp_path):
                            "-o", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert out.read_text() == MODULE.read_text(), (
-        "python/tfmlir/passes/analysis/_tf2xla_defs.py is stale: run scripts/gen_tf2xla_defs.py")
+        "python/tfmlir/passes/generated/tf2xla_defs.py is stale: run scripts/gen_tf2xla_defs.py")
 
 
 def test_parser_resolves_named_constants():

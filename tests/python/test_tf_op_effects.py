@@ -233,12 +233,12 @@ def test_generated_files_are_up_to_date(tmp_path):
     committed ODS, resource kinds, unknown-op effect list and Python table."""
     import shutil
     copy = tmp_path / "repo"
-    for sub in ("scripts", "third_party", "td", "python/tfmlir/passes/analysis", "cpp/include/tfmlir"):
+    for sub in ("scripts", "third_party", "td", "python/tfmlir/passes/generated", "cpp/include/tfmlir"):
         shutil.copytree(REPO_ROOT / sub, copy / sub)
     proc = subprocess.run([sys.executable, str(copy / "scripts" / "gen_tf_ops.py")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    for rel in ("td/generated", "python/tfmlir/passes/analysis/_tf_op_effects.py",
+    for rel in ("td/generated", "python/tfmlir/passes/generated/tf_op_effects.py",
                 "cpp/include/tfmlir/TfResourceKinds.h.inc",
                 "cpp/include/tfmlir/TfRegistryStateless.h.inc",
                 "cpp/include/tfmlir/TfFoldTraits.h.inc"):

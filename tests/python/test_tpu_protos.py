@@ -19,11 +19,11 @@ from conftest import (REPO_ROOT, assert_same_text, describe_failure, have_tensor
 
 from google.protobuf import descriptor_pb2
 
-from tfmlir.passes.analysis import _tpu_protos
+from tfmlir.passes.generated import tpu_protos as _tpu_protos
 from tfmlir.passes.analysis import tpu_protos as T
 from tfmlir.passes.analysis.fingerprint import fingerprint64
 
-MODULE = REPO_ROOT / "python" / "tfmlir" / "passes" / "analysis" / "_tpu_protos.py"
+MODULE = REPO_ROOT / "python" / "tfmlir" / "passes" / "generated" / "tpu_protos.py"
 needs_tf = pytest.mark.skipif(not have_tensorflow(), reason="tensorflow is not installed")
 
 
@@ -102,7 +102,7 @@ def test_generated_protos_match_installed_tensorflow(tmp_path):
                            "-o", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert out.read_text() == MODULE.read_text(), (
-        "python/tfmlir/passes/analysis/_tpu_protos.py is stale: run scripts/gen_tpu_protos.py")
+        "python/tfmlir/passes/generated/tpu_protos.py is stale: run scripts/gen_tpu_protos.py")
 
 
 def _files():
@@ -433,7 +433,7 @@ def test_kept_types_are_cpp_runtimes(cpp_oracle):
 
 def _compile_op(context, metadata):
     from mlir import ir
-    from tfmlir.importers.tf_types import mlir_string
+    from tfmlir.tfcore.tf_types import mlir_string
     module = ir.Module.parse(
         '"tf._TPUCompileMlir"() {metadata = ' + mlir_string(metadata) + ', mlir_module = ""} : '
         "() -> (tensor<!tf_type.string>, tensor<3x!tf_type.string>)", context)

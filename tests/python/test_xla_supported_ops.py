@@ -9,11 +9,11 @@ import pytest
 
 from conftest import REPO_ROOT, have_tensorflow
 
-TABLE = REPO_ROOT / "python" / "tfmlir" / "passes" / "analysis" / "_xla_supported_ops.py"
+TABLE = REPO_ROOT / "python" / "tfmlir" / "passes" / "generated" / "xla_supported_ops.py"
 
 
 def test_table_covers_tf_ods_ops_once():
-    from tfmlir.passes.analysis import _xla_supported_ops as data
+    from tfmlir.passes.generated import xla_supported_ops as data
     facts = json.load(open(REPO_ROOT / "third_party" / "tensorflow" / "tf_ods_ops.json"))["ops"]
     groups = [data.SUPPORTED, data.UNSUPPORTED, data.STRING_TYPED, data.REWRITTEN_BEFORE,
               frozenset(data.UNOBSERVED)]
@@ -31,5 +31,5 @@ def test_table_matches_installed_tensorflow(tmp_path):
                            "-o", str(out)], capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert out.read_text() == TABLE.read_text(), (
-        "python/tfmlir/passes/analysis/_xla_supported_ops.py is stale: run "
+        "python/tfmlir/passes/generated/xla_supported_ops.py is stale: run "
         "scripts/dump_xla_supported_ops.py")

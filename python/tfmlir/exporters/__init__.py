@@ -7,14 +7,14 @@
 See :mod:`tfmlir.exporters.graphdef` for what is exported and which IR cannot
 be (:class:`TFExportError`, a ``ValueError``).
 """
-from ..importers.errors import TFExportError
-from ..importers import protobuf as _pb
+from ..tfcore.errors import TFExportError
+from ..tfcore import protobuf as _pb
 
 __all__ = ["export_graph_def", "export_graph_def_message", "TFExportError"]
 
 
 def export_graph_def_message(module, *, function_name=None, validate=True):
-    """The exported GraphDef as a :class:`tfmlir.importers.protobuf.Message`."""
+    """The exported GraphDef as a :class:`tfmlir.tfcore.protobuf.Message`."""
     from .graphdef import export_graph_def
     return export_graph_def(module, function_name=function_name, validate=validate)
 

@@ -6,7 +6,7 @@
 import argparse
 import sys
 
-from ..importers.errors import TFExportError
+from ..tfcore.errors import TFExportError
 
 
 def build_parser():

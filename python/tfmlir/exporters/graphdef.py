@@ -33,12 +33,13 @@ import numpy as np
 
 from .. import irsafe
 from ..importers import graph as G
-from ..importers import opdb
-from ..importers import protobuf as pb
-from ..importers import tensor_proto as TP
-from ..importers import tf_types as T
+from ..tfcore.tensor_names import parse_tensor_name, tensor_name
+from ..tfcore import opdb
+from ..tfcore import protobuf as pb
+from ..tfcore import tensor_proto as TP
+from ..tfcore import tf_types as T
 from ..device_names import canonical_device
-from ..importers.errors import TFExportError
+from ..tfcore.errors import TFExportError
 
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _VALID_NODE_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*\Z")  # \Z: no trailing newline
@@ -616,7 +617,7 @@ class _FunctionExporter:
         return self.output_ref(node_name, producer, k)
 
     def output_ref(self, node_name, producer, k):
-        return G.tensor_name(node_name, k)
+        return tensor_name(node_name, k)
 
     def control_inputs(self, values, op):
         out = []
@@ -902,7 +903,7 @@ class _GraphExporter(_FunctionExporter):
         self.arg_names = {}
         placeholders = []
         for i, arg in enumerate(self.args):
-            base = G.parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"
+            base = parse_tensor_name(inputs[i])[0] if i < len(inputs) else f"arg{i}"
             name = self.namer.unique(base)
             dtype, shape, subs = _tensor_info(arg.type)
             attrs = {"dtype": pb.Message("AttrValue", type=T.base_dtype(dtype)),
@@ -921,8 +922,8 @@ class _GraphExporter(_FunctionExporter):
         for i, v in enumerate(data):
             src = self.input_string(v, fetch)
             want = self.output_names[i] if i < len(self.output_names) else f"output{i}"
-            want_node, want_idx = G.parse_tensor_name(want)
-            if G.tensor_name(want_node, want_idx) == src or (want_idx == 0 and want_node == src):
+            want_node, want_idx = parse_tensor_name(want)
+            if tensor_name(want_node, want_idx) == src or (want_idx == 0 and want_node == src):
                 continue
             name = self.namer.unique(want_node)
             dtype = _tensor_info(v.type)[0]
@@ -1247,7 +1248,7 @@ class _ModuleView:
 
 
 def export_graph_def(module, *, function_name=None, validate=True):
-    """The GraphDef (a :class:`tfmlir.importers.protobuf.Message`) of an MLIR module.
+    """The GraphDef (a :class:`tfmlir.tfcore.protobuf.Message`) of an MLIR module.
 
     With `validate` (the default) the GraphDef is imported once more, with
     TensorFlow's import checks (op registry types, shape functions, graph

@@ -14,10 +14,10 @@ functions, and ``tf.entry_function`` / ``tf._user_specified_name`` /
     module = importers.import_function(concrete_function)
 
 TensorFlow is not needed: the protocol buffers are decoded by
-:mod:`tfmlir.importers.protobuf` and TensorFlow's op registry is a data file.
+:mod:`tfmlir.tfcore.protobuf` and TensorFlow's op registry is a data file.
 Invalid input raises :class:`ImportError` (a ``ValueError``) naming the node.
 """
-from .errors import TFImportError, TFExportError
+from ..tfcore.errors import TFImportError, TFExportError
 from .api import import_function, import_function_def, import_graph_def, import_saved_model  # noqa: F401
 
 # The issue's name for the error class; shadows the builtin only inside this namespace.

@@ -3,10 +3,10 @@ import os
 
 from . import core
 from . import graph as G
-from . import opdb
-from . import protobuf as pb
-from . import tf_types as T
-from .errors import TFImportError
+from ..tfcore import opdb
+from ..tfcore import protobuf as pb
+from ..tfcore import tf_types as T
+from ..tfcore.errors import TFImportError
 from .graph_import import Importer, default_versions, import_graph, versions_of
 
 

@@ -20,12 +20,13 @@ import re
 import struct
 
 from . import graph as G
-from . import opdb
-from . import protobuf as pb
-from . import tensor_proto as TP
-from . import tf_types as T
+from ..tfcore.tensor_names import CONTROL
+from ..tfcore import opdb
+from ..tfcore import protobuf as pb
+from ..tfcore import tensor_proto as TP
+from ..tfcore import tf_types as T
 from ..device_names import canonical_device  # noqa: F401  (re-exported for the exporter)
-from .errors import TFImportError
+from ..tfcore.errors import TFImportError
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")  # \Z: no trailing newline
 # Constants larger than this (bytes) are set from buffers after parsing.
@@ -410,7 +411,7 @@ class FunctionEmitter:
         if base is None:
             raise TFImportError("graph is not in topological order (use before definition)", node=node.name)
         n = self.nresults[node]
-        if idx == G.CONTROL:
+        if idx == CONTROL:
             idx = n - 1
         return base if n == 1 else f"{base}#{idx}"
 
@@ -451,7 +452,7 @@ class FunctionEmitter:
                 if len(node.in_edges) != 1:
                     raise TFImportError("the node has other inputs besides the _SOURCE node", node=node.name)
                 continue
-            if e.src_output == G.CONTROL:
+            if e.src_output == CONTROL:
                 if src.cls == "arg" or src in self.arg_of:
                     continue
                 controls.append(e)
@@ -461,7 +462,7 @@ class FunctionEmitter:
         controls.sort(key=lambda e: e.src.id)
         operands = [self.ref(e.src, e.src_output) for e in data]
         operand_types = [self.value_type(e.src, e.src_output) for e in data]
-        control_operands = [self.ref(e.src, G.CONTROL) for e in controls]
+        control_operands = [self.ref(e.src, CONTROL) for e in controls]
         # Attributes.
         ods_name = node_type if not sink else None
         ods = opdb.ods(ods_name) if ods_name else None
@@ -692,8 +693,8 @@ class FunctionEmitter:
         ret_attrs = []
         for node, idx in ret_nodes:
             if node.cls == "retval" and self.rets_are_retvals:
-                e = next((e for e in node.in_edges if e.src_output != G.CONTROL), None)
-                if e is None or sum(1 for e2 in node.in_edges if e2.src_output != G.CONTROL) != 1:
+                e = next((e for e in node.in_edges if e.src_output != CONTROL), None)
+                if e is None or sum(1 for e2 in node.in_edges if e2.src_output != CONTROL) != 1:
                     raise TFImportError("return node with multiple inputs", node=node.name)
                 fetch_vals.append(self.ref(e.src, e.src_output))
                 fetch_types.append(self.value_type(e.src, e.src_output))
@@ -720,7 +721,7 @@ class FunctionEmitter:
         for node in control_ret_nodes:
             if node in self.arg_of:
                 continue
-            fetch_vals.append(self.ref(node, G.CONTROL))
+            fetch_vals.append(self.ref(node, CONTROL))
             fetch_types.append(CONTROL_T)
         result_types = fetch_types[:n_data]
         if self.result_types_override is not None:
@@ -786,7 +787,7 @@ class FunctionEmitter:
 
     def source_type(self, src):
         # The NextIteration source has the type of the sink's data input.
-        e = next(e for e in src.in_edges if e.src_output != G.CONTROL and e.dst_input == 0)
+        e = next(e for e in src.in_edges if e.src_output != CONTROL and e.dst_input == 0)
         return self.value_type(e.src, e.src_output)
 
     def underscore_attrs(self, node):

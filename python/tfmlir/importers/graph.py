@@ -14,12 +14,12 @@ Errors raise :class:`TFImportError` naming the node.
 """
 import heapq
 
-from . import opdb
-from . import protobuf as pb
-from .errors import TFImportError
-from .tf_types import DTYPE_NAMES as _DTYPE_NAMES, dtype_name
+from ..tfcore import opdb
+from ..tfcore import protobuf as pb
+from ..tfcore.errors import TFImportError
+from ..tfcore.tf_types import DTYPE_NAMES as _DTYPE_NAMES, dtype_name
+from ..tfcore.tensor_names import CONTROL, parse_tensor_name, tensor_name
 
-CONTROL = -1
 # The most inputs or outputs one OpDef argument may stand for (a number attr such as N): no
 # real graph comes near, and a corrupt N must not allocate a list of 10**12 types.
 MAX_ARG_LENGTH = 1 << 20
@@ -175,24 +175,6 @@ class FunctionLibrary:
         if od is not None:
             return od
         return opdb.get(op)
-
-
-def parse_tensor_name(s):
-    """'^n' -> (n, CONTROL); 'n:3' -> (n, 3); 'n' -> (n, 0)."""
-    if s.startswith("^"):
-        return s[1:], CONTROL
-    i = s.rfind(":")
-    if i > 0:
-        tail = s[i + 1:]
-        if tail.isdigit():
-            return s[:i], int(tail)
-    return s, 0
-
-
-def tensor_name(node_name, index):
-    if index == CONTROL:
-        return "^" + node_name
-    return node_name if index == 0 else f"{node_name}:{index}"
 
 
 def arg_num_types(attrs, arg, node_name=None):

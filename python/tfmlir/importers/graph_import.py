@@ -5,10 +5,11 @@ function library) and :func:`import_graph` (one graph of NodeDefs into a functio
 """
 from . import core
 from . import graph as G
-from . import opdb
-from . import protobuf as pb
-from . import tf_types as T
-from .errors import TFImportError
+from ..tfcore.tensor_names import CONTROL, parse_tensor_name
+from ..tfcore import opdb
+from ..tfcore import protobuf as pb
+from ..tfcore import tf_types as T
+from ..tfcore.errors import TFImportError
 
 
 def context_or_current(context):
@@ -140,7 +141,7 @@ class Importer:
 def _feeds_by_node(inputs):
     feeds = {}
     for name, dtype, shape in inputs:
-        node, idx = G.parse_tensor_name(name)
+        node, idx = parse_tensor_name(name)
         if idx < 0:
             raise TFImportError(f"feed output tensor must be a data output '{name}'")
         if idx in feeds.setdefault(node, {}):
@@ -196,10 +197,10 @@ def _replace_feeds(g, inputs, set_placeholder_attrs):
                     dst, slot = e.dst, e.dst_input
                     g.remove_edge(e)
                     g.add_edge(ph, 0, dst, slot)
-                elif in_place and e.src_output == G.CONTROL:
+                elif in_place and e.src_output == CONTROL:
                     dst = e.dst
                     g.remove_edge(e)
-                    g.add_edge(ph, G.CONTROL, dst, G.CONTROL)
+                    g.add_edge(ph, CONTROL, dst, CONTROL)
             if in_place:
                 g.remove_node(node)
             remapped[name] = ph
@@ -241,7 +242,7 @@ def import_graph(imp, ndefs, vdef, inputs, outputs, control_outputs, func_name, 
         node = remapped.get(name)
         if node is not None:
             return node, 0
-        node_name, idx = G.parse_tensor_name(name)
+        node_name, idx = parse_tensor_name(name)
         node = by_name.get(node_name)
         if node is None:
             raise TFImportError(f"{what} '{name}' was not found in the graph")

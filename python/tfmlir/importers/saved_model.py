@@ -26,9 +26,10 @@ import os
 from . import core
 from .graph_import import Importer, import_graph, versions_of
 from . import graph as G
-from . import protobuf as pb
-from . import tf_types as T
-from .errors import TFImportError
+from ..tfcore.tensor_names import parse_tensor_name
+from ..tfcore import protobuf as pb
+from ..tfcore import tf_types as T
+from ..tfcore.errors import TFImportError
 
 
 def _load(path):
@@ -49,11 +50,11 @@ def _init_op(meta):
     if sig is not None:
         out = sig.outputs.get("__saved_model_init_op")
         if out is not None and out.name:
-            return G.parse_tensor_name(out.name)[0]
+            return parse_tensor_name(out.name)[0]
     for key in ("saved_model_main_op", "legacy_init_op"):
         coll = meta.collection_def.get(key)
         if coll is not None and coll.has("node_list") and coll.node_list.value:
-            return G.parse_tensor_name(coll.node_list.value[0])[0]
+            return parse_tensor_name(coll.node_list.value[0])[0]
     return None
 
 

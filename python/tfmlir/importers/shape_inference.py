@@ -17,8 +17,9 @@ from ..shapes.algebra import NOT_EVALUATED, ShapeError
 from ..shapes.functions import SHAPE_FNS, Context, unknown_shape
 from ..shapes.values import ValueEvaluator
 from . import graph as G
-from . import tf_types as T
-from .errors import TFImportError
+from ..tfcore.tensor_names import CONTROL
+from ..tfcore import tf_types as T
+from ..tfcore.errors import TFImportError
 
 
 def _attr_value(node, name, default=None):
@@ -119,7 +120,7 @@ class ShapeInference(ValueEvaluator):
         handles = [None] * n_in
         edges = [None] * n_in
         for e in node.in_edges:
-            if e.src_output == G.CONTROL:
+            if e.src_output == CONTROL:
                 continue
             edges[e.dst_input] = e
             src_ctx = self.ctx.get(e.src)
@@ -234,7 +235,7 @@ class ShapeInference(ValueEvaluator):
             idx = r.attrs["index"].i
             if idx >= c.num_outputs:
                 continue
-            e = next((e for e in r.in_edges if e.src_output != G.CONTROL), None)
+            e = next((e for e in r.in_edges if e.src_output != CONTROL), None)
             if e is None:
                 continue
             src = inner.ctx.get(e.src)
@@ -260,7 +261,7 @@ class ShapeInference(ValueEvaluator):
 
     def _v_operand(self, v, i):
         for e in v[0].in_edges:
-            if e.dst_input == i and e.src_output != G.CONTROL:
+            if e.dst_input == i and e.src_output != CONTROL:
                 return (e.src, e.src_output)
         return None
 

@@ -47,9 +47,7 @@ from mlir import ir
 from .. import _tfmlir, irsafe
 from .analysis.names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
 from .analysis.symbols import module_body, symbol_name
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
+from .walk import ADVANCE, POST_ORDER
 
 
 def walk_ops(op):
@@ -61,9 +59,9 @@ def walk_ops(op):
 
     def visit(nested):
         found.append(nested.operation)
-        return _ADVANCE
+        return ADVANCE
 
-    op.walk(visit, _POST_ORDER)
+    op.walk(visit, POST_ORDER)
     return found
 
 
@@ -85,7 +83,7 @@ def post_order(scope):
 
     def visit(nested):
         collect(nested)
-        return _ADVANCE
+        return ADVANCE
 
     owner = None
     if isinstance(scope, ir.Region):
@@ -96,11 +94,11 @@ def post_order(scope):
             owner = None
     if owner is not None and len(owner.regions) == 1:
         # One walk from the region's op (which comes last in post-order) instead of one per op.
-        owner.operation.walk(visit, _POST_ORDER)
+        owner.operation.walk(visit, POST_ORDER)
         ops.pop()
         return ops
     for op in _ops_of(scope):
-        op.walk(visit, _POST_ORDER)
+        op.walk(visit, POST_ORDER)
     return ops
 
 
@@ -310,8 +308,8 @@ def replace_uses_in(old, new, scope):
             for index in range(len(operands)):
                 if operands[index] == old:
                     uses.append((nested, index))
-            return _ADVANCE
-        op.walk(visit, _POST_ORDER)
+            return ADVANCE
+        op.walk(visit, POST_ORDER)
     for op, index in uses:
         op.operands[index] = new
     return len(uses)

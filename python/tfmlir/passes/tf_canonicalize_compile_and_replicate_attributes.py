@@ -21,7 +21,7 @@ process crashes.
 from mlir import ir
 
 from ..device_names import parse_full_or_local_name
-from .analysis import _tf2xla_defs as tf2xla_defs
+from .generated import tf2xla_defs
 from .framework import Pass, PassFailure, register_pass
 from .ir_helpers import ops_with_attributes
 

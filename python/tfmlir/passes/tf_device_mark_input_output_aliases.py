@@ -26,11 +26,9 @@ from .analysis.names import (ASSIGN_VARIABLE, CLUSTER_FUNC, DEVICE_RETURN, FUNC,
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .ir_helpers import arg_attr, set_arg_attr
+from .walk import ADVANCE, POST_ORDER
 
 ALIASING_ATTR = "tf.aliasing_output"
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 @register_pass
@@ -43,8 +41,8 @@ class MarkInputOutputAliasesPass(Pass):
         module = module.operation
         cluster_funcs = []
         module.walk(lambda op: (cluster_funcs.append(op.operation)
-                                if op.operation.name == CLUSTER_FUNC else None) or _ADVANCE,
-                    _POST_ORDER)
+                                if op.operation.name == CLUSTER_FUNC else None) or ADVANCE,
+                    POST_ORDER)
         if not cluster_funcs:
             return
         symbols = symbol_ops(module)

@@ -6,15 +6,10 @@ any depth), as TF does; those outside clusters keep it. This lets shape
 inference refine their shapes; it is only safe when compiling to XLA.
 -tf-drop-while-shape-invariant drops it everywhere.
 """
-from mlir import ir
-
 from .analysis.names import CLUSTER, FUNC
 from .framework import Pass, register_pass
 from .tf_drop_while_shape_invariant import drop_shape_invariant
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
+from .walk import ADVANCE, PRE_ORDER, SKIP
 
 
 @register_pass
@@ -28,9 +23,9 @@ class DropWhileShapeInvariantInDeviceCluster(Pass):
         def visit(op):
             if op.name == CLUSTER:
                 clusters.append(op.operation)
-                return _SKIP  # its nested clusters are covered by its walk
-            return _ADVANCE
+                return SKIP  # its nested clusters are covered by its walk
+            return ADVANCE
 
-        func.operation.walk(visit, _PRE_ORDER)
+        func.operation.walk(visit, PRE_ORDER)
         for cluster in clusters:
             drop_shape_invariant(cluster)

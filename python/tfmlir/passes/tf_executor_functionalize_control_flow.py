@@ -68,7 +68,7 @@ variable before its Switch, the condition using a body value, a Merge's
 """
 from mlir import ir
 
-from .analysis import _tf2xla_defs as tf2xla_defs
+from .generated import tf2xla_defs
 from .analysis.executor import (FETCH, ISLAND, YIELD, GraphInfo, control_type, is_control, op_key,
                                 rebuild_op)
 from .analysis.names import FUNC, IDENTITY, IF, RETURN, WHILE
@@ -77,6 +77,7 @@ from .analysis.symbols import module_body
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import SymbolNamer, name_from_loc
 from . import attributes
+from .walk import ADVANCE, PRE_ORDER
 
 ENTER = "tf_executor.Enter"
 EXIT = "tf_executor.Exit"
@@ -96,9 +97,6 @@ _LOOP_OPS = frozenset({ENTER, EXIT, LOOP_COND, SOURCE, SINK})
 # or the predicate's node (If) onto the new op.
 ATTRS_TO_PROPAGATE = tf2xla_defs.ATTRS_TO_PROPAGATE
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
-
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 @register_pass
@@ -120,9 +118,9 @@ def has_v1_control_flow(module):
         if op.name in V1_OPS:
             found.append(op)
             return ir.WalkResult.INTERRUPT
-        return _ADVANCE
+        return ADVANCE
 
-    module.operation.walk(visit, _PRE_ORDER)
+    module.operation.walk(visit, PRE_ORDER)
     return bool(found)
 
 
@@ -258,7 +256,7 @@ class _Functionalizer:
         def visit(op):
             if op.name == GRAPH:
                 graphs.append(op)
-            return _ADVANCE
+            return ADVANCE
 
         func.walk(visit, ir.WalkOrder.POST_ORDER)
         if not graphs:
@@ -364,7 +362,7 @@ class _Functionalizer:
         def visit(op):
             opname = op.name
             if opname.startswith("tf_executor.") or opname in (FUNC, RETURN):
-                return _ADVANCE
+                return ADVANCE
             if opname in (WHILE, IF):
                 names = [_symbol(op, a) for a in ("cond", "body", "then_branch", "else_branch")]
                 names = [n for n in names if n]
@@ -372,13 +370,13 @@ class _Functionalizer:
                     if not all(self._stateless(n, memo) for n in names):
                         pure[0] = False
                         return ir.WalkResult.INTERRUPT
-                    return _ADVANCE
+                    return ADVANCE
             if may_have_side_effect(op, opname):
                 pure[0] = False
                 return ir.WalkResult.INTERRUPT
-            return _ADVANCE
+            return ADVANCE
 
-        func.walk(visit, _PRE_ORDER)
+        func.walk(visit, PRE_ORDER)
         memo[name] = pure[0]
         return pure[0]
 
@@ -405,9 +403,9 @@ def _remap(op, mapping, drop):
             new = mapping.get(value)
             if new is not None:
                 operands[index] = new
-        return _ADVANCE
+        return ADVANCE
 
-    op.walk(visit, _PRE_ORDER)
+    op.walk(visit, PRE_ORDER)
     if drop:
         operands = list(op.operands)
         kept = [v for v in operands if v not in drop]
@@ -815,13 +813,13 @@ def _has_side_effects(op):
 
     def visit(nested):
         if nested.name in (ISLAND, YIELD):
-            return _ADVANCE
+            return ADVANCE
         if may_have_side_effect(nested, nested.name):
             found.append(nested)
             return ir.WalkResult.INTERRUPT
-        return _ADVANCE
+        return ADVANCE
 
-    op.walk(visit, _PRE_ORDER)
+    op.walk(visit, PRE_ORDER)
     return bool(found)
 
 

@@ -32,9 +32,7 @@ from mlir import ir
 from .analysis.executor import FETCH, ISLAND, op_key
 from .analysis.graph_skeleton import graph_skeletons, post_order_graphs
 from .framework import FUNC, Pass, PassFailure, erase_op, register_pass
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
+from .walk import ADVANCE, PRE_ORDER
 
 
 @register_pass
@@ -172,7 +170,7 @@ def _island_ops(inner, yield_op):
     """Every op of an island (nested ones included), its yield too."""
     ops = [yield_op]
     for op in inner:
-        op.walk(lambda nested: ops.append(nested) or _ADVANCE, _PRE_ORDER)
+        op.walk(lambda nested: ops.append(nested) or ADVANCE, PRE_ORDER)
     return ops
 
 

@@ -82,6 +82,7 @@ from .analysis.symbol_uses import UnreadableAttribute, referenced_roots
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, erase_op, register_pass
 from . import attributes
+from .walk import ADVANCE, PRE_ORDER
 
 NO_REPLICATION_CLUSTER = "__no_replication_cluster"
 
@@ -91,9 +92,6 @@ _OUTPUT_LIKE = frozenset({TPU_REPLICATED_OUTPUT, TPU_PARTITIONED_OUTPUT, IDENTIT
 _INCONSISTENT = "Collect special Tpu ops failed: Graph contains op with inconsistent cluster info"
 _CYCLE = ("Merging island failed: the TPU cluster likely contains a cycle with non-TPU operations "
           "or has unsupported ops")
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
 
 
 @register_pass
@@ -129,8 +127,6 @@ def _text(raw):
     """A string attribute's bytes as str (non-UTF-8 bytes kept as surrogates), None for
     anything else."""
     return raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else None
-
-
 
 
 def _cluster_of(status, device, info):
@@ -461,7 +457,7 @@ def _sort_topologically(block, first, end, graph):
     dependents = [[] for _ in span]
     for position, op in enumerate(span):
         values = []
-        op.walk(lambda nested: values.extend(nested.operands) or _ADVANCE, _PRE_ORDER)
+        op.walk(lambda nested: values.extend(nested.operands) or ADVANCE, PRE_ORDER)
         producers = {defined[value] for value in values if value in defined} - {position}
         waiting_for.append(len(producers))
         for producer in producers:

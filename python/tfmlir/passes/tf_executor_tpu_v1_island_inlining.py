@@ -33,9 +33,7 @@ from .analysis.executor import op_key
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
 from .analysis.names import PARTITIONED_CALL, RETURN
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_POST_ORDER = ir.WalkOrder.POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass
@@ -74,9 +72,9 @@ def _calls_in(op, into, container):
     def visit(nested):
         if nested.name == PARTITIONED_CALL:
             into.append((nested, container))
-        return _ADVANCE
+        return ADVANCE
 
-    op.walk(visit, _POST_ORDER)
+    op.walk(visit, POST_ORDER)
 
 
 def _plan(module, nested, symbols):
@@ -247,6 +245,6 @@ class _LocationRemapper:
                 for block in region.blocks:
                     for argument in block.arguments:
                         argument.set_location(self.loc(argument.location))
-            return _ADVANCE
+            return ADVANCE
 
-        op.walk(visit, _POST_ORDER)
+        op.walk(visit, POST_ORDER)

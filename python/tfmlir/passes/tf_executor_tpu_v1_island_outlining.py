@@ -37,6 +37,7 @@ from .analysis.symbols import (FUNC_OP, NESTED_TPU_MODULE, append_to_module, fla
                                module_body, symbol_ops)
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .ir_helpers import outline_block
+from .walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
 
 OUTLINED_FUNC_PREFIX = "_tpu_v1_compat_outlined_func"
 SKIP_ISLAND_OUTLINING = "_skip_island_outlining"
@@ -44,11 +45,6 @@ COMPILE_DEVICE_TYPE = "_xla_compile_device_type"
 REPLICATION_INFO = "_replication_info"
 TPU_DEVICE = "TPU"
 TPU_REPLICATE_METADATA = "tf.TPUReplicateMetadata"
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
-_POST_ORDER = ir.WalkOrder.POST_ORDER
 
 
 @register_pass
@@ -89,10 +85,10 @@ def _functions_with_graphs(module):
     def visit(op):
         if op.name == FUNC_OP:
             funcs.append(op)
-            return _SKIP
-        return _ADVANCE
+            return SKIP
+        return ADVANCE
 
-    module.walk(visit, _PRE_ORDER)
+    module.walk(visit, PRE_ORDER)
     return [(func, graph_skeletons(func)) for func in funcs]
 
 
@@ -172,7 +168,7 @@ def _move_callees(outlined, funcs, module_symbols):
         func = worklist[position]
         position += 1
         referenced = []
-        func.walk(lambda op: referenced.extend(flat_symbol_refs(op)) or _ADVANCE, _POST_ORDER)
+        func.walk(lambda op: referenced.extend(flat_symbol_refs(op)) or ADVANCE, POST_ORDER)
         for name in referenced:
             if name in present:
                 continue

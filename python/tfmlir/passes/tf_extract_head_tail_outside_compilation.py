@@ -78,6 +78,7 @@ from .analysis.outside_compilation import (OUTSIDE_COMPILATION_ATTR, is_map_outs
                                            is_outside_compiled)
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Pass, PassFailure, erase_op, register_pass
+from .walk import ADVANCE, POST_ORDER
 
 EMBEDDING_OPS = frozenset({
     "tf.EnqueueTPUEmbeddingRaggedTensorBatch",
@@ -86,10 +87,6 @@ EMBEDDING_OPS = frozenset({
     "tf.RecvTPUEmbeddingActivations",
     "tf.SendTPUEmbeddingGradients",
 })
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 @register_pass
@@ -110,9 +107,9 @@ class ExtractHeadTailOutsideCompilationPass(Pass):
             op = op.operation
             if op.name == CLUSTER:
                 clusters.append(op)
-            return _ADVANCE
+            return ADVANCE
 
-        module.walk(collect, _POST_ORDER)
+        module.walk(collect, POST_ORDER)
         if not clusters:
             return
         # TF's side-effect analysis runs once, on the module as it was: control predecessors
@@ -175,10 +172,10 @@ def _nested_keys(ops, into):
     """Adds the keys of `ops` and of every op nested in them to `into`."""
     def visit(op):
         into.add(op_key(op.operation))
-        return _ADVANCE
+        return ADVANCE
 
     for op in ops:
-        op.walk(visit, _POST_ORDER)
+        op.walk(visit, POST_ORDER)
 
 
 def _operand_uses(op):
@@ -190,9 +187,9 @@ def _operand_uses(op):
         operands = nested.operands
         for index in range(len(operands)):
             found.append((nested, index, operands[index]))
-        return _ADVANCE
+        return ADVANCE
 
-    op.walk(visit, _POST_ORDER)
+    op.walk(visit, POST_ORDER)
     return found
 
 

@@ -122,6 +122,7 @@ from .analysis.types import can_be_refined, type_valid_for_xla
 from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import enclosing_op, walk_ops
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 HOST_TRANSFER_ATTR = "_xla_has_host_transfer"
@@ -137,10 +138,6 @@ SEND_FROM_HOST_V2 = "tf._XlaSendFromHostV2"
 SEND_TO_HOST = "tf.XlaSendToHost"
 _RECVS = frozenset({RECV_AT_HOST, RECV_AT_HOST_V2})
 _TRANSFERS = frozenset({RECV_AT_HOST, RECV_AT_HOST_V2, SEND_FROM_HOST, SEND_FROM_HOST_V2})
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 @register_pass
@@ -162,9 +159,9 @@ class ExtractOutsideCompilationPass(Pass):
         def collect(op):
             if op.operation.name == CLUSTER:
                 clusters.append(op.operation)
-            return _ADVANCE
+            return ADVANCE
 
-        module.walk(collect, _POST_ORDER)
+        module.walk(collect, POST_ORDER)
         state = _PassState(has_tpu_device(devices))
         for cluster in clusters:
             if not _has_mark_nested(cluster):
@@ -182,9 +179,9 @@ class ExtractOutsideCompilationPass(Pass):
             for name in (OUTSIDE_COMPILATION_ATTR, MAP_OUTSIDE_COMPILATION_ATTR):
                 if name in attributes:
                     del attributes[name]
-            return _ADVANCE
+            return ADVANCE
 
-        module.walk(strip, _POST_ORDER)
+        module.walk(strip, POST_ORDER)
         _check_cluster_results(module)
 
 
@@ -224,10 +221,10 @@ def _has_mark_nested(op):
         nested = nested.operation
         if op_key(nested) != key and _has_mark(nested):
             found.append(True)
-            return _INTERRUPT
-        return _ADVANCE
+            return INTERRUPT
+        return ADVANCE
 
-    op.walk(visit, _POST_ORDER)
+    op.walk(visit, POST_ORDER)
     return bool(found)
 
 
@@ -242,10 +239,10 @@ def _has_dynamic_operands_nested(op):
     def visit(nested):
         if any(can_be_refined(value.type) for value in nested.operation.operands):
             found.append(True)
-            return _INTERRUPT
-        return _ADVANCE
+            return INTERRUPT
+        return ADVANCE
 
-    op.walk(visit, _POST_ORDER)
+    op.walk(visit, POST_ORDER)
     return bool(found)
 
 
@@ -327,11 +324,11 @@ def _check_no_nested_marks(module):
             while parent is not None:
                 if _is_string_marked(parent):
                     bad.append(op)
-                    return _INTERRUPT
+                    return INTERRUPT
                 parent = _parent_op(parent)
-        return _ADVANCE
+        return ADVANCE
 
-    module.walk(visit, _POST_ORDER)
+    module.walk(visit, POST_ORDER)
     if bad:
         raise PassFailure(f"'{bad[0].name}' op An op marked for outside compilation (having attribute "
                           f"{OUTSIDE_COMPILATION_ATTR}) has an ancestor marked for outside compilation.",
@@ -348,10 +345,10 @@ def _check_cluster_results(module):
             for result in op.results:
                 if not type_valid_for_xla(result.type):
                     bad.append((op, result.type))
-                    return _INTERRUPT
-        return _ADVANCE
+                    return INTERRUPT
+        return ADVANCE
 
-    module.walk(visit, _POST_ORDER)
+    module.walk(visit, POST_ORDER)
     if bad:
         cluster, type_ = bad[0]
         raise PassFailure("The ExtractHeadTailOutsideCompilation pass produced a Device cluster with a "
@@ -504,8 +501,8 @@ class _ClusterExtraction:
                 nested = nested.operation
                 if nested.name in (IF_REGION, WHILE_REGION):
                     found.append(nested)
-                return _ADVANCE
-            op.operation.walk(visit, _POST_ORDER)
+                return ADVANCE
+            op.operation.walk(visit, POST_ORDER)
         for op in found:
             if not _has_mark_nested(op):
                 continue

@@ -45,8 +45,6 @@ from .analysis.symbols import module_body, symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import copy_device_and_underscored_attributes, ops_named
 
-_ADVANCE = ir.WalkResult.ADVANCE
-_POST_ORDER = ir.WalkOrder.POST_ORDER
 
 GENERATOR_FUNCS = ("init_func", "next_func", "finalize_func")
 

@@ -25,9 +25,7 @@ from .. import irsafe
 from .analysis.names import ASSIGN_VARIABLE, FUNC, REPLICATE
 from .analysis.side_effects import is_resource_type
 from .framework import Pass, erase_op, register_pass
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass
@@ -39,8 +37,8 @@ class HoistReplicateInvariantResourceWritesPass(Pass):
     def run_on_operation(self, func):
         replicates = []
         func.operation.walk(lambda op: (replicates.append(op.operation)
-                                        if op.operation.name == REPLICATE else None) or _ADVANCE,
-                            _POST_ORDER)
+                                        if op.operation.name == REPLICATE else None) or ADVANCE,
+                            POST_ORDER)
         for replicate in replicates:
             writes = _tail_writes(replicate)
             if writes:

@@ -33,9 +33,7 @@ from .analysis.names import CLUSTER, IF_REGION, TF_YIELD
 from .analysis.side_effects import SideEffectAnalysis, is_pure_op
 from .framework import MODULE, Pass, erase_op, register_pass
 from .ir_helpers import ancestor_in_block, is_proper_ancestor, move_ops_before, users
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass
@@ -48,8 +46,8 @@ class MergeControlFlowPass(Pass):
         module = module.operation
         clusters = []
         module.walk(lambda op: (clusters.append(op.operation)
-                                if op.operation.name == CLUSTER else None) or _ADVANCE,
-                    _POST_ORDER)
+                                if op.operation.name == CLUSTER else None) or ADVANCE,
+                    POST_ORDER)
         for cluster in clusters:
             _optimize_if_regions(cluster.regions[0].blocks[0], module)
 
@@ -162,7 +160,7 @@ def _moved_between(result_op, after_op, middle, successors):
                 visited.add(key)
                 queue.append(user)
         walked = []
-        source.walk(lambda o: walked.append(o.operation) or _ADVANCE, _POST_ORDER)
+        source.walk(lambda o: walked.append(o.operation) or ADVANCE, POST_ORDER)
         for op in walked:
             for s in successors.of(op):
                 if is_proper_ancestor(source, s):
@@ -204,8 +202,8 @@ def _optimize_if_regions(block, module):
     found = []
     for op in block.operations:
         op.operation.walk(lambda o: (found.append(o.operation)
-                                     if o.operation.name == IF_REGION else None) or _ADVANCE,
-                          _POST_ORDER)
+                                     if o.operation.name == IF_REGION else None) or ADVANCE,
+                          POST_ORDER)
     for if_op in found:
         cond = if_op.operands[0]
         if cond not in ifs_by_cond:
@@ -331,10 +329,10 @@ def _replace_internal_uses(segment):
                 for k in range(len(operands)):
                     if operands[k] in mapping:
                         uses.append((op, k))
-                return _ADVANCE
+                return ADVANCE
 
             for op in target.regions[region].blocks[0].operations:
-                op.operation.walk(visit, _POST_ORDER)
+                op.operation.walk(visit, POST_ORDER)
             for op, k in uses:
                 op.operands[k] = mapping[op.operands[k]]
 

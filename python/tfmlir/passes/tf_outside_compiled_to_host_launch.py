@@ -44,8 +44,6 @@ Failures, before anything changes:
 * an outside-compiled ``tf_device.cluster`` or block terminator, which cannot
   be wrapped in a launch.
 """
-from mlir import ir
-
 from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
 from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
@@ -53,12 +51,10 @@ from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_c
 from .analysis.names import CLUSTER, FUNC, LAUNCH, MODULE
 from .framework import Pass, PassFailure, register_pass
 from .ir_helpers import wrap_op_in_launch
+from .walk import ADVANCE, PRE_ORDER, SKIP
 
 DEVICE_ATTR = "device"
 
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
 _SHARED = "shared"  # state of a function reached from several clusters
 
 
@@ -79,10 +75,10 @@ class OutsideCompiledToHostLaunchPass(Pass):
             op = op.operation
             if op.name == CLUSTER:
                 outermost_clusters.append(op)
-                return _SKIP  # nested clusters are registered by the scan
-            return _ADVANCE
+                return SKIP  # nested clusters are registered by the scan
+            return ADVANCE
 
-        module.walk(outermost, _PRE_ORDER)
+        module.walk(outermost, PRE_ORDER)
         clusters = []  # [cluster op, its outside-compiled ops, its calls]
         for cluster in outermost_clusters:
             _scan_cluster(cluster, clusters)

@@ -55,8 +55,6 @@ from .framework import Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import (LocNameMapper, SymbolNamer, captured_values,
                          copy_device_and_underscored_attributes, ops_named, outline_block)
 
-_ADVANCE = ir.WalkResult.ADVANCE
-_POST_ORDER = ir.WalkOrder.POST_ORDER
 
 _REGION_OPS = frozenset({IF_REGION, CASE_REGION, WHILE_REGION, GENERATOR_DATASET_REGION})
 XLA_PROPAGATE_COMPILE_TIME_CONSTS = "_xla_propagate_compile_time_consts"

@@ -37,10 +37,7 @@ from .analysis.names import (FUNC, READ_VARIABLE, REPLICATE, SHAPE,
 from .analysis.side_effects import SideEffectAnalysis, is_pure_op, is_resource_type
 from .framework import Pass, erase_op, register_pass
 from .ir_helpers import captured_values
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 
 @register_pass
@@ -53,8 +50,8 @@ class ReplicateInvariantOpHoistingPass(Pass):
         func = func.operation
         replicates = []
         func.walk(lambda op: (replicates.append(op.operation)
-                              if op.operation.name == REPLICATE else None) or _ADVANCE,
-                  _POST_ORDER)
+                              if op.operation.name == REPLICATE else None) or ADVANCE,
+                  POST_ORDER)
         if not replicates:
             return
         hoister = _Hoister(func)
@@ -125,7 +122,7 @@ class _Hoister:
     def _make_shapes_invariant(self, rep):
         shapes = []
         rep.op.walk(lambda o: (shapes.append(o.operation) if o.operation.name == SHAPE else None)
-                    or _ADVANCE, _POST_ORDER)
+                    or ADVANCE, POST_ORDER)
         for shape in shapes:
             if rep.virtual_devices and self._ancestor_uses_virtual_device(rep, shape):
                 continue
@@ -161,10 +158,10 @@ class _Hoister:
         def visit(nested):
             if rep.on_virtual_device(nested.operation):
                 found.append(True)
-                return _INTERRUPT
-            return _ADVANCE
+                return INTERRUPT
+            return ADVANCE
 
-        op.walk(visit, _POST_ORDER)
+        op.walk(visit, POST_ORDER)
         return bool(found)
 
     # -- invariance ----------------------------------------------------------------
@@ -176,7 +173,7 @@ class _Hoister:
             ordinal = []
             op.walk(lambda o: (ordinal.append(True)
                                if o.operation.name == TPU_DEVICE_ORDINAL_PLACEHOLDER else None)
-                    or _ADVANCE, _POST_ORDER)
+                    or ADVANCE, POST_ORDER)
             if ordinal:
                 return False
         else:

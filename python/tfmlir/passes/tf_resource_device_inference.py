@@ -53,6 +53,7 @@ from .analysis.symbols import module_body, symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .ir_helpers import arg_attr, set_arg_attr
 from . import attributes
+from .walk import ADVANCE, POST_ORDER, PRE_ORDER
 
 DEVICE_ATTR = "device"
 FUNC_DEVICE_ATTR = "tf.device"
@@ -61,10 +62,6 @@ IDENTITY = "tf.Identity"
 
 CONFLICT = "Conflicting device assignment for resource"
 UNRESOLVED = "Cannot propagate device attribute to callee: Unable to resolve call"
-
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 class _Devices:
@@ -110,8 +107,6 @@ class _Devices:
         return changed
 
 
-
-
 def _arguments(func):
     blocks = func.regions[0].blocks
     return list(blocks[0].arguments) if len(blocks) else []
@@ -134,9 +129,9 @@ def _compute_in_function(func, devices):
 
     def collect(op):
         ops.append(op.operation)
-        return _ADVANCE
+        return ADVANCE
 
-    func.walk(collect, _PRE_ORDER)
+    func.walk(collect, PRE_ORDER)
     for op in ops:
         name = op.name
         if name == VAR_HANDLE:
@@ -233,9 +228,9 @@ class ResourceDeviceInferencePass(Pass):
 
             def collect(op):
                 ops.append(op.operation)
-                return _ADVANCE
+                return ADVANCE
 
-            func.walk(collect, _POST_ORDER)
+            func.walk(collect, POST_ORDER)
             for op in ops:
                 name = op.name
                 if name == WHILE:

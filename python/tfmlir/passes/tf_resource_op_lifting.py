@@ -66,6 +66,7 @@ from .analysis.side_effects import is_resource_type
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 from .ir_helpers import captured_values, ops_named
+from .walk import ADVANCE, POST_ORDER
 
 IDENTITY = "tf.Identity"
 IDENTITY_N = "tf.IdentityN"
@@ -78,8 +79,6 @@ DEVICE_ATTR = "device"
 ANONYMOUS_NAME = "cd2c89b7-88b7-44c8-ad83-06c2a9158347"
 
 _FUNCTIONAL = frozenset((IF, CASE, WHILE, PARTITIONED_CALL, STATEFUL_PARTITIONED_CALL))
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 # Ops _Cleanup._visit acts on even without regions.
 _VISITED_WITHOUT_REGIONS = frozenset((IF, CASE, WHILE, CALL_INDIRECT, *CALLEE_ATTRS))
 
@@ -90,7 +89,7 @@ def _is_resource(value):
 
 def _post_order(op):
     ops = []
-    op.operation.walk(lambda nested: ops.append(nested.operation) or _ADVANCE, _POST_ORDER)
+    op.operation.walk(lambda nested: ops.append(nested.operation) or ADVANCE, POST_ORDER)
     return ops
 
 
@@ -493,11 +492,11 @@ def _writes(region):
     def visit(op):
         if op.name == ASSIGN_VARIABLE:
             found.append(op)
-        return _ADVANCE
+        return ADVANCE
 
     for block in region.blocks:
         for op in block.operations:
-            op.operation.walk(visit, _POST_ORDER)
+            op.operation.walk(visit, POST_ORDER)
     return bool(found)
 
 

@@ -46,8 +46,8 @@ import numpy as np
 from mlir import ir
 
 from ..dialects import tf_type
-from ..importers import opdb
-from ..importers import tf_types as T
+from ..tfcore import opdb
+from ..tfcore import tf_types as T
 from ..shapes.algebra import NOT_EVALUATED, ShapeError
 from ..shapes.functions import SHAPE_FNS, Context
 from ..shapes.values import EVALUABLE_OPS, NUMPY_DTYPES, ValueEvaluator, can_evaluate

@@ -41,18 +41,13 @@ from .analysis.devices import is_tpu_replicated_core, module_devices_error
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, LAUNCH, LAUNCH_FUNC, MODULE
 from .framework import Pass, register_pass
+from .walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 CLASS_ATTR = "_class"
 DEVICE_ATTR = "device"
 _REMOVED = (REPLICATION_INFO_ATTR, COMPILE_DEVICE_TYPE_ATTR, CLASS_ATTR)
-
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
 
 
 @register_pass
@@ -109,16 +104,16 @@ def reachable_from_clusters(module):
         name = op.name
         if name in CALLEE_ATTRS or name == CALL_INDIRECT:
             calls.append(op)
-        return _ADVANCE
+        return ADVANCE
 
     def outermost(op):
         op = op.operation
         if op.name == CLUSTER:
-            op.walk(collect, _POST_ORDER)
-            return _SKIP
-        return _ADVANCE
+            op.walk(collect, POST_ORDER)
+            return SKIP
+        return ADVANCE
 
-    module.walk(outermost, _PRE_ORDER)
+    module.walk(outermost, PRE_ORDER)
     tables = {}  # op_key of a symbol table -> {name: op}
     modules = {}  # op_key of an op -> its closest enclosing module
     walked = set()  # op_key of the callees walked already
@@ -131,5 +126,5 @@ def reachable_from_clusters(module):
         walked.add(key)
         for block in callee.regions[0].blocks:
             for op in block.operations:
-                op.operation.walk(collect, _POST_ORDER)
+                op.operation.walk(collect, POST_ORDER)
     return ops

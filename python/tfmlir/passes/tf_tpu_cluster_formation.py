@@ -126,13 +126,13 @@ from mlir import ir
 from .. import irsafe
 from .. import _tfmlir as _native
 
-from .analysis import _tf2xla_defs as tf2xla_defs
+from .generated import tf2xla_defs
 from .analysis.devices import is_tpu_replicated_core
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ancestor_in_block, captured_values, is_proper_ancestor, ops_named, walk_ops
+from .ir_helpers import captured_values, is_proper_ancestor, ops_named
 from . import attributes
 
 REPLICATION_INFO_ATTR = "_replication_info"
@@ -538,40 +538,33 @@ def _cycle_message(op, data, control, cluster_keys):
 # -- CollectClusterResults / CreateClusterOp --------------------------------------------------
 
 def _cluster_results(block, cluster):
-    results = []
-    keys = cluster.keys
-    for op in cluster.ops:
-        for result in op.results:
-            for use in result.uses:
-                top = ancestor_in_block(use.owner, block)
-                if top is None or op_key(top) not in keys:
-                    results.append(result)
-                    break
-    return results
+    """The results of the cluster's ops used outside the cluster (TF's CollectClusterResults)."""
+    return _native.escaping_results(cluster.ops)
 
 
-def _strip_attributes(op, replicated_core):
-    """Removes the attributes a cluster makes redundant from `op` and the ops nested in it."""
-    for inner in walk_ops(op):
-        attributes = inner.attributes
-        for name in (REPLICATION_INFO_ATTR, COMPILE_DEVICE_TYPE_ATTR):
-            if name in attributes:
-                del attributes[name]
-        if DEVICE_ATTR in attributes:
-            device = attributes[DEVICE_ATTR]
-            if not isinstance(device, ir.StringAttr):
-                continue
-            device = ir.StringAttr(device).value
-            keep = replicated_core.get(device)
-            if keep is None:
-                keep = replicated_core[device] = is_tpu_replicated_core(device)
-            if keep:
-                continue
-            if inner.name in (LAUNCH, LAUNCH_FUNC):
-                raise PassFailure(f"'{inner.name}' op requires attribute '{DEVICE_ATTR}' (TF "
-                                  f"removes the device of every op of a cluster that is not a "
-                                  f"TPU_REPLICATED_CORE device)", inner)
-            del attributes[DEVICE_ATTR]
+def _strip_attributes(body):
+    """Removes the attributes a cluster makes redundant from the ops of its `body` and the ops
+    nested in them: the cluster's name and device type, and every device that is not a
+    TPU_REPLICATED_CORE (a launch keeps its device: TF requires it there)."""
+    table = _native.OpTable.of_block(body, "post")
+    table.drop_attribute(REPLICATION_INFO_ATTR)
+    table.drop_attribute(COMPILE_DEVICE_TYPE_ATTR)
+    names, devices = table.names(), table.strings(DEVICE_ATTR)
+    keep, drop = {}, []
+    for i, device in enumerate(devices):
+        if not isinstance(device, bytes):
+            continue  # none, or not a string: left as it is
+        kept = keep.get(device)
+        if kept is None:
+            kept = keep[device] = is_tpu_replicated_core(device.decode("utf-8", "surrogateescape"))
+        if kept:
+            continue
+        if names[i] in (LAUNCH, LAUNCH_FUNC):
+            raise PassFailure(f"'{names[i]}' op requires attribute '{DEVICE_ATTR}' (TF "
+                              f"removes the device of every op of a cluster that is not a "
+                              f"TPU_REPLICATED_CORE device)", table.op(i))
+        drop.append(i)
+    table.drop_attribute(DEVICE_ATTR, drop)
 
 
 def _create_cluster(cluster, results, successors):
@@ -580,17 +573,10 @@ def _create_cluster(cluster, results, successors):
     cluster_op = ir.Operation.create(CLUSTER, results=[r.type for r in results], regions=1,
                                      loc=loc, ip=ir.InsertionPoint(last))
     body = cluster_op.regions[0].blocks.append()
-    replicated_core = {}
-    for op in cluster.ops:
-        op.detach_from_parent()
-        ir.InsertionPoint(body).insert(op)
-        _strip_attributes(op, replicated_core)
+    _native.move_ops_to_block(cluster.ops, body)
+    _strip_attributes(body)
     ir.Operation.create(DEVICE_RETURN, operands=results, loc=loc, ip=ir.InsertionPoint(body))
-    for old, new in zip(results, cluster_op.results):
-        for use in list(old.uses):
-            user = use.owner.operation
-            if ancestor_in_block(user, body) is None:
-                user.operands[use.operand_number] = new
+    _native.replace_uses_outside(results, list(cluster_op.results), cluster_op)
     previous = cluster_op
     for op in successors:
         op.move_after(previous)

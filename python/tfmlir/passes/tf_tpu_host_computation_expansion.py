@@ -31,13 +31,10 @@ from .analysis.names import CAST, CLUSTER
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
 from .framework import Pass, register_pass
 from .ir_helpers import ops_named, users
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 IDENTITY = "tf.Identity"
 _TRIVIAL_UNARY = frozenset({CAST, IDENTITY})
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 @register_pass
@@ -100,8 +97,8 @@ def _uses_non_head_value(op, body, head_keys):
     def visit(nested):
         if bad(nested.operation):
             found.append(True)
-            return _INTERRUPT
-        return _ADVANCE
+            return INTERRUPT
+        return ADVANCE
 
-    op.walk(visit, _POST_ORDER)
+    op.walk(visit, POST_ORDER)
     return bool(found)

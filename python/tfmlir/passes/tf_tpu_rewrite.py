@@ -63,7 +63,7 @@ host side of the computation, and -- a deliberate limit of tfmlir -- tiled
 from mlir import ir
 
 from ..shapes import xla_protos
-from ..importers import tf_types
+from ..tfcore import tf_types
 from . import attributes
 from .analysis import tpu_devices, tpu_protos
 from .analysis.fingerprint import fingerprint64

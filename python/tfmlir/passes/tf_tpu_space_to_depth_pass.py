@@ -106,6 +106,7 @@ from .analysis.symbols import symbol_ops
 from .analysis.types import element_type_or_self
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .ir_helpers import is_proper_ancestor, users
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 CONV2D = "tf.Conv2D"
 CONV2D_BACKPROP_FILTER = "tf.Conv2DBackpropFilter"
@@ -122,9 +123,6 @@ _PERMUTATION = (0, 2, 1, 3, 4, 5)
 _MAX_BATCH_OR_CHANNELS = 8
 
 _DYNAMIC = -(1 << 63)  # ShapedType's dynamic size (INT64_MIN), as TF's arithmetic sees it
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
-_INTERRUPT = ir.WalkResult.INTERRUPT
 
 
 @register_pass
@@ -161,10 +159,10 @@ def _first(root, name):
     def visit(op):
         if op.name == name:
             found.append(op.operation)
-            return _INTERRUPT
-        return _ADVANCE
+            return INTERRUPT
+        return ADVANCE
 
-    root.operation.walk(visit, _POST_ORDER)
+    root.operation.walk(visit, POST_ORDER)
     return found[0] if found else None
 
 
@@ -269,14 +267,14 @@ def _first_candidate(device_func):
 
     def visit(op):
         if op.name != CONV2D:
-            return _ADVANCE
+            return ADVANCE
         argument = _input_argument(op.operation)
         if argument is None:
-            return _ADVANCE
+            return ADVANCE
         found.append((op.operation, *argument))
-        return _INTERRUPT
+        return INTERRUPT
 
-    device_func.operation.walk(visit, _POST_ORDER)
+    device_func.operation.walk(visit, POST_ORDER)
     return found[0] if found else None
 
 

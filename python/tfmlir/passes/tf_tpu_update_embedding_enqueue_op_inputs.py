@@ -38,6 +38,7 @@ from mlir import ir
 from .analysis.names import CONST, FUNC
 from .analysis.string_map import string_map_order
 from .framework import Pass, PassFailure, register_pass
+from .walk import ADVANCE, POST_ORDER
 
 EMBEDDING_LAYER_ATTR = "_tpu_embedding_layer"
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"
@@ -47,9 +48,6 @@ ENQUEUE_OPS = frozenset({"tf.EnqueueTPUEmbeddingSparseTensorBatch",
                          "tf.EnqueueTPUEmbeddingRaggedTensorBatch",
                          "tf.EnqueueTPUEmbeddingArbitraryTensorBatch"})
 _TRACKED = ENQUEUE_OPS | {RECV, SEND}
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 @register_pass
@@ -68,9 +66,9 @@ class TPUUpdateEmbeddingEnqueueOpInputsPass(Pass):
             op = op.operation
             if op.name in _TRACKED and EMBEDDING_LAYER_ATTR in op.attributes:
                 tagged.append(op)
-            return _ADVANCE
+            return ADVANCE
 
-        func.walk(visit, _POST_ORDER)
+        func.walk(visit, POST_ORDER)
         for op in tagged:
             attr = op.attributes[EMBEDDING_LAYER_ATTR]
             if not isinstance(attr, ir.StringAttr):

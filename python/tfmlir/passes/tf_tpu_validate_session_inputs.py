@@ -15,14 +15,10 @@ TF's log-only messages (LOG(WARNING)) are not reproduced. Where TF's process
 crashes, the pass fails with a diagnostic: a ``tf.InfeedDequeueTuple`` whose
 ``device`` is not a string.
 """
-from mlir import ir
-
 from .analysis.names import MODULE
 from .analysis.tpu_inputs import NotAString, potential_unsupported_op, v1_control_flow_warnings
 from .framework import Pass, register_pass
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass
@@ -38,9 +34,9 @@ class TPUValidateSessionInputsPass(Pass):
 
         def collect(op):
             ops.append(op.operation)
-            return _ADVANCE
+            return ADVANCE
 
-        module.walk(collect, _POST_ORDER)
+        module.walk(collect, POST_ORDER)
         warnings = []
         for op in ops:
             try:

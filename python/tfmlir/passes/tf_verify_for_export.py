@@ -26,11 +26,8 @@ from .analysis.executor import GRAPH, ISLAND, YIELD
 from .framework import MODULE, Pass, PassFailure, register_pass
 
 from .analysis.names import FUNC as FUNC_OP
+from .walk import ADVANCE, PRE_ORDER, SKIP
 INVALID_GRAPH = "functions must be of a single Graph with single op Islands: "
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
-_PRE_ORDER = ir.WalkOrder.PRE_ORDER
 
 
 @register_pass
@@ -50,14 +47,14 @@ def find_export_problem(module):
 
     def visit(op):
         if op.name != FUNC_OP:
-            return _ADVANCE
+            return ADVANCE
         found = _function_problem(op)
         if found is not None:
             problem.append(found)
             return ir.WalkResult.INTERRUPT
-        return _SKIP
+        return SKIP
 
-    module.walk(visit, _PRE_ORDER)
+    module.walk(visit, PRE_ORDER)
     return problem[0] if problem else None
 
 
@@ -91,16 +88,16 @@ def _island_not_wrapping_single_op(graph):
                 entry = [op, [], None]
                 islands.append(entry)
                 current[0] = entry
-                return _ADVANCE
-            return _ADVANCE if op == graph else _SKIP
+                return ADVANCE
+            return ADVANCE if op == graph else SKIP
         if op.name == YIELD:
             entry[2] = op
             current[0] = None
         else:
             entry[1].append(op)
-        return _SKIP
+        return SKIP
 
-    graph.walk(visit, _PRE_ORDER)
+    graph.walk(visit, PRE_ORDER)
     for island, inner, yield_op in islands:
         if len(inner) != 1:
             return island

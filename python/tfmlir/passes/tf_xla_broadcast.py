@@ -51,14 +51,12 @@ from .analysis.tpu_devices import (DEVICE_ASSIGNMENT_ATTR, NUM_CORES_PER_REPLICA
 from .framework import Pass, PassFailure, register_pass
 from .ir_helpers import add_replicated_inputs, enclosing_op, ops_named
 from . import attributes
+from .walk import ADVANCE, POST_ORDER
 
 MARKER_ATTR = "_ici_weight_distribution_mlir_bridge_marker"
 TPU_DUMMY_INPUT = "tf.TPUDummyInput"
 IDENTITY = "tf.Identity"
 XLA_ALL_REDUCE = "tf.XlaAllReduce"
-
-_POST_ORDER = ir.WalkOrder.POST_ORDER
-_ADVANCE = ir.WalkResult.ADVANCE
 
 
 @register_pass
@@ -114,8 +112,6 @@ def _location(value):
     return value.owner.operation.location
 
 
-
-
 def _execution_hosts(cluster, replicate, module):
     """The host of core 0 of every replica, or PassFailure with TF's diagnostic."""
     devices, error = module_devices(module)
@@ -156,13 +152,13 @@ def _move_broadcasts(cluster, replicate, module):
     def visit(op):
         op = op.operation
         if op_key(op) == cluster_key:
-            return _ADVANCE
+            return ADVANCE
         for index, value in enumerate(op.operands):
             if op_key(_scope_of(value)) in outer:
                 broadcasts.setdefault(value, []).append((op, index))
-        return _ADVANCE
+        return ADVANCE
 
-    cluster.operation.walk(visit, _POST_ORDER)
+    cluster.operation.walk(visit, POST_ORDER)
     moved = [(value, shape) for value, shape in
              ((value, _dummy_shape(value.type)) for value in broadcasts) if shape is not None]
     if not moved:

@@ -42,7 +42,7 @@ def is_graph_def(program):
     """Whether `program` is a GraphDef: a TensorFlow ``GraphDef`` proto, tfmlir's decoded
     message, or the path of a ``.pb`` / ``.pbtxt`` file (bytes are taken as a serialized
     GraphDef unless they look like MLIR text)."""
-    from ..importers import protobuf as pb
+    from ..tfcore import protobuf as pb
     if isinstance(program, pb.Message):
         return True
     if hasattr(program, "SerializeToString") and hasattr(program, "DESCRIPTOR"):
@@ -68,7 +68,7 @@ def _read_graph_def(program):
     GraphDef or a message given decoded))."""
     import hashlib
 
-    from ..importers import protobuf as pb
+    from ..tfcore import protobuf as pb
     if isinstance(program, pb.Message):
         return program, None
     if hasattr(program, "SerializeToString"):
@@ -134,7 +134,7 @@ def _check_names(graph_def):
 
 
 def _node_name(tensor):
-    from ..importers.graph import parse_tensor_name
+    from ..tfcore.tensor_names import parse_tensor_name
     return parse_tensor_name(tensor)[0]
 
 
@@ -190,8 +190,8 @@ class GraphSession:
     def _feed_value(self, name, value):
         """`value` as the fed tensor's dtype (as ``tf.compat.v1.Session`` converts feeds), checked
         against a placeholder's declared shape; RunError naming the feed otherwise."""
-        from ..importers import tf_types
-        from ..importers.graph import parse_tensor_name
+        from ..tfcore import tf_types
+        from ..tfcore.tensor_names import parse_tensor_name
         from .device import element_dtype
 
         node_name, index = parse_tensor_name(name)
@@ -282,7 +282,7 @@ class GraphSession:
         """Imports the graph for one signature into `context` and runs the TPU bridge on it
         (:func:`tfmlir.driver.import_and_bridge`)."""
         from .. import driver
-        from ..importers.errors import TFImportError
+        from ..tfcore.errors import TFImportError
 
         options = driver.BridgeOptions(v1_compat=self.v1_compat, replicas=self._replicas)
         try:

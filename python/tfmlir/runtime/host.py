@@ -28,7 +28,7 @@ import numpy as np
 from .. import irsafe
 from ..exporters import graphdef as _exporter
 from .device import element_dtype
-from ..importers import tf_types as _T
+from ..tfcore import tf_types as _T
 from .errors import ProgramError, RunError
 
 
@@ -987,7 +987,7 @@ def _materialised_bytes(mlir_type):
 
 
 def _encode(message):
-    from ..importers import protobuf as pb
+    from ..tfcore import protobuf as pb
     return pb.encode(message)
 
 

@@ -26,7 +26,7 @@ from . import _jaxlib
 from . import device as _device
 from . import host as H
 from . import host_transfer
-from ..importers.graph import parse_tensor_name
+from ..tfcore.tensor_names import parse_tensor_name
 from .errors import ProgramError, RunError
 
 _sessions = itertools.count(1)
@@ -678,7 +678,7 @@ def _tensor_facts(t):
     """(DataType enum, shape or None) of a tensor type (a resource's subtype for resources), or
     None where the exporter has no DataType for it (XLA's legalization reports those)."""
     from ..exporters import graphdef as exporter
-    from ..importers import tf_types
+    from ..tfcore import tf_types
 
     try:
         sub = H.resource_subtype(t) if H.dtype_enum(t) == tf_types.DT_RESOURCE else t
@@ -720,7 +720,7 @@ def _check_signature(meta, signature, w):
     """ProgramError unless the TPUCompileMetadataProto `meta` describes the arguments (count, dtype,
     shape) and results (count) of the device program's ``main`` (`signature`, from
     :func:`_main_signature`), as TensorFlow compiles the program with the metadata's argument shapes."""
-    from ..importers import tf_types
+    from ..tfcore import tf_types
 
     inputs, results = signature
     if len(meta.args) != len(inputs):

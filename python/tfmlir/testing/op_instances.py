@@ -17,7 +17,7 @@ prints it with given operand names.
 import json
 import re
 
-from ..importers.tf_types import DTYPE_BY_NAME, element_type, shape_attr, tensor_type
+from ..tfcore.tf_types import DTYPE_BY_NAME, element_type, shape_attr, tensor_type
 
 # Element types tried for an unconstrained type attribute, in order.
 _PREFERRED = ("DT_FLOAT", "DT_INT32", "DT_INT64", "DT_BOOL", "DT_STRING", "DT_RESOURCE",

@@ -129,7 +129,7 @@ def run_tfmlir_pipeline(text, pipeline):
     return {"ok": True, "text": tfmlir.print_ir(module, generic=True)}
 
 
-def run_tf_pipelines_isolated(jobs, timeout=1800, job_timeout=600):
+def run_tf_pipelines_isolated(jobs, timeout=1800, job_timeout=600, python=None, env=None):
     """:func:`run_tf_pipelines` that survives TensorFlow dying on a job.
 
     The jobs run in one child process, in order; a job that kills it (a crash, an abort) or runs
@@ -139,11 +139,12 @@ def run_tf_pipelines_isolated(jobs, timeout=1800, job_timeout=600):
     during the job: warnings, diagnostics of passes that still succeed). TF's failure without a
     diagnostic (``run_pass_pipeline`` then returns ``"// error"``) is a failure here, with that
     text as its message. Jobs not run because the whole run passed `timeout` seconds get
-    ``crashed`` results saying so.
+    ``crashed`` results saying so. `python`: the interpreter that has TensorFlow (default: this
+    one); `env`: more environment variables for the child.
     """
     results = []
     deadline = time.monotonic() + timeout
-    child = TensorFlowChild(env=_ENV, keep_stderr=True)
+    child = TensorFlowChild(env=dict(_ENV, **(env or {})), keep_stderr=True, python=python)
     try:
         with tempfile.TemporaryDirectory() as work:
             for index, (text, pipeline) in enumerate(jobs):

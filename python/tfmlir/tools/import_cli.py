@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from ..importers.errors import TFImportError
+from ..tfcore.errors import TFImportError
 
 
 def _split(s, sep=","):
@@ -53,7 +53,7 @@ def _normalize(argv):
 
 
 def _load_graph_def(path):
-    from ..importers import protobuf as pb
+    from ..tfcore import protobuf as pb
     with open(path, "rb") as f:
         data = f.read()
     if path.endswith((".pbtxt", ".txt", ".prototxt")):

@@ -62,10 +62,7 @@ from mlir import ir
 from ..framework import erase_op
 
 from .names import FETCH, GRAPH, ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE, YIELD  # noqa: F401
-
-_ADVANCE = ir.WalkResult.ADVANCE
-_SKIP = ir.WalkResult.SKIP
-_INTERRUPT = ir.WalkResult.INTERRUPT
+from ..walk import ADVANCE, INTERRUPT, SKIP
 
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
@@ -100,7 +97,7 @@ def graphs_in(op, post_order=True):
     def visit(child):
         if child.name == GRAPH:
             found.append(child)
-        return _ADVANCE
+        return ADVANCE
 
     op.walk(visit, ir.WalkOrder.POST_ORDER if post_order else ir.WalkOrder.PRE_ORDER)
     return found
@@ -119,8 +116,8 @@ def outermost_graphs(op):
     def visit(child):
         if child.name == GRAPH:
             found.append(child)
-            return _SKIP
-        return _ADVANCE
+            return SKIP
+        return ADVANCE
 
     for region in op.regions:
         for block in region.blocks:
@@ -181,19 +178,19 @@ class GraphInfo:
 
             def visit_nested(op):
                 if op == holder:
-                    return _ADVANCE
+                    return ADVANCE
                 name = op.name
                 if name == GRAPH:
                     # Its contents belong to its own scan (see _link_nested_uses).
                     into.append((op, name, []))
                     nested_graphs.append(op)
                     nested_graph_islands.append(j)
-                    return _SKIP
+                    return SKIP
                 values = list(op.operands)
                 into.append((op, name, values))
                 if values:
                     inner_append((j, op, values))
-                return _ADVANCE
+                return ADVANCE
 
             holder.walk(visit_nested, ir.WalkOrder.PRE_ORDER)
 
@@ -211,11 +208,11 @@ class GraphInfo:
                     body_operand_list = body_operands[j] = []
                     body_name_list = body_names[j] = []
                     nested[j] = []
-                    return _ADVANCE
-                return _SKIP
+                    return ADVANCE
+                return SKIP
             if current == -1:  # the graph op itself
                 current = None
-                return _ADVANCE
+                return ADVANCE
             # Directly inside island `current` (deeper ops are skipped here).
             name = op.name
             values = list(op.operands)
@@ -225,13 +222,13 @@ class GraphInfo:
                 yield_op[current] = op
                 yield_operands[current] = values
                 current = None
-                return _SKIP
+                return SKIP
             if name.startswith("tf_executor.") and name != GRAPH:
                 # A graph-level executor op seen as island content: the island
                 # has no yield (its block ended early). Malformed; stop here.
                 if self._problem is None:
                     self._problem = ("island without a tf_executor.yield", ops[current])
-                return _INTERRUPT
+                return INTERRUPT
             body_list.append(op)
             body_operand_list.append(values)
             body_name_list.append(name)
@@ -240,7 +237,7 @@ class GraphInfo:
                 nested_graph_islands.append(current)
             elif len(op.regions):
                 collect_nested(op, current)
-            return _SKIP
+            return SKIP
 
         graph.walk(visit, ir.WalkOrder.PRE_ORDER)
 

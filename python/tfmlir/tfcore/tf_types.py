@@ -354,7 +354,7 @@ def decode_tensor(tp):
         return Tensor(dtype, shape, strings=[bytes(s) for s in strings])
     if np_dtype is None:
         raise TFImportError(f"{name} tensors have no numeric value (they import as "
-                            f"#tf_type tensor_proto attributes, see importers.tensor_proto)")
+                            f"#tf_type tensor_proto attributes, see tfcore.tensor_proto)")
     content = tp._values.get("tensor_content")
     if n == 0:
         return Tensor(dtype, shape, np.zeros(0, dtype=np_dtype))
