@@ -47,7 +47,7 @@ def device_forms(model_text, chunk):
     from mlir import ir
     from tfmlir.passes import run
     from tfmlir.passes.analysis.executor import op_key
-    from tfmlir.passes.ir_helpers import move_ops_before, move_ops_to_end, replace_uses_in
+    from tfmlir.passes.lib.ir_helpers import move_ops_before, move_ops_to_end, replace_uses_in
 
     forms = {}
     for form, op_name in (("clusters", "tf_device.cluster"), ("launches", "tf_device.launch")):

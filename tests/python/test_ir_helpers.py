@@ -1,9 +1,9 @@
-"""tfmlir.passes.ir_helpers: the IR building blocks pass authors share."""
+"""tfmlir.passes.lib.ir_helpers: the IR building blocks pass authors share."""
 import pytest
 from mlir import ir
 
 import tfmlir  # noqa: F401  (registers the dialects)
-from tfmlir.passes import ir_helpers as H
+from tfmlir.passes.lib import ir_helpers as H
 from tfmlir.passes import registered_passes
 from tfmlir.passes.framework import pass_modules
 

@@ -228,7 +228,7 @@ def _captured_by_bindings(scope_ops, defined_args):
 
 
 def test_captured_uses_match_a_walk_with_the_bindings(module):
-    from tfmlir.passes.ir_helpers import captured_values
+    from tfmlir.passes.lib.ir_helpers import captured_values
 
     func = module.body.operations[0]
     graph = func.regions[0].blocks[0].operations[0]

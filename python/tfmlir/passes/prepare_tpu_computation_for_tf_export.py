@@ -79,7 +79,7 @@ from .analysis.names import (CASE_REGION, FUNC, IF_REGION, LEGACY_CALL, MODULE, 
 from .analysis.symbol_uses import UnreadableAttribute, referenced_roots
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import (LocNameMapper, SymbolNamer, arg_attr, enclosing_op, ops_named,
+from .lib.ir_helpers import (LocNameMapper, SymbolNamer, arg_attr, enclosing_op, ops_named,
                          remove_arg_attr)
 
 HOST_COMPUTE_MLIR = "tf._XlaHostComputeMlir"

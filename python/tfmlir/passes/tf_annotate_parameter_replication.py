@@ -24,7 +24,7 @@ from mlir import ir
 from .analysis.calls import function_callee
 from .analysis.names import CLUSTER_FUNC, IDENTITY, MODULE, READ_VARIABLE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import enclosing_op, is_proper_ancestor, ops_named, set_arg_attr
+from .lib.ir_helpers import enclosing_op, is_proper_ancestor, ops_named, set_arg_attr
 
 REPLICATION_ATTR = "mhlo.is_same_data_across_replicas"
 MIRRORED_VARIABLE_INDICES = "_mirrored_variable_indices"

@@ -23,7 +23,7 @@ from mlir import ir
 from ..device_names import parse_full_or_local_name
 from .generated import tf2xla_defs
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import ops_with_attributes
+from .lib.ir_helpers import ops_with_attributes
 
 TPU_REPLICATE = "_tpu_replicate"
 REPLICATION_INFO = "_replication_info"

@@ -58,7 +58,7 @@ from .analysis.executor import op_key
 from .analysis.names import CALL, CONST, FUNC, IF_REGION, MODULE, TF_YIELD, WHILE_REGION
 from .analysis.symbols import symbol_ops
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ops_named
+from .lib.ir_helpers import ops_named
 
 REDUCE_DATASET = "tf.ReduceDataset"
 ANONYMOUS_ITERATOR = "tf.AnonymousIteratorV3"

@@ -12,7 +12,7 @@ pass cannot fail.
 from mlir import ir
 
 from .framework import Pass, register_pass
-from .ir_helpers import ops_with_attributes, wrap_op_in_launch
+from .lib.ir_helpers import ops_with_attributes, wrap_op_in_launch
 
 DEVICE = "device"
 

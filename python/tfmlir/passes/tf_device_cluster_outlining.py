@@ -16,10 +16,10 @@ replaces the cluster by a ``tf_device.cluster_func`` calling it, as TF 2.21's
 
 Errors, found before anything changes: a body returning other types than the
 cluster's results, a cluster inside a nested module, an empty
-``_cluster_outlined_function_name`` (see tfmlir.passes.device_outlining).
+``_cluster_outlined_function_name`` (see tfmlir.passes.lib.device_outlining).
 """
 from .analysis.names import CLUSTER, CLUSTER_FUNC
-from .device_outlining import outline_all
+from .lib.device_outlining import outline_all
 from .framework import MODULE, Pass, register_pass
 
 

@@ -21,7 +21,7 @@ from mlir import ir
 
 from .analysis.names import CLUSTER, CONST
 from .framework import Pass, erase_op, register_pass
-from .ir_helpers import captured_values, ops_named
+from .lib.ir_helpers import captured_values, ops_named
 
 
 @register_pass

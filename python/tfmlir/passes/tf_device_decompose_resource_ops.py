@@ -4,7 +4,7 @@ Rewrites, in each function, the composite resource ops TF 2.21 decomposes into
 ``tf.ReadVariableOp`` / ``tf.AssignVariableOp`` and arithmetic (TF's
 ``decompose_resource_ops.td`` patterns and its ``tf.RngReadAndSkip``
 decomposition; the ops and the cases TF leaves alone are listed in
-:data:`tfmlir.passes.decompose_resource_ops.DECOMPOSITIONS`):
+:data:`tfmlir.passes.lib.decompose_resource_ops.DECOMPOSITIONS`):
 ``tf.AssignAddVariableOp``, ``tf.AssignSubVariableOp``, the
 ``tf.ResourceApply*`` optimizers (GradientDescent, Momentum, KerasMomentum,
 Adagrad, AdagradV2, Adam, RMSProp, CenteredRMSProp, Ftrl, FtrlV2,
@@ -26,7 +26,7 @@ float nor complex, non-broadcastable operands) fails with a diagnostic at it.
 clusters only.
 """
 from .analysis.names import FUNC
-from .decompose_resource_ops import Patterns, decompose_function
+from .lib.decompose_resource_ops import Patterns, decompose_function
 from .framework import Pass, register_pass
 
 

@@ -16,10 +16,10 @@ here.
 Errors, found before anything changes: a body returning other types than the
 launch's results, a launch inside a nested module (TF leaves a launch_func
 calling a function it cannot reach), an empty
-``_cluster_outlined_function_name`` (see tfmlir.passes.device_outlining).
+``_cluster_outlined_function_name`` (see tfmlir.passes.lib.device_outlining).
 """
 from .analysis.names import LAUNCH, LAUNCH_FUNC
-from .device_outlining import outline_all
+from .lib.device_outlining import outline_all
 from .framework import MODULE, Option, Pass, register_pass
 
 

@@ -25,8 +25,8 @@ from .analysis.names import (ASSIGN_VARIABLE, CLUSTER_FUNC, DEVICE_RETURN, FUNC,
                              PARALLEL_EXECUTE, READ_VARIABLE)
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
-from .ir_helpers import arg_attr, set_arg_attr
-from .walk import ADVANCE, POST_ORDER
+from .lib.ir_helpers import arg_attr, set_arg_attr
+from .lib.walk import ADVANCE, POST_ORDER
 
 ALIASING_ATTR = "tf.aliasing_output"
 

@@ -9,7 +9,7 @@ does the same inside ``tf_device.cluster`` ops only.
 
 from .analysis.names import FUNC, WHILE, WHILE_REGION
 from .framework import Pass, register_pass
-from .ir_helpers import ops_named
+from .lib.ir_helpers import ops_named
 
 SHAPE_INVARIANT = "shape_invariant"
 _WHILE_OPS = frozenset({WHILE, WHILE_REGION})

@@ -9,7 +9,7 @@ inference refine their shapes; it is only safe when compiling to XLA.
 from .analysis.names import CLUSTER, FUNC
 from .framework import Pass, register_pass
 from .tf_drop_while_shape_invariant import drop_shape_invariant
-from .walk import ADVANCE, PRE_ORDER, SKIP
+from .lib.walk import ADVANCE, PRE_ORDER, SKIP
 
 
 @register_pass

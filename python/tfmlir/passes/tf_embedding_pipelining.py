@@ -32,7 +32,7 @@ from .analysis.embedding import (BACKWARD, BACKWARD_SEQUENTIAL, EMBEDDING_ATTR, 
                                  rewrite_not_supported, tagged_ops, unknown_value)
 from .analysis.names import MODULE, WRITE_SUMMARY
 from .framework import Pass, register_pass
-from .ir_helpers import ops_named
+from .lib.ir_helpers import ops_named
 
 
 

@@ -64,7 +64,7 @@ from mlir import ir
 from .analysis.executor import op_key
 from .analysis.names import CONST, DEVICE_RETURN, FUNC, LAUNCH, REPLICATE
 from .framework import Pass, erase_op, outside_use, register_pass
-from .ir_helpers import is_proper_ancestor, ops_named, walk_ops
+from .lib.ir_helpers import is_proper_ancestor, ops_named, walk_ops
 
 MINI_BATCH_SPLITS_ATTR = "mini_batch_splits"
 MINI_BATCH_IN_CSR_ATTR = "mini_batch_in_csr"

@@ -81,8 +81,8 @@ from .analysis.names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
 from .analysis.symbol_uses import UnreadableAttribute, referenced_roots
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, erase_op, register_pass
-from . import attributes
-from .walk import ADVANCE, PRE_ORDER
+from .lib import attributes
+from .lib.walk import ADVANCE, PRE_ORDER
 
 NO_REPLICATION_CLUSTER = "__no_replication_cluster"
 

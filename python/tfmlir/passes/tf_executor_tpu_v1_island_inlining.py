@@ -33,7 +33,7 @@ from .analysis.executor import op_key
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
 from .analysis.names import PARTITIONED_CALL, RETURN
-from .walk import ADVANCE, POST_ORDER
+from .lib.walk import ADVANCE, POST_ORDER
 
 
 @register_pass

@@ -78,7 +78,7 @@ from .analysis.outside_compilation import (OUTSIDE_COMPILATION_ATTR, is_map_outs
                                            is_outside_compiled)
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .walk import ADVANCE, POST_ORDER
+from .lib.walk import ADVANCE, POST_ORDER
 
 EMBEDDING_OPS = frozenset({
     "tf.EnqueueTPUEmbeddingRaggedTensorBatch",

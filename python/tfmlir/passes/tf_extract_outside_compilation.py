@@ -121,8 +121,8 @@ from .analysis.names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAU
 from .analysis.types import can_be_refined, type_valid_for_xla
 from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import enclosing_op, walk_ops
-from .walk import ADVANCE, INTERRUPT, POST_ORDER
+from .lib.ir_helpers import enclosing_op, walk_ops
+from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
 
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 HOST_TRANSFER_ATTR = "_xla_has_host_transfer"

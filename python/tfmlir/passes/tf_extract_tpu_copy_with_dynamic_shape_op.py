@@ -38,7 +38,7 @@ from .analysis.devices import (HostDeviceError, TPU_REPLICATED_CORE, cpu_device_
                                module_devices, non_replicated_tpu0, replicated_host_alias)
 from .analysis.names import DEVICE_RETURN, FUNC, LAUNCH, MODULE
 from .framework import Pass, erase_op, register_pass
-from .ir_helpers import is_proper_ancestor, ops_named, wrap_op_in_launch
+from .lib.ir_helpers import is_proper_ancestor, ops_named, wrap_op_in_launch
 
 TPU_COPY_WITH_DYNAMIC_SHAPE = "tf.TPUCopyWithDynamicShape"
 DEVICE_ATTR = "device"

@@ -43,7 +43,7 @@ from .analysis.names import (CALL, CASE, CASE_REGION, CAST, FUNC, GENERATOR_DATA
                              IF_REGION, MODULE, TF_YIELD, TO_BOOL, WHILE, WHILE_REGION)
 from .analysis.symbols import module_body, symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import copy_device_and_underscored_attributes, ops_named
+from .lib.ir_helpers import copy_device_and_underscored_attributes, ops_named
 
 
 GENERATOR_FUNCS = ("init_func", "next_func", "finalize_func")

@@ -59,7 +59,7 @@ from .analysis.symbol_uses import (UnreadableAttribute, flat_references, referen
                                    replace_root)
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import SymbolNamer
+from .lib.ir_helpers import SymbolNamer
 
 # Dialects whose calls, functions and symbol tables are all known here.
 KNOWN_DIALECTS = frozenset({"builtin", "func", "tf", "tf_executor", "tf_device", "tf_saved_model"})

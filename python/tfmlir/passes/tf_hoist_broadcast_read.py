@@ -28,7 +28,7 @@ from .analysis.devices import parse_full_name
 from .analysis.executor import op_key
 from .analysis.names import READ_VARIABLE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import ancestor_in_block, ops_named
+from .lib.ir_helpers import ancestor_in_block, ops_named
 
 FUNC_DEVICE_ATTR = "tf.device"
 CPU = "CPU"

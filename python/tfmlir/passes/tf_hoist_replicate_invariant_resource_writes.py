@@ -25,7 +25,7 @@ from .. import irsafe
 from .analysis.names import ASSIGN_VARIABLE, FUNC, REPLICATE
 from .analysis.side_effects import is_resource_type
 from .framework import Pass, erase_op, register_pass
-from .walk import ADVANCE, POST_ORDER
+from .lib.walk import ADVANCE, POST_ORDER
 
 
 @register_pass

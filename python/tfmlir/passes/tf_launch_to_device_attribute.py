@@ -29,7 +29,7 @@ from mlir import ir
 from .analysis.executor import create_island, rebuild_op
 from .analysis.names import ISLAND, LAUNCH, YIELD
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ops_named
+from .lib.ir_helpers import ops_named
 
 DEVICE = "device"
 PARALLEL_EXECUTION_IDS = "_parallel_execution_ids"

@@ -60,7 +60,7 @@ from .analysis.names import CLUSTER
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, has_string_type, is_outside_compiled
 from .analysis.side_effects import is_terminator_name
 from .framework import Pass, PassFailure, register_pass
-from .walk import ADVANCE, POST_ORDER
+from .lib.walk import ADVANCE, POST_ORDER
 
 ALLOW_SOFT_PLACEMENT_ATTR = "allow_soft_placement"
 ASSERT = "tf.Assert"

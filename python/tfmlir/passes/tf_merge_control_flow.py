@@ -32,8 +32,8 @@ from .analysis.executor import op_key
 from .analysis.names import CLUSTER, IF_REGION, TF_YIELD
 from .analysis.side_effects import SideEffectAnalysis, is_pure_op
 from .framework import MODULE, Pass, erase_op, register_pass
-from .ir_helpers import ancestor_in_block, is_proper_ancestor, move_ops_before, users
-from .walk import ADVANCE, POST_ORDER
+from .lib.ir_helpers import ancestor_in_block, is_proper_ancestor, move_ops_before, users
+from .lib.walk import ADVANCE, POST_ORDER
 
 
 @register_pass

@@ -50,8 +50,8 @@ from .analysis.executor import op_key
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
 from .analysis.names import CLUSTER, FUNC, LAUNCH, MODULE
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import wrap_op_in_launch
-from .walk import ADVANCE, PRE_ORDER, SKIP
+from .lib.ir_helpers import wrap_op_in_launch
+from .lib.walk import ADVANCE, PRE_ORDER, SKIP
 
 DEVICE_ATTR = "device"
 

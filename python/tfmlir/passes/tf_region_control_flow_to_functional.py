@@ -52,7 +52,7 @@ from .analysis.names import (CALL, CASE, CASE_REGION, CAST, CONSTANT_LIKE, FUNC,
                              WHILE, WHILE_REGION)
 from .analysis.symbols import module_body
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import (LocNameMapper, SymbolNamer, captured_values,
+from .lib.ir_helpers import (LocNameMapper, SymbolNamer, captured_values,
                          copy_device_and_underscored_attributes, ops_named, outline_block)
 
 

@@ -36,8 +36,8 @@ from .analysis.names import (FUNC, READ_VARIABLE, REPLICATE, SHAPE,
                              TPU_DEVICE_ORDINAL_PLACEHOLDER, VARIABLE_SHAPE)
 from .analysis.side_effects import SideEffectAnalysis, is_pure_op, is_resource_type
 from .framework import Pass, erase_op, register_pass
-from .ir_helpers import captured_values
-from .walk import ADVANCE, INTERRUPT, POST_ORDER
+from .lib.ir_helpers import captured_values
+from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
 
 
 @register_pass

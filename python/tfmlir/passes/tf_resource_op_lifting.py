@@ -65,8 +65,8 @@ from .analysis.names import (ASSIGN_VARIABLE, CALL_INDIRECT, CALLEE_ATTRS, CASE,
 from .analysis.side_effects import is_resource_type
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import captured_values, ops_named
-from .walk import ADVANCE, POST_ORDER
+from .lib.ir_helpers import captured_values, ops_named
+from .lib.walk import ADVANCE, POST_ORDER
 
 IDENTITY = "tf.Identity"
 IDENTITY_N = "tf.IdentityN"

@@ -31,7 +31,7 @@ from .. import irsafe
 from ..dialects import tf_type
 from .analysis.names import FUNC
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ops_named, post_order
+from .lib.ir_helpers import ops_named, post_order
 
 RECV = "tf.RecvTPUEmbeddingActivations"
 SEND = "tf.SendTPUEmbeddingGradients"

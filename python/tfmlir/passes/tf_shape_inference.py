@@ -55,7 +55,7 @@ from .analysis.names import (CALLEE_ATTRS, CAST, CLUSTER, FUNC, GRAPH, ISLAND, L
                              NEXT_ITERATION_SINK, RETURN)
 from .analysis.symbols import flat_symbol_refs, module_body, symbol_name
 from .framework import Option, Pass, register_pass
-from .ir_helpers import enclosing_op, post_order
+from .lib.ir_helpers import enclosing_op, post_order
 
 _DYN = ir.ShapedType.get_dynamic_size()
 

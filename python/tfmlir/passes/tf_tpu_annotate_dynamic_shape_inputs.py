@@ -44,7 +44,7 @@ from .analysis.executor import op_key
 from .analysis.names import CLUSTER_FUNC, FUNC, LAUNCH, MODULE
 from .analysis.symbols import symbol_ops
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import enclosing_op, ops_named
+from .lib.ir_helpers import enclosing_op, ops_named
 
 ANNOTATE = "tf.TPUAnnotateTensorsWithDynamicShape"
 REPLICATION_INFO_ATTR = "_replication_info"

@@ -41,7 +41,7 @@ from .analysis.devices import is_tpu_replicated_core, module_devices_error
 from .analysis.executor import op_key
 from .analysis.names import CLUSTER, LAUNCH, LAUNCH_FUNC, MODULE
 from .framework import Pass, register_pass
-from .walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
+from .lib.walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"

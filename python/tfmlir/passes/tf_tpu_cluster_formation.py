@@ -132,8 +132,8 @@ from .analysis.executor import op_key
 from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import captured_values, is_proper_ancestor, ops_named
-from . import attributes
+from .lib.ir_helpers import captured_values, is_proper_ancestor, ops_named
+from .lib import attributes
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"

@@ -28,7 +28,7 @@ from .analysis.devices import TPU_REPLICATED_CORE
 from .analysis.names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, IDENTITY, LAUNCH, READ_VARIABLE,
                              REPLICATE)
 from .framework import Pass, register_pass
-from .ir_helpers import enclosing_op, ops_named, wrap_op_in_launch
+from .lib.ir_helpers import enclosing_op, ops_named, wrap_op_in_launch
 
 TPU_EXECUTE = "tf.TPUExecute"
 TPU_EXECUTE_AND_UPDATE_VARIABLES = "tf.TPUExecuteAndUpdateVariables"

@@ -30,8 +30,8 @@ from .analysis.executor import op_key
 from .analysis.names import CAST, CLUSTER
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
 from .framework import Pass, register_pass
-from .ir_helpers import ops_named, users
-from .walk import ADVANCE, INTERRUPT, POST_ORDER
+from .lib.ir_helpers import ops_named, users
+from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
 
 IDENTITY = "tf.Identity"
 _TRIVIAL_UNARY = frozenset({CAST, IDENTITY})

@@ -89,7 +89,7 @@ from .analysis.names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, LAUNCH, MODUL
                              PARALLEL_EXECUTE, READ_VARIABLE, REPLICATE)
 from .analysis.side_effects import UNKNOWN_RESOURCE, SideEffectAnalysis, is_resource_type
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import arg_attr, ops_named, walk_ops
+from .lib.ir_helpers import arg_attr, ops_named, walk_ops
 
 TPU_EXECUTE = "tf.TPUExecute"
 TPU_EXECUTE_AND_UPDATE = "tf.TPUExecuteAndUpdateVariables"

@@ -37,10 +37,10 @@ converted (here each function is checked after its own conversions).
 """
 from mlir import ir
 
-from . import attributes
+from .lib import attributes
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ops_named
-from .tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
+from .lib.ir_helpers import ops_named
+from .lib.tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
                                   PARTITIONED_INPUT, PARTITIONED_INPUT_V2, PARTITIONED_OUTPUT,
                                   PARTITIONED_OUTPUT_V2, REPLICATE_METADATA, SHARDING_ATTRS,
                                   i64_array, partition_dims_error, quoted, resource_subtypes)

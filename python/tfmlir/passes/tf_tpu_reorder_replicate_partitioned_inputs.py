@@ -50,10 +50,10 @@ form each op is in its own island and the pass changes nothing.
 """
 from mlir import ir
 
-from . import attributes
+from .lib import attributes
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import ops_named
-from .tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
+from .lib.ir_helpers import ops_named
+from .lib.tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,
                                   PARTITIONED_INPUT_V2, REPLICATE_METADATA, REPLICATED_INPUT,
                                   XLA_SHARDING, attribute_dict, partition_dims_error)
 

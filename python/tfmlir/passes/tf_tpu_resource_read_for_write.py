@@ -26,7 +26,7 @@ from .. import irsafe
 from .analysis.calls import function_callee
 from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, MODULE, READ_VARIABLE, REPLICATE
 from .framework import Pass, erase_op, register_pass
-from .ir_helpers import ops_named
+from .lib.ir_helpers import ops_named
 
 
 @register_pass

@@ -64,7 +64,7 @@ from mlir import ir
 
 from ..shapes import xla_protos
 from ..tfcore import tf_types
-from . import attributes
+from .lib import attributes
 from .analysis import tpu_devices, tpu_protos
 from .analysis.fingerprint import fingerprint64
 from .analysis.devices import module_devices, replicated_host_alias
@@ -73,7 +73,7 @@ from .analysis.names import (CLUSTER_FUNC, DEVICE_RETURN, FUNC, LAUNCH, MODULE, 
 from .analysis.symbol_uses import referenced_roots
 from .analysis.symbols import symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
-from .ir_helpers import (arg_attr, enclosing_op, ops_named, remove_singleton_parallel_execute,
+from .lib.ir_helpers import (arg_attr, enclosing_op, ops_named, remove_singleton_parallel_execute,
                          wrap_op_in_launch)
 from .tf_tpu_cluster_formation import compilation_and_replication_error
 

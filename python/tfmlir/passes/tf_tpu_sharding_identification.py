@@ -65,8 +65,8 @@ from .analysis.tf_op_traits import (CWISE_BINARY, OPERANDS_SAME_AS_RESULTS_TYPE_
                                     SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE_RESOLVE_REF,
                                     SAME_OPERANDS_AND_RESULT_TYPE_RESOLVE_REF)
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import enclosing_op, ops_named
-from . import attributes
+from .lib.ir_helpers import enclosing_op, ops_named
+from .lib import attributes
 
 SHARDING_ATTR = "mhlo.sharding"
 USE_SPMD_ATTR = "use_spmd_for_xla_partitioning"

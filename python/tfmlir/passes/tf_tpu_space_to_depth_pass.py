@@ -105,8 +105,8 @@ from .analysis.names import CAST, CLUSTER_FUNC, CONST, FUNC, REPLICATE
 from .analysis.symbols import symbol_ops
 from .analysis.types import element_type_or_self
 from .framework import MODULE, Pass, PassFailure, register_pass
-from .ir_helpers import is_proper_ancestor, users
-from .walk import ADVANCE, INTERRUPT, POST_ORDER
+from .lib.ir_helpers import is_proper_ancestor, users
+from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
 
 CONV2D = "tf.Conv2D"
 CONV2D_BACKPROP_FILTER = "tf.Conv2DBackpropFilter"

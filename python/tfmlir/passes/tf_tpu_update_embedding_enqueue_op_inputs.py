@@ -38,7 +38,7 @@ from mlir import ir
 from .analysis.names import CONST, FUNC
 from .analysis.string_map import string_map_order
 from .framework import Pass, PassFailure, register_pass
-from .walk import ADVANCE, POST_ORDER
+from .lib.walk import ADVANCE, POST_ORDER
 
 EMBEDDING_LAYER_ATTR = "_tpu_embedding_layer"
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"

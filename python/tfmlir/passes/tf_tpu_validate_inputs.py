@@ -88,7 +88,7 @@ from .analysis.tpu_inputs import (DEVICE_ATTR, ERROR, WARNING, NotAString,
                                   potential_unsupported_op, text, v1_control_flow_warnings)
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
-from . import attributes
+from .lib import attributes
 
 TPU_REPLICATE_ATTR = "_tpu_replicate"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"

@@ -18,7 +18,7 @@ crashes, the pass fails with a diagnostic: a ``tf.InfeedDequeueTuple`` whose
 from .analysis.names import MODULE
 from .analysis.tpu_inputs import NotAString, potential_unsupported_op, v1_control_flow_warnings
 from .framework import Pass, register_pass
-from .walk import ADVANCE, POST_ORDER
+from .lib.walk import ADVANCE, POST_ORDER
 
 
 @register_pass

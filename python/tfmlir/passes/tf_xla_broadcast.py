@@ -49,9 +49,9 @@ from .analysis.tpu_devices import (DEVICE_ASSIGNMENT_ATTR, NUM_CORES_PER_REPLICA
                                    TPUDeviceError, compilation_and_execution_devices,
                                    device_coordinates, replicated_host_alias)
 from .framework import Pass, PassFailure, register_pass
-from .ir_helpers import add_replicated_inputs, enclosing_op, ops_named
-from . import attributes
-from .walk import ADVANCE, POST_ORDER
+from .lib.ir_helpers import add_replicated_inputs, enclosing_op, ops_named
+from .lib import attributes
+from .lib.walk import ADVANCE, POST_ORDER
 
 MARKER_ATTR = "_ici_weight_distribution_mlir_bridge_marker"
 TPU_DUMMY_INPUT = "tf.TPUDummyInput"

@@ -8,7 +8,7 @@ do and check them as TF's op verifier does (tfmlir's dialect does not verify
 """
 from mlir import ir
 
-from .. import irsafe
+from ... import irsafe
 from . import attributes
 
 PARTITIONED_INPUT = "tf.TPUPartitionedInput"
@@ -65,7 +65,7 @@ def partition_dims_error(op):
 
 def resource_subtypes(value_type):
     """The subtypes of a ``tensor<!tf_type.resource<...>>`` type, or None if it is no resource."""
-    from ..dialects import tf_type
+    from ...dialects import tf_type
 
     if not isinstance(value_type, ir.ShapedType):
         return None

@@ -30,10 +30,10 @@ does not announce created ops), which converges to the same IR.
 from mlir import ir
 from mlir import rewrite
 
-from .. import _tfmlir
-from .analysis.names import CLUSTER, FUNC, MODULE
-from .analysis.symbol_uses import referenced_roots
-from .framework import PassFailure
+from ... import _tfmlir
+from ..analysis.names import CLUSTER, FUNC, MODULE
+from ..analysis.symbol_uses import referenced_roots
+from ..framework import PassFailure
 
 NOT_CONVERGED = "Resource ops decomposition did not converge"
 

@@ -8,7 +8,7 @@ function at the end of the module and a call op in its place.
 * The function is named by the op's string ``_cluster_outlined_function_name``
   attribute (removed from the op), else ``_func``; a taken name is made unique
   as one MLIR ``SymbolTable`` does for the whole run (``_func_0``, ``f_1`` ...,
-  :class:`~tfmlir.passes.ir_helpers.SymbolNamer`).
+  :class:`~tfmlir.passes.lib.ir_helpers.SymbolNamer`).
 * Its arguments are the values the region uses but does not define, in
   ``getUsedValuesDefinedAbove`` order; its results are the op's result types;
   ``tf_device.return`` becomes ``func.return``. Function and call are at the
@@ -34,10 +34,10 @@ output):
 """
 from mlir import ir
 
-from .. import irsafe
-from .analysis.names import FUNC, MODULE
-from .analysis.symbols import module_body, symbol_name
-from .framework import PassFailure, erase_op
+from ... import irsafe
+from ..analysis.names import FUNC, MODULE
+from ..analysis.symbols import module_body, symbol_name
+from ..framework import PassFailure, erase_op
 from .ir_helpers import SymbolNamer, ops_named, outline_block
 
 OUTLINED_FUNCTION_NAME = "_cluster_outlined_function_name"
