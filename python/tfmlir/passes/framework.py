@@ -82,7 +82,7 @@ from .. import _tfmlir as _native
 from .. import irsafe
 from .. import parsing
 
-from .analysis.names import FUNC, MODULE
+from .names import FUNC, MODULE
 from .pipeline import (PipelineError, PythonStage, UpstreamStage, expand_named_pipelines,
                        parse_pipeline, schedule, split_list, split_options, unquote)
 

@@ -74,7 +74,7 @@ from mlir import rewrite
 from .. import irsafe, parsing
 from ..dialects import tf_type
 from .analysis.executor import op_key
-from .analysis.names import (CASE_REGION, FUNC, IF_REGION, LEGACY_CALL, MODULE, PARTITIONED_CALL,
+from .names import (CASE_REGION, FUNC, IF_REGION, LEGACY_CALL, MODULE, PARTITIONED_CALL,
                              STATEFUL_PARTITIONED_CALL, WHILE_REGION)
 from .analysis.symbol_uses import UnreadableAttribute, referenced_roots
 from .analysis.symbols import module_body, symbol_name

@@ -22,7 +22,7 @@ an array of integers (TF reads it as integers: undefined behaviour).
 from mlir import ir
 
 from .analysis.calls import function_callee
-from .analysis.names import CLUSTER_FUNC, IDENTITY, MODULE, READ_VARIABLE, REPLICATE
+from .names import CLUSTER_FUNC, IDENTITY, MODULE, READ_VARIABLE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
 from .lib.ir_helpers import enclosing_op, is_proper_ancestor, ops_named, set_arg_attr
 

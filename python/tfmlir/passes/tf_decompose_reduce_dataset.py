@@ -55,7 +55,7 @@ from mlir import ir
 from ..dialects import tf_type
 from .analysis.calls import nearest_module
 from .analysis.executor import op_key
-from .analysis.names import CALL, CONST, FUNC, IF_REGION, MODULE, TF_YIELD, WHILE_REGION
+from .names import CALL, CONST, FUNC, IF_REGION, MODULE, TF_YIELD, WHILE_REGION
 from .analysis.symbols import symbol_ops
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import ops_named

@@ -18,7 +18,7 @@ Errors, found before anything changes: a body returning other types than the
 cluster's results, a cluster inside a nested module, an empty
 ``_cluster_outlined_function_name`` (see tfmlir.passes.lib.device_outlining).
 """
-from .analysis.names import CLUSTER, CLUSTER_FUNC
+from .names import CLUSTER, CLUSTER_FUNC
 from .lib.device_outlining import outline_all
 from .framework import MODULE, Pass, register_pass
 

@@ -19,7 +19,7 @@ are left alone. The pass cannot fail.
 """
 from mlir import ir
 
-from .analysis.names import CLUSTER, CONST
+from .names import CLUSTER, CONST
 from .framework import Pass, erase_op, register_pass
 from .lib.ir_helpers import captured_values, ops_named
 

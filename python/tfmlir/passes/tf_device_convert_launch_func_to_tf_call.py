@@ -18,7 +18,7 @@ on all but the argument count.
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import FUNC, LAUNCH_FUNC, MODULE, PARTITIONED_CALL
+from .names import FUNC, LAUNCH_FUNC, MODULE, PARTITIONED_CALL
 from .analysis.symbols import module_body, symbol_name
 from .lib.ir_helpers import enclosing_op, ops_named
 from .framework import Pass, PassFailure, erase_op, register_pass

@@ -25,7 +25,7 @@ float nor complex, non-broadcastable operands) fails with a diagnostic at it.
 -tf-device-decompose-resource-ops-in-cluster does this inside device
 clusters only.
 """
-from .analysis.names import FUNC
+from .names import FUNC
 from .lib.decompose_resource_ops import Patterns, decompose_function
 from .framework import Pass, register_pass
 

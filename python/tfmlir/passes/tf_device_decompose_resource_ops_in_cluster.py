@@ -24,7 +24,7 @@ cluster after 20 sweeps), or at an op TF's C++ cannot build (see
 """
 from mlir import ir
 
-from .analysis.names import CLUSTER, FUNC, MODULE
+from .names import CLUSTER, FUNC, MODULE
 from .lib.decompose_resource_ops import (Patterns, cluster_reachable_functions, decompose_cluster,
                                      decompose_function)
 from .framework import Pass, register_pass

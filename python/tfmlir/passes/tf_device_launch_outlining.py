@@ -18,7 +18,7 @@ launch's results, a launch inside a nested module (TF leaves a launch_func
 calling a function it cannot reach), an empty
 ``_cluster_outlined_function_name`` (see tfmlir.passes.lib.device_outlining).
 """
-from .analysis.names import LAUNCH, LAUNCH_FUNC
+from .names import LAUNCH, LAUNCH_FUNC
 from .lib.device_outlining import outline_all
 from .framework import MODULE, Option, Pass, register_pass
 

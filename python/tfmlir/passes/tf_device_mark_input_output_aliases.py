@@ -21,12 +21,12 @@ pair found (TF asserts; its release build keeps the stale attribute).
 """
 from mlir import ir
 
-from .analysis.names import (ASSIGN_VARIABLE, CLUSTER_FUNC, DEVICE_RETURN, FUNC,
+from .names import (ASSIGN_VARIABLE, CLUSTER_FUNC, DEVICE_RETURN, FUNC,
                              PARALLEL_EXECUTE, READ_VARIABLE)
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .lib.ir_helpers import arg_attr, set_arg_attr
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 ALIASING_ATTR = "tf.aliasing_output"
 

@@ -7,7 +7,7 @@ only safe when compiling to XLA. -tf-drop-while-shape-invariant-in-device-cluste
 does the same inside ``tf_device.cluster`` ops only.
 """
 
-from .analysis.names import FUNC, WHILE, WHILE_REGION
+from .names import FUNC, WHILE, WHILE_REGION
 from .framework import Pass, register_pass
 from .lib.ir_helpers import ops_named
 

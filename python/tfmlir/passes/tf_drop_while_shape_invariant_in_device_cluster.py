@@ -6,10 +6,10 @@ any depth), as TF does; those outside clusters keep it. This lets shape
 inference refine their shapes; it is only safe when compiling to XLA.
 -tf-drop-while-shape-invariant drops it everywhere.
 """
-from .analysis.names import CLUSTER, FUNC
+from .names import CLUSTER, FUNC
 from .framework import Pass, register_pass
 from .tf_drop_while_shape_invariant import drop_shape_invariant
-from .lib.walk import ADVANCE, PRE_ORDER, SKIP
+from .walk import ADVANCE, PRE_ORDER, SKIP
 
 
 @register_pass

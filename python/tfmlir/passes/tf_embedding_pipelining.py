@@ -30,7 +30,7 @@ from mlir import ir
 from .analysis.embedding import (BACKWARD, BACKWARD_SEQUENTIAL, EMBEDDING_ATTR, FORWARD,
                                  FORWARD_SEQUENTIAL, not_a_string, pass_ops_problem,
                                  rewrite_not_supported, tagged_ops, unknown_value)
-from .analysis.names import MODULE, WRITE_SUMMARY
+from .names import MODULE, WRITE_SUMMARY
 from .framework import Pass, register_pass
 from .lib.ir_helpers import ops_named
 

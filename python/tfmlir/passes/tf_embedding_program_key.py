@@ -62,7 +62,7 @@ from collections import deque
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import CONST, DEVICE_RETURN, FUNC, LAUNCH, REPLICATE
+from .names import CONST, DEVICE_RETURN, FUNC, LAUNCH, REPLICATE
 from .framework import Pass, erase_op, outside_use, register_pass
 from .lib.ir_helpers import is_proper_ancestor, ops_named, walk_ops
 

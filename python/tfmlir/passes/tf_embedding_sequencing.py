@@ -26,7 +26,7 @@ string, the pass fails with a diagnostic.
 from .analysis.embedding import (BACKWARD, BACKWARD_SEQUENTIAL, FORWARD, FORWARD_SEQUENTIAL,
                                  not_a_string, pass_ops_problem, rewrite_not_supported,
                                  tagged_ops, unknown_value)
-from .analysis.names import MODULE
+from .names import MODULE
 from .framework import Pass, register_pass
 
 

@@ -29,7 +29,7 @@ such pass.
 from mlir import ir
 
 from .. import irsafe
-from .analysis.names import MODULE
+from .names import MODULE
 from .analysis.symbols import symbol_name
 from .framework import Pass, PassFailure, register_pass
 

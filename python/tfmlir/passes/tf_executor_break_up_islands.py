@@ -31,7 +31,7 @@ where no control dependency can be added.
 """
 from mlir import ir
 
-from .analysis.names import FUNC, NEXT_ITERATION_SOURCE
+from .names import FUNC, NEXT_ITERATION_SOURCE
 from .analysis.executor import (GRAPH, ISLAND, YIELD, GraphInfo, control_type,
                                 op_key, rebuild_op)
 from .analysis.side_effects import (FUNCTIONAL_CONTROL_FLOW as _FUNCTIONAL_CF,

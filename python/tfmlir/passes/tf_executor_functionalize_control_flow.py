@@ -71,13 +71,13 @@ from mlir import ir
 from .generated import tf2xla_defs
 from .analysis.executor import (FETCH, ISLAND, YIELD, GraphInfo, control_type, is_control, op_key,
                                 rebuild_op)
-from .analysis.names import FUNC, IDENTITY, IF, RETURN, WHILE
+from .names import FUNC, IDENTITY, IF, RETURN, WHILE
 from .analysis.side_effects import is_resource_type, may_have_side_effect
 from .analysis.symbols import module_body
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import SymbolNamer, name_from_loc
-from .lib import attributes
-from .lib.walk import ADVANCE, PRE_ORDER
+from . import attributes
+from .walk import ADVANCE, PRE_ORDER
 
 ENTER = "tf_executor.Enter"
 EXIT = "tf_executor.Exit"

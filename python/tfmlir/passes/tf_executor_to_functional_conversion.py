@@ -32,7 +32,7 @@ from mlir import ir
 from .analysis.executor import FETCH, ISLAND, op_key
 from .analysis.graph_skeleton import graph_skeletons, post_order_graphs
 from .framework import FUNC, Pass, PassFailure, erase_op, register_pass
-from .lib.walk import ADVANCE, PRE_ORDER
+from .walk import ADVANCE, PRE_ORDER
 
 
 @register_pass

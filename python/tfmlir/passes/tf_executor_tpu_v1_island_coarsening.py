@@ -73,7 +73,7 @@ from mlir import ir
 
 from .. import _tfmlir, irsafe
 from .analysis.executor import ISLAND, create_island, graphs_in, op_key
-from .analysis.names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
+from .names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
                              REPLICATION_INFO_ATTR, SKIP_ISLAND_OUTLINING_ATTR,
                              TPU_COMPILATION_STATUS_ATTR, TPU_DEVICE, TPU_PARTITIONED_CALL,
                              TPU_PARTITIONED_INPUT, TPU_PARTITIONED_OUTPUT, TPU_REPLICATED_INPUT,
@@ -81,8 +81,8 @@ from .analysis.names import (COMPILE_DEVICE_TYPE_ATTR, FUNC, IDENTITY, MODULE,
 from .analysis.symbol_uses import UnreadableAttribute, referenced_roots
 from .analysis.symbols import module_body, symbol_name
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .lib import attributes
-from .lib.walk import ADVANCE, PRE_ORDER
+from . import attributes
+from .walk import ADVANCE, PRE_ORDER
 
 NO_REPLICATION_CLUSTER = "__no_replication_cluster"
 

@@ -32,8 +32,8 @@ from .analysis.symbols import (FUNC_OP, MODULE_OP, NESTED_TPU_MODULE, append_to_
 from .analysis.executor import op_key
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 
-from .analysis.names import PARTITIONED_CALL, RETURN
-from .lib.walk import ADVANCE, POST_ORDER
+from .names import PARTITIONED_CALL, RETURN
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass

@@ -37,7 +37,7 @@ from .analysis.symbols import (FUNC_OP, NESTED_TPU_MODULE, append_to_module, fla
                                module_body, symbol_ops)
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .lib.ir_helpers import outline_block
-from .lib.walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
+from .walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
 
 OUTLINED_FUNC_PREFIX = "_tpu_v1_compat_outlined_func"
 SKIP_ISLAND_OUTLINING = "_skip_island_outlining"

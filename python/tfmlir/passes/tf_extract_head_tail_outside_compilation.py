@@ -73,12 +73,12 @@ from mlir import ir
 from .. import irsafe
 from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
+from .names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
 from .analysis.outside_compilation import (OUTSIDE_COMPILATION_ATTR, is_map_outside_compiled,
                                            is_outside_compiled)
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 EMBEDDING_OPS = frozenset({
     "tf.EnqueueTPUEmbeddingRaggedTensorBatch",

@@ -115,14 +115,14 @@ from mlir import ir
 from .. import irsafe
 from .analysis.devices import (HostDeviceError, device_to_host_map, has_tpu_device, module_devices)
 from .analysis.executor import op_key
-from .analysis.names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAUNCH, MODULE,
+from .names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAUNCH, MODULE,
                              PARALLEL_EXECUTE, REPLICATE, RETURN, TF_YIELD,
                              TPU_DEVICE_ORDINAL_PLACEHOLDER, WHILE_REGION)
 from .analysis.types import can_be_refined, type_valid_for_xla
 from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import enclosing_op, walk_ops
-from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
 HOST_TRANSFER_ATTR = "_xla_has_host_transfer"

@@ -36,7 +36,7 @@ from mlir import ir
 
 from .analysis.devices import (HostDeviceError, TPU_REPLICATED_CORE, cpu_device_name,
                                module_devices, non_replicated_tpu0, replicated_host_alias)
-from .analysis.names import DEVICE_RETURN, FUNC, LAUNCH, MODULE
+from .names import DEVICE_RETURN, FUNC, LAUNCH, MODULE
 from .framework import Pass, erase_op, register_pass
 from .lib.ir_helpers import is_proper_ancestor, ops_named, wrap_op_in_launch
 

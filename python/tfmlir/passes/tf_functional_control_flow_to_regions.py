@@ -39,7 +39,7 @@ Errors (the module is left unchanged):
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import (CALL, CASE, CASE_REGION, CAST, FUNC, GENERATOR_DATASET, IF,
+from .names import (CALL, CASE, CASE_REGION, CAST, FUNC, GENERATOR_DATASET, IF,
                              IF_REGION, MODULE, TF_YIELD, TO_BOOL, WHILE, WHILE_REGION)
 from .analysis.symbols import module_body, symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass

@@ -29,7 +29,7 @@ from mlir import ir
 from .analysis.executor import FETCH, GRAPH, ISLAND, YIELD, control_type
 from .framework import FUNC, Pass, register_pass
 
-from .analysis.names import RETURN
+from .names import RETURN
 
 
 @register_pass

@@ -54,7 +54,7 @@ from mlir import ir
 from .. import _tfmlir
 
 from .analysis.executor import op_key
-from .analysis.names import CALLEE_ATTRS, FUNC, MODULE
+from .names import CALLEE_ATTRS, FUNC, MODULE
 from .analysis.symbol_uses import (UnreadableAttribute, flat_references, referenced_roots,
                                    replace_root)
 from .analysis.symbols import module_body, symbol_name

@@ -26,7 +26,7 @@ from mlir import ir
 
 from .analysis.devices import parse_full_name
 from .analysis.executor import op_key
-from .analysis.names import READ_VARIABLE, REPLICATE
+from .names import READ_VARIABLE, REPLICATE
 from .framework import Pass, PassFailure, register_pass
 from .lib.ir_helpers import ancestor_in_block, ops_named
 

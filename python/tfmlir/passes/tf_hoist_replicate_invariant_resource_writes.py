@@ -22,10 +22,10 @@ No failure of its own: malformed replicates are rejected by the verifier.
 from mlir import ir
 
 from .. import irsafe
-from .analysis.names import ASSIGN_VARIABLE, FUNC, REPLICATE
+from .names import ASSIGN_VARIABLE, FUNC, REPLICATE
 from .analysis.side_effects import is_resource_type
 from .framework import Pass, erase_op, register_pass
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass

@@ -27,7 +27,7 @@ reported at the island.
 from mlir import ir
 
 from .analysis.executor import create_island, rebuild_op
-from .analysis.names import ISLAND, LAUNCH, YIELD
+from .names import ISLAND, LAUNCH, YIELD
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import ops_named
 

@@ -56,11 +56,11 @@ from mlir import ir
 
 from .. import _tfmlir as _native
 from .generated import xla_supported_ops as _data
-from .analysis.names import CLUSTER
+from .names import CLUSTER
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, has_string_type, is_outside_compiled
 from .analysis.side_effects import is_terminator_name
 from .framework import Pass, PassFailure, register_pass
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 ALLOW_SOFT_PLACEMENT_ATTR = "allow_soft_placement"
 ASSERT = "tf.Assert"

@@ -29,11 +29,11 @@ invalid IR would be reported by the verifier with the module unchanged.
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER, IF_REGION, TF_YIELD
+from .names import CLUSTER, IF_REGION, TF_YIELD
 from .analysis.side_effects import SideEffectAnalysis, is_pure_op
 from .framework import MODULE, Pass, erase_op, register_pass
 from .lib.ir_helpers import ancestor_in_block, is_proper_ancestor, move_ops_before, users
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass

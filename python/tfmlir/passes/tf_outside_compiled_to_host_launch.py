@@ -48,10 +48,10 @@ from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve
 from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
-from .analysis.names import CLUSTER, FUNC, LAUNCH, MODULE
+from .names import CLUSTER, FUNC, LAUNCH, MODULE
 from .framework import Pass, PassFailure, register_pass
 from .lib.ir_helpers import wrap_op_in_launch
-from .lib.walk import ADVANCE, PRE_ORDER, SKIP
+from .walk import ADVANCE, PRE_ORDER, SKIP
 
 DEVICE_ATTR = "device"
 

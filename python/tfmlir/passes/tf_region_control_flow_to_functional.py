@@ -47,7 +47,7 @@ tfmlir's op has no regions (TF's has three) and cannot be converted.
 """
 from mlir import ir
 
-from .analysis.names import (CALL, CASE, CASE_REGION, CAST, CONSTANT_LIKE, FUNC,
+from .names import (CALL, CASE, CASE_REGION, CAST, CONSTANT_LIKE, FUNC,
                              GENERATOR_DATASET_REGION, IF, IF_REGION, MODULE, TF_YIELD, TO_BOOL,
                              WHILE, WHILE_REGION)
 from .analysis.symbols import module_body

@@ -32,12 +32,12 @@ verifier before it runs.
 """
 from mlir import ir
 
-from .analysis.names import (FUNC, READ_VARIABLE, REPLICATE, SHAPE,
+from .names import (FUNC, READ_VARIABLE, REPLICATE, SHAPE,
                              TPU_DEVICE_ORDINAL_PLACEHOLDER, VARIABLE_SHAPE)
 from .analysis.side_effects import SideEffectAnalysis, is_pure_op, is_resource_type
 from .framework import Pass, erase_op, register_pass
 from .lib.ir_helpers import captured_values
-from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 
 @register_pass

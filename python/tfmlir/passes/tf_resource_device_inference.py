@@ -47,13 +47,13 @@ Failures (the module is left unchanged):
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import CALL_INDIRECT, CALLEE_ATTRS, FUNC, IF, WHILE, WHILE_REGION
+from .names import CALL_INDIRECT, CALLEE_ATTRS, FUNC, IF, WHILE, WHILE_REGION
 from .analysis.side_effects import UNKNOWN_RESOURCE, SideEffectAnalysis, is_resource_type
 from .analysis.symbols import module_body, symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .lib.ir_helpers import arg_attr, set_arg_attr
-from .lib import attributes
-from .lib.walk import ADVANCE, POST_ORDER, PRE_ORDER
+from . import attributes
+from .walk import ADVANCE, POST_ORDER, PRE_ORDER
 
 DEVICE_ATTR = "device"
 FUNC_DEVICE_ATTR = "tf.device"

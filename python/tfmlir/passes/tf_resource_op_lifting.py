@@ -59,14 +59,14 @@ from mlir import ir
 
 from .. import _tfmlir as _native
 from .analysis.executor import op_key, rebuild_op
-from .analysis.names import (ASSIGN_VARIABLE, CALL_INDIRECT, CALLEE_ATTRS, CASE, CASE_REGION,
+from .names import (ASSIGN_VARIABLE, CALL_INDIRECT, CALLEE_ATTRS, CASE, CASE_REGION,
                              CAST, CLUSTER, CONST, FUNC, IF, IF_REGION, PARTITIONED_CALL,
                              READ_VARIABLE, STATEFUL_PARTITIONED_CALL, WHILE, WHILE_REGION)
 from .analysis.side_effects import is_resource_type
 from .analysis.symbols import symbol_ops
 from .framework import MODULE, Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import captured_values, ops_named
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 IDENTITY = "tf.Identity"
 IDENTITY_N = "tf.IdentityN"

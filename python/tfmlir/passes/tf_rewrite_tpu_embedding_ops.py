@@ -29,7 +29,7 @@ from mlir import ir
 
 from .. import irsafe
 from ..dialects import tf_type
-from .analysis.names import FUNC
+from .names import FUNC
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import ops_named, post_order
 

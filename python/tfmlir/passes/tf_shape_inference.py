@@ -51,7 +51,7 @@ from ..tfcore import tf_types as T
 from ..shapes.algebra import NOT_EVALUATED, ShapeError
 from ..shapes.functions import SHAPE_FNS, Context
 from ..shapes.values import EVALUABLE_OPS, NUMPY_DTYPES, ValueEvaluator, can_evaluate
-from .analysis.names import (CALLEE_ATTRS, CAST, CLUSTER, FUNC, GRAPH, ISLAND, LAUNCH, MODULE, TPU_PARTITIONED_CALL,
+from .names import (CALLEE_ATTRS, CAST, CLUSTER, FUNC, GRAPH, ISLAND, LAUNCH, MODULE, TPU_PARTITIONED_CALL,
                              NEXT_ITERATION_SINK, RETURN)
 from .analysis.symbols import flat_symbol_refs, module_body, symbol_name
 from .framework import Option, Pass, register_pass

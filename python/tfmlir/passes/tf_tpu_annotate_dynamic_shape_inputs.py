@@ -41,7 +41,7 @@ from mlir import ir
 
 from .analysis.calls import nearest_module
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER_FUNC, FUNC, LAUNCH, MODULE
+from .names import CLUSTER_FUNC, FUNC, LAUNCH, MODULE
 from .analysis.symbols import symbol_ops
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import enclosing_op, ops_named

@@ -39,9 +39,9 @@ from mlir import ir
 from .analysis.calls import CALL_INDIRECT, CALLEE_ATTRS, nearest_module, resolve_callee
 from .analysis.devices import is_tpu_replicated_core, module_devices_error
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER, LAUNCH, LAUNCH_FUNC, MODULE
+from .names import CLUSTER, LAUNCH, LAUNCH_FUNC, MODULE
 from .framework import Pass, register_pass
-from .lib.walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
+from .walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"

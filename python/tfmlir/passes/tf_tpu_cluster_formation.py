@@ -129,11 +129,11 @@ from .. import _tfmlir as _native
 from .generated import tf2xla_defs
 from .analysis.devices import is_tpu_replicated_core
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
+from .names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import captured_values, is_proper_ancestor, ops_named
-from .lib import attributes
+from . import attributes
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"

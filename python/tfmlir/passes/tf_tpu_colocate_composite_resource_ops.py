@@ -25,7 +25,7 @@ The pass has no failure of its own.
 from mlir import ir
 
 from .analysis.devices import TPU_REPLICATED_CORE
-from .analysis.names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, IDENTITY, LAUNCH, READ_VARIABLE,
+from .names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, IDENTITY, LAUNCH, READ_VARIABLE,
                              REPLICATE)
 from .framework import Pass, register_pass
 from .lib.ir_helpers import enclosing_op, ops_named, wrap_op_in_launch

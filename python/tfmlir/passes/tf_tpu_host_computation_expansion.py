@@ -27,11 +27,11 @@ pass cannot fail.
 from mlir import ir
 
 from .analysis.executor import op_key
-from .analysis.names import CAST, CLUSTER
+from .names import CAST, CLUSTER
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR, is_outside_compiled
 from .framework import Pass, register_pass
 from .lib.ir_helpers import ops_named, users
-from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 IDENTITY = "tf.Identity"
 _TRIVIAL_UNARY = frozenset({CAST, IDENTITY})

@@ -85,7 +85,7 @@ from mlir import ir
 from .. import _tfmlir
 
 from .analysis.executor import op_key
-from .analysis.names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, LAUNCH, MODULE,
+from .names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, LAUNCH, MODULE,
                              PARALLEL_EXECUTE, READ_VARIABLE, REPLICATE)
 from .analysis.side_effects import UNKNOWN_RESOURCE, SideEffectAnalysis, is_resource_type
 from .framework import Pass, PassFailure, erase_op, register_pass

@@ -50,7 +50,7 @@ form each op is in its own island and the pass changes nothing.
 """
 from mlir import ir
 
-from .lib import attributes
+from . import attributes
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import ops_named
 from .lib.tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,

@@ -45,8 +45,8 @@ aborts half way and returns the half-rewritten module as a success).
 from mlir import ir
 
 from ..shapes.xla_protos import SHARDING_REPLICATED, op_sharding_type
-from .lib import attributes
-from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, FUNC, PARALLEL_EXECUTE, READ_VARIABLE
+from . import attributes
+from .names import ASSIGN_VARIABLE, CLUSTER_FUNC, FUNC, PARALLEL_EXECUTE, READ_VARIABLE
 from .framework import Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import enclosing_op, ops_named, remove_singleton_parallel_execute
 from .lib.tpu_partitioned_ops import (IS_PACKED, NUM_CORES_PER_REPLICA, PARTITION_DIMS,

@@ -24,7 +24,7 @@ from mlir import ir
 
 from .. import irsafe
 from .analysis.calls import function_callee
-from .analysis.names import ASSIGN_VARIABLE, CLUSTER_FUNC, MODULE, READ_VARIABLE, REPLICATE
+from .names import ASSIGN_VARIABLE, CLUSTER_FUNC, MODULE, READ_VARIABLE, REPLICATE
 from .framework import Pass, erase_op, register_pass
 from .lib.ir_helpers import ops_named
 

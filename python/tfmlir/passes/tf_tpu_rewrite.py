@@ -64,11 +64,11 @@ from mlir import ir
 
 from ..shapes import xla_protos
 from ..tfcore import tf_types
-from .lib import attributes
+from . import attributes
 from .analysis import tpu_devices, tpu_protos
 from .analysis.fingerprint import fingerprint64
 from .analysis.devices import module_devices, replicated_host_alias
-from .analysis.names import (CLUSTER_FUNC, DEVICE_RETURN, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
+from .names import (CLUSTER_FUNC, DEVICE_RETURN, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
                              REPLICATE)
 from .analysis.symbol_uses import referenced_roots
 from .analysis.symbols import symbol_name

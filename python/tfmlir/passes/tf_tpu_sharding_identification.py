@@ -59,14 +59,14 @@ from ..shapes import xla_protos
 from .analysis.calls import CALLEE_ATTRS, resolve_callee
 from .analysis.devices import TPU_REPLICATED_CORE, parse_full_name
 from .analysis.executor import op_key
-from .analysis.names import (ASSIGN_VARIABLE, CAST, CLUSTER_FUNC, MODULE, READ_VARIABLE,
+from .names import (ASSIGN_VARIABLE, CAST, CLUSTER_FUNC, MODULE, READ_VARIABLE,
                              WHILE_REGION)
 from .analysis.tf_op_traits import (CWISE_BINARY, OPERANDS_SAME_AS_RESULTS_TYPE_OR_REF,
                                     SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE_RESOLVE_REF,
                                     SAME_OPERANDS_AND_RESULT_TYPE_RESOLVE_REF)
 from .framework import Pass, PassFailure, register_pass
 from .lib.ir_helpers import enclosing_op, ops_named
-from .lib import attributes
+from . import attributes
 
 SHARDING_ATTR = "mhlo.sharding"
 USE_SPMD_ATTR = "use_spmd_for_xla_partitioning"

@@ -101,12 +101,12 @@ from mlir import ir
 
 from .analysis.calls import nearest_module
 from .analysis.devices import parse_full_name
-from .analysis.names import CAST, CLUSTER_FUNC, CONST, FUNC, REPLICATE
+from .names import CAST, CLUSTER_FUNC, CONST, FUNC, REPLICATE
 from .analysis.symbols import symbol_ops
 from .analysis.types import element_type_or_self
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .lib.ir_helpers import is_proper_ancestor, users
-from .lib.walk import ADVANCE, INTERRUPT, POST_ORDER
+from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 CONV2D = "tf.Conv2D"
 CONV2D_BACKPROP_FILTER = "tf.Conv2DBackpropFilter"

@@ -35,10 +35,10 @@ Failures (TF's messages; the function is left unchanged):
 """
 from mlir import ir
 
-from .analysis.names import CONST, FUNC
+from .names import CONST, FUNC
 from .analysis.string_map import string_map_order
 from .framework import Pass, PassFailure, register_pass
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 EMBEDDING_LAYER_ATTR = "_tpu_embedding_layer"
 OUTSIDE_COMPILATION_ATTR = "_xla_outside_compilation"

@@ -76,7 +76,7 @@ is ``goo.gle/debugonly`` and one space here.
 """
 from .. import _tfmlir
 from ..shapes.xla_protos import SHARDING_MAXIMAL, SHARDING_TUPLE, parse_op_sharding, _signed32
-from .analysis.names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, INFEED_DEQUEUE_TUPLE,
+from .names import (ASSERT, CONST, FETCH, FUNC, GRAPH, IDENTITY, INFEED_DEQUEUE_TUPLE,
                              ISLAND, MODULE,
                              OUTFEED_ENQUEUE_TUPLE, PARTITIONED_CALL, RETURN,
                              STATEFUL_PARTITIONED_CALL, TPU_PARTITIONED_CALL,
@@ -88,7 +88,7 @@ from .analysis.tpu_inputs import (DEVICE_ATTR, ERROR, WARNING, NotAString,
                                   potential_unsupported_op, text, v1_control_flow_warnings)
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, register_pass
-from .lib import attributes
+from . import attributes
 
 TPU_REPLICATE_ATTR = "_tpu_replicate"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"

@@ -15,10 +15,10 @@ TF's log-only messages (LOG(WARNING)) are not reproduced. Where TF's process
 crashes, the pass fails with a diagnostic: a ``tf.InfeedDequeueTuple`` whose
 ``device`` is not a string.
 """
-from .analysis.names import MODULE
+from .names import MODULE
 from .analysis.tpu_inputs import NotAString, potential_unsupported_op, v1_control_flow_warnings
 from .framework import Pass, register_pass
-from .lib.walk import ADVANCE, POST_ORDER
+from .walk import ADVANCE, POST_ORDER
 
 
 @register_pass

@@ -25,8 +25,8 @@ from mlir import ir
 from .analysis.executor import GRAPH, ISLAND, YIELD
 from .framework import MODULE, Pass, PassFailure, register_pass
 
-from .analysis.names import FUNC as FUNC_OP
-from .lib.walk import ADVANCE, PRE_ORDER, SKIP
+from .names import FUNC as FUNC_OP
+from .walk import ADVANCE, PRE_ORDER, SKIP
 INVALID_GRAPH = "functions must be of a single Graph with single op Islands: "
 
 

@@ -18,7 +18,7 @@ reported for its launch. Launches outside clusters are fine. Nothing changes
 the IR.
 """
 from .. import _tfmlir as _native
-from .analysis.names import CLUSTER, LAUNCH
+from .names import CLUSTER, LAUNCH
 from .analysis.outside_compilation import OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, register_pass
 

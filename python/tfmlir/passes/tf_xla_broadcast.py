@@ -44,14 +44,14 @@ from mlir import ir
 
 from .analysis.devices import module_devices
 from .analysis.executor import op_key
-from .analysis.names import CLUSTER, CONST, DEVICE_RETURN, LAUNCH, MODULE, PARALLEL_EXECUTE, REPLICATE
+from .names import CLUSTER, CONST, DEVICE_RETURN, LAUNCH, MODULE, PARALLEL_EXECUTE, REPLICATE
 from .analysis.tpu_devices import (DEVICE_ASSIGNMENT_ATTR, NUM_CORES_PER_REPLICA_ATTR, TOPOLOGY_ATTR,
                                    TPUDeviceError, compilation_and_execution_devices,
                                    device_coordinates, replicated_host_alias)
 from .framework import Pass, PassFailure, register_pass
 from .lib.ir_helpers import add_replicated_inputs, enclosing_op, ops_named
-from .lib import attributes
-from .lib.walk import ADVANCE, POST_ORDER
+from . import attributes
+from .walk import ADVANCE, POST_ORDER
 
 MARKER_ATTR = "_ici_weight_distribution_mlir_bridge_marker"
 TPU_DUMMY_INPUT = "tf.TPUDummyInput"

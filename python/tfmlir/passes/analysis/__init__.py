@@ -7,8 +7,8 @@
   resources they touch, and a port of TF's side-effect analysis (control
   predecessors between side-effecting ops of a block).
 * :mod:`.symbols`: symbol tables and references; :mod:`.symbol_uses`: symbol
-  uses as MLIR finds and replaces them; :mod:`.names`: the op names passes
-  look for, defined once.
+  uses as MLIR finds and replaces them (the op names passes look for are
+  :mod:`tfmlir.passes.names`, below the framework and this package).
 * :mod:`.devices`: TF's device name parser (``ParseFullName``,
   ``IsTPUReplicatedCore``), its checks of a module's ``tf.devices`` and the
   host device of a cluster's outside compilation;
@@ -17,10 +17,10 @@
   hashes), for TF passes that report the first problem found iterating one.
 * :mod:`.tpu_protos`: TF's ``TPUCompileMetadataProto`` (and ``TopologyProto``) as
   protobuf classes built from descriptors generated out of the TF wheel
-  (:mod:`._tpu_protos`, ``scripts/gen_tpu_protos.py``), their binary and text
+  (:mod:`tfmlir.passes.generated.tpu_protos`, ``scripts/gen_tpu_protos.py``), their binary and text
   forms; :mod:`.fingerprint`: TF's ``Fingerprint64`` (FarmHash).
 
 The framework skips this package when it auto-imports pass modules. Import
 the submodules themselves (``from tfmlir.passes.analysis import executor``);
-the package imports none of them, so the framework can use :mod:`.names`.
+the package imports none of them.
 """

@@ -10,7 +10,7 @@ from mlir import ir
 
 from ..framework import PassFailure
 from .executor import op_key
-from .names import CALL_INDIRECT, CALLEE_ATTRS, FUNC, MODULE  # noqa: F401  (re-exported)
+from ..names import CALL_INDIRECT, CALLEE_ATTRS, FUNC, MODULE  # noqa: F401  (re-exported)
 from .symbols import symbol_ops
 
 

@@ -61,8 +61,8 @@ from mlir import ir
 
 from ..framework import erase_op
 
-from .names import FETCH, GRAPH, ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE, YIELD  # noqa: F401
-from ..lib.walk import ADVANCE, INTERRUPT, SKIP
+from ..names import FETCH, GRAPH, ISLAND, NEXT_ITERATION_SINK, NEXT_ITERATION_SOURCE, YIELD  # noqa: F401
+from ..walk import ADVANCE, INTERRUPT, SKIP
 
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer

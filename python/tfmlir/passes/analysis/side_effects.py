@@ -39,7 +39,7 @@ from mlir import ir
 
 from ..generated import tf_op_effects as _table
 from .executor import op_key
-from ..lib import attributes
+from .. import attributes
 
 UNKNOWN_RESOURCE = -1
 

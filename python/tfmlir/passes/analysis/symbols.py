@@ -13,7 +13,7 @@ from mlir import ir
 from ... import irsafe
 
 NESTED_TPU_MODULE = "_tpu_v1_compat_outlined"
-from .names import FUNC as FUNC_OP, MODULE as MODULE_OP  # noqa: F401
+from ..names import FUNC as FUNC_OP, MODULE as MODULE_OP  # noqa: F401
 
 
 def module_body(module):

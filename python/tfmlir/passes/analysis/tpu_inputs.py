@@ -9,7 +9,7 @@ TF emits them; the passes emit them (:data:`WARNING` through
 from mlir import ir
 
 from ... import _tfmlir
-from .names import GRAPH, INFEED_DEQUEUE_TUPLE, ISLAND
+from ..names import GRAPH, INFEED_DEQUEUE_TUPLE, ISLAND
 
 ERROR = "error"
 WARNING = "warning"

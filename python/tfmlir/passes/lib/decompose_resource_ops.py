@@ -31,7 +31,7 @@ from mlir import ir
 from mlir import rewrite
 
 from ... import _tfmlir
-from ..analysis.names import CLUSTER, FUNC, MODULE
+from ..names import CLUSTER, FUNC, MODULE
 from ..analysis.symbol_uses import referenced_roots
 from ..framework import PassFailure
 

@@ -35,7 +35,7 @@ output):
 from mlir import ir
 
 from ... import irsafe
-from ..analysis.names import FUNC, MODULE
+from ..names import FUNC, MODULE
 from ..analysis.symbols import module_body, symbol_name
 from ..framework import PassFailure, erase_op
 from .ir_helpers import SymbolNamer, ops_named, outline_block

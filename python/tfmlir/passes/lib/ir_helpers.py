@@ -45,9 +45,9 @@ these helpers only build IR.
 from mlir import ir
 
 from ... import _tfmlir, irsafe
-from ..analysis.names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
+from ..names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
 from ..analysis.symbols import module_body, symbol_name
-from .walk import ADVANCE, POST_ORDER
+from ..walk import ADVANCE, POST_ORDER
 
 
 def walk_ops(op):
@@ -495,7 +495,7 @@ def remove_arg_attr(func, index, name):
 def wrap_op_in_launch(op, device, loc=None):
     """Moves `op` into a new ``tf_device.launch`` on `device` (a string) put where `op` was, and
     returns the launch (TF's ``WrapOpInLaunch``); users of `op`'s results read the launch's."""
-    from ..analysis.names import LAUNCH
+    from ..names import LAUNCH
     op = op.operation
     loc = loc or op.location
     launch = ir.Operation.create(LAUNCH, results=[r.type for r in op.results],
@@ -514,7 +514,7 @@ def remove_singleton_parallel_execute(parallel_execute):
     ``RemoveSingletonParallelExecuteOp``); does nothing with more regions. Raises PassFailure
     when the region holds anything but one op and its terminator."""
     from ..framework import PassFailure, erase_op
-    from ..analysis.names import PARALLEL_EXECUTE
+    from ..names import PARALLEL_EXECUTE
     if len(parallel_execute.regions) != 1:
         return
     ops = [op.operation for op in parallel_execute.regions[0].blocks[0].operations]

@@ -9,7 +9,7 @@ do and check them as TF's op verifier does (tfmlir's dialect does not verify
 from mlir import ir
 
 from ... import irsafe
-from . import attributes
+from .. import attributes
 
 PARTITIONED_INPUT = "tf.TPUPartitionedInput"
 PARTITIONED_INPUT_V2 = "tf.TPUPartitionedInputV2"
