@@ -15,7 +15,9 @@ the ``tfmlir import`` command take a TF program through the same stages:
    graph passes the pruned graph), then ``tf-tpu-bridge{v1-compat=...}``
    (:func:`bridge_pipeline`).
 
-:func:`import_and_bridge` runs them all with one :class:`BridgeOptions`.
+:func:`import_and_bridge` runs them all with one :class:`BridgeOptions`, calling a hook
+after each stage (``after(stage, module)``, stage one of :data:`STAGES`: to print, time or
+check the module between stages).
 Failures are :class:`~tfmlir.tfcore.errors.TFImportError` (import,
 functionalization) and :class:`BridgeError` (the bridge), each with the
 diagnostics of what failed; the caller says it in its own words.
@@ -26,6 +28,9 @@ HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
 TPU_SYSTEM = "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0"
 
 FUNCTIONALIZE = "builtin.module(tf-executor-functionalize-control-flow)"
+
+# The stages of import_and_bridge, in order (the names its hook is given).
+STAGES = ("import", "functionalize", "devices", "bridge")
 
 
 class BridgeError(RuntimeError):
@@ -128,12 +133,23 @@ def bridge(module, options=BridgeOptions()):
 
 
 def import_and_bridge(graph_def, feeds=(), fetches=(), targets=(), options=BridgeOptions(), *,
-                      context=None):
-    """Stages 1-4 on one signature of `graph_def`: the bridged ``mlir.ir.Module``."""
-    module = import_graph_def(graph_def, feeds, fetches, targets, context=context,
-                              functional=options.functionalize)
+                      context=None, after=None):
+    """Stages 1-4 on one signature of `graph_def`: the bridged ``mlir.ir.Module``. `after`: a
+    callable given ``(stage, module)`` after each stage that ran (:data:`STAGES`;
+    "functionalize" only with ``options.functionalize``)."""
+    def done(stage):
+        if after is not None:
+            after(stage, module)
+
+    module = import_graph_def(graph_def, feeds, fetches, targets, context=context, functional=False)
+    done("import")
+    if options.functionalize:
+        functionalize(module)
+        done("functionalize")
     assign_devices(module, options.replicas)
+    done("devices")
     bridge(module, options)
+    done("bridge")
     return module
 
 

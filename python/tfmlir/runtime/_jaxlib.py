@@ -318,6 +318,23 @@ def main_signature(stablehlo_text: str):
         return arguments, results
 
 
+def walk_stablehlo(stablehlo_text: str, visit):
+    """Parses `stablehlo_text` in jaxlib's context (unregistered dialects allowed) and calls
+    `visit(op, jax_ir)` on every op (MLIR's post-order); jaxlib's MLIRError when it does not
+    parse."""
+    s = _load()
+    jax_ir = s["jax_ir"]
+    with s["jax_mlir"].make_ir_context() as context:
+        context.allow_unregistered_dialects = True
+        module = jax_ir.Module.parse(stablehlo_text)
+
+        def each(op):
+            visit(op, jax_ir)
+            return jax_ir.WalkResult.ADVANCE
+
+        module.operation.walk(each)
+
+
 def hlo_to_stablehlo(hlo_module_proto: bytes) -> str:
     """StableHLO text (with locations) of a serialized HloModuleProto, converted by jaxlib's XLA."""
     s = _load()

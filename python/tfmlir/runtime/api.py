@@ -9,7 +9,7 @@ MLIR text) gives a :class:`.session.ProgramSession`. Both are instances of
 the other's way up.
 """
 from .graph_session import GraphSession, is_graph_def
-from .session import ProgramSession
+from .session import ProgramSession, SessionBase
 
 __all__ = ["Session", "open_session"]
 
@@ -29,10 +29,10 @@ class _Factory(type):
         return open_session(program, *args, **options)
 
     def __instancecheck__(cls, instance):
-        return isinstance(instance, (ProgramSession, GraphSession))
+        return isinstance(instance, SessionBase)
 
     def __subclasscheck__(cls, subclass):
-        return isinstance(subclass, type) and issubclass(subclass, (ProgramSession, GraphSession))
+        return isinstance(subclass, type) and issubclass(subclass, SessionBase)
 
 
 class Session(metaclass=_Factory):

@@ -63,23 +63,17 @@ def collectives(stablehlo_text):
     """[(op name, location, kind, rows)] of the cross-replica collectives of `stablehlo_text`:
     kind "groups" (rows: the replica_groups, -1 padding kept) or "pairs" (collective_permute's
     source_target_pairs)."""
-    s = _jaxlib._load()
-    jax_ir = s["jax_ir"]
     found = []
-    with s["jax_mlir"].make_ir_context() as context:
-        context.allow_unregistered_dialects = True
-        module = jax_ir.Module.parse(stablehlo_text)
 
-        def visit(op):
-            name = op.name
-            key = ("replica_groups" if name in _GROUPED_COLLECTIVES else
-                   "source_target_pairs" if name == "stablehlo.collective_permute" else None)
-            if key is not None and key in op.attributes:
-                found.append((name, str(op.location), "groups" if key == "replica_groups" else "pairs",
-                              _int_rows(op.attributes[key], jax_ir)))
-            return jax_ir.WalkResult.ADVANCE
+    def visit(op, jax_ir):
+        name = op.name
+        key = ("replica_groups" if name in _GROUPED_COLLECTIVES else
+               "source_target_pairs" if name == "stablehlo.collective_permute" else None)
+        if key is not None and key in op.attributes:
+            found.append((name, str(op.location), "groups" if key == "replica_groups" else "pairs",
+                          _int_rows(op.attributes[key], jax_ir)))
 
-        module.operation.walk(visit)
+    _jaxlib.walk_stablehlo(stablehlo_text, visit)
     return found
 
 

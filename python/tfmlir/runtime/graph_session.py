@@ -138,7 +138,7 @@ def _node_name(tensor):
     return parse_tensor_name(tensor)[0]
 
 
-class GraphSession:
+class GraphSession(_session.SessionBase):
     """A TF1 GraphDef bridged by tfmlir and run on XLA with ``tf.compat.v1.Session`` semantics.
 
     ``device``: XLA platform of the device programs ("cpu" or "gpu"). ``v1_compat``: bridge
@@ -342,23 +342,6 @@ class GraphSession:
         for inner in self._signatures.values():
             inner.close()
         self._signatures.clear()
-
-    def sync_variables(self):
-        """Writes the values device executions left in variables back to TensorFlow (see
-        :meth:`.session.ProgramSession.sync_variables`)."""
-        _session.sync_variables()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 def run_graph_def(graph_def, feeds, fetches, *, targets=None, device="cpu"):

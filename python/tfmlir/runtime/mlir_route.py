@@ -46,20 +46,14 @@ _LEGAL_OPS = frozenset({"mhlo.send", "mhlo.recv", "mhlo.create_token", "mhlo.aft
 
 def leftover_ops(stablehlo_text: str):
     """(op name, location) of every op in `stablehlo_text` that XLA cannot take."""
-    s = _jaxlib._load()
-    jax_ir = s["jax_ir"]
     found = []
-    with s["jax_mlir"].make_ir_context() as context:
-        context.allow_unregistered_dialects = True
-        module = jax_ir.Module.parse(stablehlo_text)
 
-        def visit(op):
-            name = op.name
-            if name.split(".", 1)[0] not in _LEGAL_DIALECTS and name not in _LEGAL_OPS:
-                found.append((name, str(op.location)))
-            return jax_ir.WalkResult.ADVANCE
+    def visit(op, jax_ir):
+        name = op.name
+        if name.split(".", 1)[0] not in _LEGAL_DIALECTS and name not in _LEGAL_OPS:
+            found.append((name, str(op.location)))
 
-        module.operation.walk(visit)
+    _jaxlib.walk_stablehlo(stablehlo_text, visit)
     return found
 
 

@@ -799,7 +799,29 @@ def _names_of(text):
     return [n for n in text.split(",")] if text else []
 
 
-class ProgramSession:
+class SessionBase:
+    """What every session of the runtime has: ``with`` closes it, a session dropped is closed,
+    and :meth:`sync_variables`. Subclasses define ``close()``."""
+
+    def sync_variables(self):
+        """Writes the values device executions left in variables back to TensorFlow (they stay
+        on the device between executions; host ops of a run get them written back first)."""
+        sync_variables()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class ProgramSession(SessionBase):
     """Runs a bridged program (``mlir.ir.Module`` or MLIR text; entry ``main``).
 
     Holds variables and compiled executables across :meth:`run` calls.
@@ -1181,22 +1203,6 @@ class ProgramSession:
                     pass
         self._variables.clear()
 
-    def sync_variables(self):
-        """Writes the values device executions left in variables back to TensorFlow (they stay
-        on the device between executions; host ops of a run get them written back first)."""
-        sync_variables()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 def sync_variables():
