@@ -151,8 +151,13 @@ def test_a_second_session_takes_everything_from_the_on_disk_cache(runtime_cache,
     kinds = {p.parent.parent.name for p in entries}
     assert {"bridged", "stablehlo"} <= kinds
     assert ("executable" in kinds) == (name == "variables_steps")  # host callbacks: not cached
+    from tfmlir import tf_child
+
+    tf_child.shutdown()
     warm = _run(name)
     again = cache.stats()
+    # Everything came from the cache: TensorFlow's legalization child was not even started.
+    assert tf_child.CHILD._proc is None
     assert again["hits"] - filled["hits"] == len(entries)
     assert again["writes"] == filled["writes"]
     assert warm["bridge"] < cold["bridge"]

@@ -61,6 +61,7 @@ from collections import deque
 
 from mlir import ir
 
+from ..dialects import tf_device
 from .analysis.executor import op_key
 from .names import CONST, DEVICE_RETURN, FUNC, LAUNCH, REPLICATE
 from .framework import Pass, erase_op, outside_use, register_pass
@@ -310,7 +311,7 @@ def _launch_after(before, ops, device):
                                  attributes={DEVICE_ATTR: device}, regions=1, loc=before.location,
                                  ip=ir.InsertionPoint.after(before))
     block = launch.regions[0].blocks.append()
-    return_op = ir.Operation.create(DEVICE_RETURN, operands=returned, loc=before.location,
+    return_op = tf_device.ReturnOp(returned, loc=before.location,
                                     ip=ir.InsertionPoint(block))
     for o in ops:
         o.move_before(return_op)

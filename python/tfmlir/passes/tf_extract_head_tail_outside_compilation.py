@@ -70,10 +70,11 @@ Failures (the module is left unchanged):
 """
 from mlir import ir
 
+from ..dialects import tf_device
 from .. import irsafe
 from .analysis.devices import module_device_names, module_devices_error, outside_compilation_host
 from .analysis.executor import op_key
-from .names import CLUSTER, DEVICE_RETURN, FUNC, LAUNCH, MODULE
+from .names import CLUSTER, FUNC, LAUNCH, MODULE
 from .analysis.outside_compilation import (OUTSIDE_COMPILATION_ATTR, is_map_outside_compiled,
                                            is_outside_compiled)
 from .analysis.side_effects import SideEffectAnalysis
@@ -365,7 +366,7 @@ class _Extraction:
         if not before:
             launch.move_after(cluster)
         block = launch.regions[0].blocks.append()
-        terminator = ir.Operation.create(DEVICE_RETURN, operands=returned, loc=cluster.location,
+        terminator = tf_device.ReturnOp(returned, loc=cluster.location,
                                          ip=ir.InsertionPoint(block))
         for op in ops:
             del op.attributes[OUTSIDE_COMPILATION_ATTR]
@@ -390,7 +391,7 @@ class _Extraction:
                 a == b for a, b in zip(kept, old_returned)):
             new = cluster
         else:
-            ir.Operation.create(DEVICE_RETURN, operands=kept, loc=old_terminator.location,
+            tf_device.ReturnOp(kept, loc=old_terminator.location,
                                 ip=ir.InsertionPoint(old_terminator))
             erase_op(old_terminator)
             new = ir.Operation.create(

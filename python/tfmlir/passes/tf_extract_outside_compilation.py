@@ -112,6 +112,7 @@ from collections import deque
 
 from mlir import ir
 
+from ..dialects import tf_device
 from .. import irsafe
 from .analysis.devices import (HostDeviceError, device_to_host_map, has_tpu_device, module_devices)
 from .analysis.executor import op_key
@@ -391,7 +392,7 @@ class _ClusterExtraction:
         for core, host in enumerate(self.hosts):
             block = tmp.regions[core].blocks[0]
             launch = self._launch(host, [], ir.InsertionPoint(block))
-            ir.Operation.create(DEVICE_RETURN, operands=[], loc=loc, ip=ir.InsertionPoint(block))
+            tf_device.ReturnOp([], loc=loc, ip=ir.InsertionPoint(block))
             terminator = launch.regions[0].blocks[0].operations[0].operation
             ip = ir.InsertionPoint(terminator)
             key_op = ir.Operation.create(PROGRAM_KEY, results=[self.key_type], loc=loc, ip=ip)
@@ -450,7 +451,7 @@ class _ClusterExtraction:
                                      attributes={DEVICE_ATTR: ir.StringAttr.get(host, self.context)},
                                      regions=1, loc=self.loc, ip=ip)
         block = launch.regions[0].blocks.append()
-        ir.Operation.create(DEVICE_RETURN, operands=values, loc=self.loc, ip=ir.InsertionPoint(block))
+        tf_device.ReturnOp(values, loc=self.loc, ip=ir.InsertionPoint(block))
         return launch
 
     def _final_parallel_execute(self, tmp_launches, from_host, from_device):
@@ -464,7 +465,7 @@ class _ClusterExtraction:
             block = parallel_execute.regions[core].blocks.append()
             launch = self._launch(host, from_host, ir.InsertionPoint(block))
             launches.append(launch)
-            ir.Operation.create(DEVICE_RETURN, operands=list(launch.results), loc=loc,
+            tf_device.ReturnOp(list(launch.results), loc=loc,
                                 ip=ir.InsertionPoint(block))
         block = parallel_execute.regions[n_hosts].blocks.append()
         attributes = irsafe.attribute_dict(cluster)
@@ -472,9 +473,9 @@ class _ClusterExtraction:
                                           attributes=attributes, regions=1, loc=loc,
                                           ip=ir.InsertionPoint(block))
         cluster_block = new_cluster.regions[0].blocks.append()
-        new_return = ir.Operation.create(DEVICE_RETURN, operands=list(from_device), loc=loc,
+        new_return = tf_device.ReturnOp(list(from_device), loc=loc,
                                          ip=ir.InsertionPoint(cluster_block))
-        ir.Operation.create(DEVICE_RETURN, operands=list(new_cluster.results), loc=loc,
+        tf_device.ReturnOp(list(new_cluster.results), loc=loc,
                             ip=ir.InsertionPoint(block))
         _move_body_before(cluster.regions[0].blocks[0], new_return)
         for tmp_launch, launch in zip(tmp_launches, launches):

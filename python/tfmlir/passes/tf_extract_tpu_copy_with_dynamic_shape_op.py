@@ -34,9 +34,10 @@ Failures (module unchanged), at the first copy in post-order that has one:
 """
 from mlir import ir
 
+from ..dialects import tf_device
 from .analysis.devices import (HostDeviceError, TPU_REPLICATED_CORE, cpu_device_name,
                                module_devices, non_replicated_tpu0, replicated_host_alias)
-from .names import DEVICE_RETURN, FUNC, LAUNCH, MODULE
+from .names import FUNC, LAUNCH, MODULE
 from .framework import Pass, erase_op, register_pass
 from .lib.ir_helpers import is_proper_ancestor, ops_named, wrap_op_in_launch
 
@@ -131,7 +132,7 @@ def _move_out_of_host_launch(copy, old):
                               attributes={DEVICE_ATTR: old.attributes[DEVICE_ATTR]}, regions=1,
                               loc=old.location, ip=ir.InsertionPoint.after(old))
     old.regions[0].blocks[0].append_to(new.regions[0])
-    ir.Operation.create(DEVICE_RETURN, operands=values, loc=terminator.location,
+    tf_device.ReturnOp(values, loc=terminator.location,
                         ip=ir.InsertionPoint(terminator))
     terminator.erase()
     _replace_uses_outside(new)

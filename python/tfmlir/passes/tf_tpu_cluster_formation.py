@@ -123,13 +123,14 @@ Differences from TF (documented on purpose):
 """
 from mlir import ir
 
+from ..dialects import tf_device
 from .. import irsafe
 from .. import _tfmlir as _native
 
 from .generated import tf2xla_defs
 from .analysis.devices import is_tpu_replicated_core
 from .analysis.executor import op_key
-from .names import CLUSTER, CONST, DEVICE_RETURN, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
+from .names import CONST, FUNC, LAUNCH, LAUNCH_FUNC, MODULE, REPLICATE
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
 from .lib.ir_helpers import captured_values, is_proper_ancestor, ops_named
@@ -570,12 +571,12 @@ def _strip_attributes(body):
 def _create_cluster(cluster, results, successors):
     last = cluster.ops[-1]
     loc = last.location
-    cluster_op = ir.Operation.create(CLUSTER, results=[r.type for r in results], regions=1,
-                                     loc=loc, ip=ir.InsertionPoint(last))
+    cluster_op = tf_device.ClusterOp([r.type for r in results], loc=loc,
+                                     ip=ir.InsertionPoint(last)).operation
     body = cluster_op.regions[0].blocks.append()
     _native.move_ops_to_block(cluster.ops, body)
     _strip_attributes(body)
-    ir.Operation.create(DEVICE_RETURN, operands=results, loc=loc, ip=ir.InsertionPoint(body))
+    tf_device.ReturnOp(results, loc=loc, ip=ir.InsertionPoint(body))
     _native.replace_uses_outside(results, list(cluster_op.results), cluster_op)
     previous = cluster_op
     for op in successors:
@@ -752,7 +753,7 @@ def _replicate_cluster(cluster_op, num_replicas, num_cores, plan):
         result_op = _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list,
                                                num_replicas, end, plan)
     else:
-        result_op = ir.Operation.create(DEVICE_RETURN, operands=list(cluster_op.results), loc=loc,
+        result_op = tf_device.ReturnOp(list(cluster_op.results), loc=loc,
                                         ip=end)
     for pi in partitioned_inputs:
         pi.move_before(result_op)
@@ -783,7 +784,7 @@ def _build_partitioned_outputs(cluster_op, replicate, partitioned, erase_list, n
         result_op = ir.Operation.create(PARTITIONED_OUTPUT_V2, results=[r.type for r in first.results],
                                         operands=[result], attributes=attributes, loc=loc, ip=end)
         returned.extend(result_op.results)
-    ir.Operation.create(DEVICE_RETURN, operands=returned, loc=result_op.location, ip=end)
+    tf_device.ReturnOp(returned, loc=result_op.location, ip=end)
     for ops in partitioned.values():
         for op in ops:
             plan.forget(op)

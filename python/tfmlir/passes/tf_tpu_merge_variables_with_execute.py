@@ -82,10 +82,11 @@ modules are processed like others (TF's analysis does not cover them).
 """
 from mlir import ir
 
+from ..dialects import tf_device
 from .. import _tfmlir
 
 from .analysis.executor import op_key
-from .names import (ASSIGN_VARIABLE, DEVICE_RETURN, FUNC, LAUNCH, MODULE,
+from .names import (ASSIGN_VARIABLE, FUNC, LAUNCH, MODULE,
                              PARALLEL_EXECUTE, READ_VARIABLE, REPLICATE)
 from .analysis.side_effects import UNKNOWN_RESOURCE, SideEffectAnalysis, is_resource_type
 from .framework import Pass, PassFailure, erase_op, register_pass
@@ -397,7 +398,7 @@ def _merge(launch, func, module):
                                  attributes={READS_ATTR: _i64_array(reads),
                                              UPDATES_ATTR: _i64_array(updates)},
                                  loc=location, ip=ir.InsertionPoint(body))
-    ir.Operation.create(DEVICE_RETURN, operands=list(merged.results), loc=location,
+    tf_device.ReturnOp(list(merged.results), loc=location,
                         ip=ir.InsertionPoint(body))
 
     if parallel_execute is not None:
@@ -440,7 +441,7 @@ def _replace_parallel_execute(parallel_execute, launch, new_launch, mapping):
 
     block = _body(parallel_execute, index)
     terminator = _terminator(block)
-    ir.Operation.create(DEVICE_RETURN, operands=list(new_launch.results), loc=terminator.location,
+    tf_device.ReturnOp(list(new_launch.results), loc=terminator.location,
                         ip=ir.InsertionPoint(terminator))
     terminator.erase()
     erase_op(launch)

@@ -62,13 +62,14 @@ host side of the computation, and -- a deliberate limit of tfmlir -- tiled
 """
 from mlir import ir
 
+from ..dialects import tf_device
 from ..shapes import xla_protos
 from ..tfcore import tf_types
 from . import attributes
 from .analysis import tpu_devices, tpu_protos
 from .analysis.fingerprint import fingerprint64
 from .analysis.devices import module_devices, replicated_host_alias
-from .names import (CLUSTER_FUNC, DEVICE_RETURN, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
+from .names import (CLUSTER_FUNC, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
                              REPLICATE)
 from .analysis.symbol_uses import referenced_roots
 from .analysis.symbols import symbol_name
@@ -262,7 +263,7 @@ class _Rewrite:
             device = replicated_core_alias(core) if replicated else tpu[0][core][0]
             region_loc = new_pe.location
             launch = wrap_op_in_launch(execute, device, region_loc)
-            ir.Operation.create(DEVICE_RETURN, operands=list(launch.results), loc=region_loc,
+            tf_device.ReturnOp(list(launch.results), loc=region_loc,
                                 ip=ir.InsertionPoint(block))
         self._remap_outputs(output_shardings, core_outputs, pre_results, new_pe, cluster_idx)
         remove_singleton_parallel_execute(new_pe)
@@ -700,7 +701,7 @@ def _build_parallel_execute(cluster_func):
     for old, new in zip(cluster_func.results, pe.results):
         old.replace_all_uses_with(new)
     block = pe.regions[0].blocks.append()
-    terminator = ir.Operation.create(DEVICE_RETURN, operands=list(cluster_func.results), loc=loc,
+    terminator = tf_device.ReturnOp(list(cluster_func.results), loc=loc,
                                      ip=ir.InsertionPoint(block))
     cluster_func.move_before(terminator)
     return pe

@@ -42,9 +42,10 @@ Not as TF: TF reports every failing cluster of a function; the first one is repo
 """
 from mlir import ir
 
+from ..dialects import tf_device
 from .analysis.devices import module_devices
 from .analysis.executor import op_key
-from .names import CLUSTER, CONST, DEVICE_RETURN, LAUNCH, MODULE, PARALLEL_EXECUTE, REPLICATE
+from .names import CLUSTER, CONST, LAUNCH, MODULE, PARALLEL_EXECUTE, REPLICATE
 from .analysis.tpu_devices import (DEVICE_ASSIGNMENT_ATTR, NUM_CORES_PER_REPLICA_ATTR, TOPOLOGY_ATTR,
                                    TPUDeviceError, compilation_and_execution_devices,
                                    device_coordinates, replicated_host_alias)
@@ -200,7 +201,7 @@ def _move_broadcasts(cluster, replicate, module):
         identity = ir.Operation.create(IDENTITY, results=[argument.type], operands=[argument],
                                        attributes={MARKER_ATTR: true}, loc=loc,
                                        ip=ir.InsertionPoint(launch_block))
-        ir.Operation.create(DEVICE_RETURN, operands=[identity.results[0]], loc=loc,
+        tf_device.ReturnOp([identity.results[0]], loc=loc,
                             ip=ir.InsertionPoint(launch_block))
         const = ir.Operation.create(CONST, results=[group_type], attributes={"value": group_value},
                                     loc=loc, ip=ir.InsertionPoint(first))

@@ -164,11 +164,7 @@ class GraphSession(_session.SessionBase):
         self._nodes = {node.name: node for node in self._graph.node}
         self._replicas = num_replicas(self._graph)
         _check_names(self._graph)
-        if any(node.op == TPU_REPLICATE_METADATA for node in self._graph.node):
-            # Device programs will need TensorFlow's legalization (unless the on-disk cache
-            # has them): its child process starts now, while the session bridges and runs.
-            from .. import tf_child
-            tf_child.prestart()
+        self._has_tpu = any(node.op == TPU_REPLICATE_METADATA for node in self._graph.node)
         # Before any device list is built: replicas run one per XLA device.
         from . import _jaxlib
         why = _jaxlib.platform_error(device)
@@ -267,6 +263,13 @@ class GraphSession(_session.SessionBase):
                 except ir.MLIRError:
                     module = None  # bridged again below (and stored again)
         if module is None:
+            if self._has_tpu:
+                # Device programs will need TensorFlow's legalization: its child process
+                # starts now, while the graph is bridged. (A bridged module from the cache
+                # comes with its legalized programs there too: then no child is started
+                # unless one of them is missing.)
+                from .. import tf_child
+                tf_child.prestart()
             module = self._bridge(feeds, fetches, targets, context)
             if entry is not None:
                 buffer = io.BytesIO()

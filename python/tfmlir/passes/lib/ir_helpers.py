@@ -44,6 +44,7 @@ these helpers only build IR.
 """
 from mlir import ir
 
+from ...dialects import tf_device
 from ... import _tfmlir, irsafe
 from ..names import DEVICE_RETURN, FUNC, RETURN, TF_YIELD, YIELD
 from ..analysis.symbols import module_body, symbol_name
@@ -504,7 +505,7 @@ def wrap_op_in_launch(op, device, loc=None):
     for old, new in zip(op.results, launch.results):
         old.replace_all_uses_with(new)
     block = launch.regions[0].blocks.append()
-    op.move_before(ir.Operation.create(DEVICE_RETURN, operands=list(op.results), loc=loc,
+    op.move_before(tf_device.ReturnOp(list(op.results), loc=loc,
                                        ip=ir.InsertionPoint(block)))
     return launch
 
