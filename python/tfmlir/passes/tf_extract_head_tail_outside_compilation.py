@@ -79,6 +79,7 @@ from .analysis.outside_compilation import (OUTSIDE_COMPILATION_ATTR, is_map_outs
                                            is_outside_compiled)
 from .analysis.side_effects import SideEffectAnalysis
 from .framework import Pass, PassFailure, erase_op, register_pass
+from .lib.ir_helpers import ops_named
 from .walk import ADVANCE, POST_ORDER
 
 EMBEDDING_OPS = frozenset({
@@ -102,15 +103,7 @@ class ExtractHeadTailOutsideCompilationPass(Pass):
         error = module_devices_error(module)
         if error is not None:
             self.fail(f"'{MODULE}' op {error}", module)
-        clusters = []
-
-        def collect(op):
-            op = op.operation
-            if op.name == CLUSTER:
-                clusters.append(op)
-            return ADVANCE
-
-        module.walk(collect, POST_ORDER)
+        clusters = ops_named(module, [CLUSTER])  # post-order, one native walk
         if not clusters:
             return
         # TF's side-effect analysis runs once, on the module as it was: control predecessors
