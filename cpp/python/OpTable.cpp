@@ -543,6 +543,31 @@ void registerOpTable(nb::module_ &m) {
       "and the ops nested in it.");
 
   m.def(
+      "move_ops_before",
+      [](const std::vector<MlirOperation> &wrapped, MlirOperation anchorOp) {
+        Operation *anchor = unwrap(anchorOp);
+        Block *to = anchor->getBlock();
+        if (!to)
+          throw nb::value_error("move_ops_before: the anchor is not in a block");
+        for (MlirOperation w : wrapped) {
+          Operation *op = unwrap(w);
+          if (op == anchor || op->isAncestor(anchor))
+            throw nb::value_error("move_ops_before: an op cannot move before itself or into "
+                                  "its own region");
+        }
+        for (MlirOperation w : wrapped) {
+          Operation *op = unwrap(w);
+          if (Block *from = op->getBlock())
+            to->getOperations().splice(anchor->getIterator(), from->getOperations(),
+                                       op->getIterator());
+          else
+            to->getOperations().insert(anchor->getIterator(), op);
+        }
+      },
+      nb::arg("operations"), nb::arg("anchor"),
+      "Moves `operations` (in order) right before `anchor`, each spliced from wherever it is.");
+
+  m.def(
       "move_ops_to_block",
       [](const std::vector<MlirOperation> &wrapped, nb::handle dest) {
         Block *to = unwrapBlock(dest, "move_ops_to_block");

@@ -372,3 +372,14 @@ def test_drop_attribute(groups):
     assert "_tpu_replicate" not in a.attributes
     with pytest.raises(IndexError):
         table.drop_attribute("device", [len(table)])
+
+
+def test_move_ops_before_splices_in_order(groups):
+    module, (a, b, c, e, ret) = groups
+    _tfmlir.move_ops_before([e.operation, b.operation], a.operation)
+    body = module.body.operations[0].regions[0].blocks[0]
+    assert [op.name for op in body.operations] == ["tf.Sign", "tf.Abs", "tf.Neg", "tf.IfRegion", "func.return"]
+    with pytest.raises(ValueError):  # before itself
+        _tfmlir.move_ops_before([a.operation], a.operation)
+    with pytest.raises(ValueError):  # into its own region
+        _tfmlir.move_ops_before([c.operation], c.regions[0].blocks[0].operations[0].operation)

@@ -32,6 +32,7 @@ from mlir import ir
 from .analysis.executor import FETCH, ISLAND, op_key
 from .analysis.graph_skeleton import graph_skeletons, post_order_graphs
 from .framework import FUNC, Pass, PassFailure, erase_op, register_pass
+from .lib.ir_helpers import move_ops_before
 from .walk import ADVANCE, PRE_ORDER
 
 
@@ -134,8 +135,10 @@ def _lift(plan):
             # list is kept for _unlift (and a redo, which finds the same ops).
             inner = [op.operation for op in island.regions[0].blocks[0].operations][:-1]
             islands[position] = (island, inner, yield_op)
-        for op in inner:
-            op.move_before(graph)
+    # Every island's ops before the graph, in island order, in one native call (where the
+    # ops are does not change the uses rewired below).
+    move_ops_before([op for _, inner, _ in islands for op in inner], graph)
+    for position, (island, inner, yield_op) in enumerate(islands):
         results = island.results
         count = len(results) - 1
         if count:
