@@ -529,14 +529,14 @@ void registerOpTable(nb::module_ &m) {
         if (olds.size() != news.size())
           throw nb::value_error("replace_uses_outside: as many new values as old ones");
         Operation *scope = unwrap(keep);
-        for (size_t k = 0; k < olds.size(); ++k) {
-          Value old = unwrap(olds[k]), replacement = unwrap(news[k]);
-          if (old.getType() != replacement.getType())
+        // All checked before any use changes: an error leaves the IR as it was.
+        for (size_t k = 0; k < olds.size(); ++k)
+          if (unwrap(olds[k]).getType() != unwrap(news[k]).getType())
             throw nb::value_error("replace_uses_outside: a new value of another type");
-          old.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+        for (size_t k = 0; k < olds.size(); ++k)
+          unwrap(olds[k]).replaceUsesWithIf(unwrap(news[k]), [&](OpOperand &use) {
             return !scope->isAncestor(use.getOwner());
           });
-        }
       },
       nb::arg("old_values"), nb::arg("new_values"), nb::arg("operation"),
       "Replaces every use of old_values[k] by new_values[k], except the uses by `operation` "

@@ -348,7 +348,7 @@ def probe(data, timeout=None) -> None:
     timeout = timeout if timeout is not None else 20 + len(data) / 5e6
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     try:
-        child = subprocess.run([sys.executable, "-P", _PROBE, str(limit), str(int(timeout) + 1)], input=data,
+        child = subprocess.run([sys.executable, _PROBE, str(limit), str(int(timeout) + 1)], input=data,
                                capture_output=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         raise BytecodeError(f"MLIR's bytecode reader did not finish within {timeout:.0f} s "

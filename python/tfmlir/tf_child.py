@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 
-# The child's program, run as a script with -P (its folder, tfmlir's, stays off sys.path).
+# The child's program, run as a script (it takes its folder, tfmlir's, off sys.path).
 MAIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_child_main.py")
 
 
@@ -71,7 +71,7 @@ class TensorFlowChild:
                 self._stderr.close()
             self._stderr = tempfile.TemporaryFile()
         self._buffer = b""
-        self._proc = subprocess.Popen([self._python, "-P", MAIN], stdin=subprocess.PIPE,
+        self._proc = subprocess.Popen([self._python, MAIN], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE,
                                       stderr=self._stderr if self._keep_stderr else subprocess.DEVNULL,
                                       env=env)

@@ -2,7 +2,8 @@
 
 Started by :class:`tfmlir.tf_child.TensorFlowChild` as a script (by path, so that the child
 imports TensorFlow alone: ``python -m`` would first import the tfmlir package and its MLIR
-libraries). It writes ``ready`` once TensorFlow is imported, then reads one JSON job per
+libraries). Its own folder (tfmlir's) is taken off ``sys.path`` first, so that no tfmlir
+module shadows a top-level module TensorFlow imports. It writes ``ready`` once TensorFlow is imported, then reads one JSON job per
 line from stdin and writes one JSON reply per line on stdout: ``{"ok": true, ...}`` or
 ``{"ok": false, "error": str(exception), "error_type": its class name}``, both with
 ``seconds`` (the job's time).
@@ -114,7 +115,14 @@ def serve(stdin, out, tf=None):
         out.flush()
 
 
+def drop_own_folder():
+    """Takes the folder of this script (Python puts it first on ``sys.path``) off the path."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.curdir) != here]
+
+
 if __name__ == "__main__":
+    drop_own_folder()
     # Replies go to the real stdout; whatever TensorFlow prints goes to stderr.
     replies = sys.stdout
     sys.stdout = sys.stderr

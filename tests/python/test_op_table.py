@@ -343,6 +343,10 @@ def test_replace_uses_outside_keeps_the_uses_inside_the_op(groups):
                                       ir.RankedTensorType.get([], ir.F32Type.get()), ir.FloatAttr.get_f32(1.0))},
                                   ip=ir.InsertionPoint(b))
         _tfmlir.replace_uses_outside([a.result], [f32.result], c)
+    arg0 = module.body.operations[0].regions[0].blocks[0].arguments[0]
+    with pytest.raises(ValueError):  # checked before anything changes: e's use stays
+        _tfmlir.replace_uses_outside([e.result, a.result], [arg0, f32.result], c)
+    assert ret.operands[1] == e.result
     assert module.operation.verify()
 
 

@@ -75,3 +75,15 @@ def test_prestart_then_request(stand_in):
     assert stand_in.request(_job("a"))["text"] == "a!"
     stand_in.close()
     assert stand_in.request(_job("b"))["text"] == "b!"  # restarted after close
+
+
+def test_the_childs_program_takes_its_own_folder_off_the_path(monkeypatch):
+    """Run as a script, tf_child_main.py has tfmlir's folder first on sys.path (symlinks
+    resolved): its modules (config, parsing, ...) must not shadow TensorFlow's imports."""
+    from tfmlir import tf_child_main
+
+    here = os.path.dirname(os.path.realpath(tf_child_main.__file__))
+    monkeypatch.setattr("sys.path", [here, "/elsewhere", os.path.dirname(tf_child_main.__file__)])
+    tf_child_main.drop_own_folder()
+    import sys
+    assert sys.path == ["/elsewhere"]
