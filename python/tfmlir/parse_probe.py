@@ -17,7 +17,7 @@ def main(argv):
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
     # Python put this script's folder (tfmlir's) first on sys.path: its modules must not
     # shadow top-level ones.
-    here = os.path.dirname(os.path.realpath(__file__))
+    here = os.path.dirname(os.path.realpath(__file__))  # the folder, links resolved
     sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.curdir) != here]
     import tfmlir  # noqa: F401  (registers the dialects)
     from mlir import ir

@@ -117,7 +117,7 @@ def serve(stdin, out, tf=None):
 
 def drop_own_folder():
     """Takes the folder of this script (Python puts it first on ``sys.path``) off the path."""
-    here = os.path.dirname(os.path.realpath(__file__))
+    here = os.path.dirname(os.path.realpath(__file__))  # the folder, links resolved
     sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.curdir) != here]
 
 

@@ -83,7 +83,7 @@ def test_the_childs_program_takes_its_own_folder_off_the_path(monkeypatch):
     from tfmlir import tf_child_main
 
     here = os.path.dirname(os.path.realpath(tf_child_main.__file__))
-    monkeypatch.setattr("sys.path", [here, "/elsewhere", os.path.dirname(tf_child_main.__file__)])
+    monkeypatch.setattr("sys.path", [here, "/elsewhere", here + "/"])
     tf_child_main.drop_own_folder()
     import sys
     assert sys.path == ["/elsewhere"]
