@@ -93,7 +93,8 @@ def serve(stdin, out, tf=None):
         try:
             job = json.loads(line)
         except ValueError as exc:
-            out.write(json.dumps({"ok": False, "error": "not a JSON job: %s" % exc}) + "\n")
+            out.write(json.dumps({"ok": False, "error": "not a JSON job: %s" % exc,
+                                  "error_type": type(exc).__name__}) + "\n")
             out.flush()
             continue
         path = job.get("stderr_path")

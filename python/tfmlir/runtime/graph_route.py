@@ -128,7 +128,7 @@ def to_stablehlo(device_program: str) -> str:
         raise GraphRouteError(str(err)) from None
     if not reply["ok"]:
         # TF's first line says what failed; the rest is where TF built its graph.
-        error = f"{reply.get('error_type', 'Error')}: {reply['error']}".strip()
+        error = f"{reply['error_type']}: {reply['error']}".strip()
         raise GraphRouteError(f"tf.function(jit_compile=True) cannot compile it: "
                               f"{error.splitlines()[0]}")
     if "data" in reply:

@@ -67,7 +67,7 @@ def to_stablehlo(device_program: str):
     except TensorFlowChildError as err:
         raise LegalizationError(f"TensorFlow's legalization: {err}") from None
     if not reply["ok"]:
-        raise LegalizationError(f"TensorFlow's legalization failed: {reply.get('error_type', 'Error')}: "
+        raise LegalizationError(f"TensorFlow's legalization failed: {reply['error_type']}: "
                                 f"{reply['error']}")
     text = reply["text"]
     return text, leftover_ops(text)
