@@ -869,14 +869,19 @@ def _build_case(case_id, case):
 # --------------------------------------------------------------------------- main
 
 def _corpus_module():
-    """tfmlir.testing.corpus, loaded without importing tfmlir (its native libraries)."""
+    """tfmlir.testing.corpus without running tfmlir's ``__init__`` (which loads its native
+    libraries into this TensorFlow process): ``tfmlir`` and ``tfmlir.testing`` are entered as
+    bare packages, so corpus's own relative imports (the TF child runner) resolve."""
+    import importlib
     import importlib.util
-    spec = importlib.util.find_spec("tfmlir")
-    path = os.path.join(list(spec.submodule_search_locations)[0], "testing", "corpus.py")
-    module_spec = importlib.util.spec_from_file_location("_shape_cases_corpus", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
+    import types
+    root = list(importlib.util.find_spec("tfmlir").submodule_search_locations)[0]
+    for name, path in (("tfmlir", root), ("tfmlir.testing", os.path.join(root, "testing"))):
+        if name not in sys.modules:
+            package = types.ModuleType(name)
+            package.__path__ = [path]
+            sys.modules[name] = package
+    return importlib.import_module("tfmlir.testing.corpus")
 
 
 def main(argv):
