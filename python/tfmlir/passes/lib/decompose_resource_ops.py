@@ -34,24 +34,15 @@ from ... import _tfmlir
 from ..names import CLUSTER, FUNC, MODULE
 from ..analysis.symbol_uses import referenced_roots
 from ..framework import PassFailure
+from .tf_builders import BuildError, OpBuilder, element_type, scalar_attr
 
 NOT_CONVERGED = "Resource ops decomposition did not converge"
 
 # TF's ApplyPatternsLocallyUntilConverged bound for clusters.
 CLUSTER_MAX_ITERATIONS = 20
 
-_DYNAMIC = ir.ShapedType.get_dynamic_size()
-
-
-class _Unsupported(Exception):
-    """A pattern cannot build its ops where TF's C++ would crash (reported as a diagnostic)."""
-
 
 # -- types --------------------------------------------------------------------------------
-
-def _element(value_type):
-    return ir.ShapedType(value_type).element_type if isinstance(value_type, ir.ShapedType) else value_type
-
 
 def _resource_subtypes(resource):
     return list(_tfmlir.ResourceType(ir.ShapedType(resource.type).element_type).subtypes)
@@ -66,136 +57,11 @@ def _read_type(resource, like):
     subtypes = _resource_subtypes(resource)
     if len(subtypes) == 1:
         return subtypes[0]
-    return ir.UnrankedTensorType.get(_element(like.type))
+    return ir.UnrankedTensorType.get(element_type(like.type))
 
 
-def broadcast_shape(shape1, shape2):
-    """MLIR's ``OpTrait::util::getBroadcastedShape`` (TF's rules for unknown dims), or None."""
-    result = list(shape1 if len(shape1) > len(shape2) else shape2)
-    for i in range(1, min(len(shape1), len(shape2)) + 1):
-        a, b = shape1[-i], shape2[-i]
-        if a == _DYNAMIC or b == _DYNAMIC:
-            if a > 1:
-                d = a
-            elif b > 1:
-                d = b
-            elif a == 1:
-                d = b
-            elif b == 1:
-                d = a
-            else:
-                d = _DYNAMIC
-        elif a == b or b == 1:
-            d = a
-        elif a == 1:
-            d = b
-        else:
-            return None
-        result[-i] = d
-    return result
-
-
-def _broadcast_type(type1, type2, element=None):
-    """MLIR's ``getBroadcastedType`` for tensors (None where it gives a null type)."""
-    if element is None:
-        element = _element(type1)
-        if element != _element(type2):
-            return None
-    if isinstance(type1, ir.UnrankedTensorType) or isinstance(type2, ir.UnrankedTensorType):
-        return ir.UnrankedTensorType.get(element)
-    ranked1 = isinstance(type1, ir.RankedTensorType)
-    ranked2 = isinstance(type2, ir.RankedTensorType)
-    shape = broadcast_shape(list(type1.shape) if ranked1 else [], list(type2.shape) if ranked2 else [])
-    if shape is None:
-        return None
-    if ranked1 or ranked2:
-        return ir.RankedTensorType.get(shape, element)
-    return element
-
-
-def _scalar_attr(element, value):
-    """TF's GetScalarOfType: a scalar dense attribute of `element` holding `value`."""
-    scalar = ir.RankedTensorType.get([], element)
-    if isinstance(element, ir.FloatType):
-        return ir.DenseElementsAttr.get_splat(scalar, ir.FloatAttr.get(element, float(value)))
-    if isinstance(element, ir.IntegerType):
-        return ir.DenseElementsAttr.get_splat(scalar, ir.IntegerAttr.get(element, value))
-    if isinstance(element, ir.ComplexType) and str(ir.ComplexType(element).element_type) in ("f32", "f64"):
-        return ir.Attribute.parse(f"dense<({float(value)},0.0)> : {scalar}")
-    raise _Unsupported(f"no scalar constant of element type {element}")
-
-
-# -- building ops -------------------------------------------------------------------------
-
-class _Builder:
-    """Creates ops before `root` (where TF's rewriter inserts them), with TF's builders' types."""
-
-    def __init__(self, root):
-        self.root = root
-        self.ip = ir.InsertionPoint(root)
-        self.loc = root.location
-
-    def op(self, name, operands, result_types=(), attributes=None):
-        return ir.Operation.create(name, results=list(result_types), operands=list(operands),
-                                   attributes=attributes or {}, loc=self.loc, ip=self.ip)
-
-    def value(self, name, operands, result_type, attributes=None):
-        return self.op(name, operands, [result_type], attributes).result
-
-    # TF's WithBroadcastableBinOpBuilder (AddV2, Sub, Mul, Div, Pow, Maximum, Add).
-    def binary(self, name, x, y):
-        result = _broadcast_type(x.type, y.type)
-        if result is None:
-            raise _Unsupported(f"'{name}': non-broadcastable operands {x.type} and {y.type}")
-        return self.value(name, [x, y], result)
-
-    def add(self, x, y):
-        return self.binary("tf.AddV2", x, y)
-
-    def sub(self, x, y):
-        return self.binary("tf.Sub", x, y)
-
-    def mul(self, x, y):
-        return self.binary("tf.Mul", x, y)
-
-    def div(self, x, y):
-        return self.binary("tf.Div", x, y)
-
-    # TF's WithBroadcastableCmpOpBuilder (Greater, Less).
-    def compare(self, name, x, y):
-        i1 = ir.IntegerType.get_signless(1)
-        if isinstance(x.type, ir.UnrankedTensorType) or isinstance(y.type, ir.UnrankedTensorType):
-            result = ir.UnrankedTensorType.get(i1)
-        else:
-            shape = broadcast_shape(list(x.type.shape), list(y.type.shape))
-            if shape is None:
-                raise _Unsupported(f"'{name}': operands have no broadcastable shapes")
-            result = ir.RankedTensorType.get(shape, i1)
-        return self.value(name, [x, y], result)
-
-    # Ops with TF_SameOperandsAndResultTypeResolveRef (Sqrt, Square, Rsqrt, Neg, Sign, Abs).
-    def unary(self, name, x):
-        return self.value(name, [x], x.type)
-
-    def select_v2(self, condition, e, t):
-        """TF's SelectV2Op builder (InferSelectV2OpType)."""
-        element = _element(e.type)
-        unranked = ir.UnrankedTensorType.get(element)
-        result = unranked
-        broadcast = _broadcast_type(e.type, t.type)
-        if (broadcast is not None and isinstance(condition.type, ir.RankedTensorType)
-                and isinstance(broadcast, ir.RankedTensorType)):
-            shape = broadcast_shape(list(condition.type.shape), list(broadcast.shape))
-            if shape is not None:
-                result = ir.RankedTensorType.get(shape, element)
-        return self.value("tf.SelectV2", [condition, e, t], result)
-
-    def const(self, attr):
-        return self.value("tf.Const", [], attr.type, {"value": attr})
-
-    def scalar(self, like, value):
-        """``tf.Const`` of TF's GetScalarOfType<value> on `like`'s element type."""
-        return self.const(_scalar_attr(_element(like.type), value))
+class _Builder(OpBuilder):
+    """TF's builders, and the resource reads and writes the decompositions create."""
 
     def read(self, resource, like):
         """TF's CreateTFReadVariableOp: reads `resource` as its subtype or as `like`'s element type."""
@@ -322,7 +188,7 @@ def _decompose_resource_gather(op, b):
 def _expand_last(b, indices):
     """``tf.ExpandDims(indices, -1)`` with TF's ExpandDimsOp builder type."""
     minus_one = b.scalar(indices, -1)
-    element = _element(indices.type)
+    element = element_type(indices.type)
     if isinstance(indices.type, ir.RankedTensorType):
         result = ir.RankedTensorType.get(list(indices.type.shape) + [1], element)
     else:
@@ -507,10 +373,10 @@ def _decompose_rng_read_and_skip(op, b):
     key = unpacked[counter_size]
     u64 = ir.IntegerType.get_unsigned(64)
     u64_scalar = ir.RankedTensorType.get([], u64)
-    step = b.const(_scalar_attr(u64, 256))
+    step = b.const(scalar_attr(u64, 256))
     increment = b.value("tf.Mul", [step, delta], u64_scalar)
-    zero = b.const(_scalar_attr(u64, 0))
-    one = b.const(_scalar_attr(u64, 1))
+    zero = b.const(scalar_attr(u64, 0))
+    one = b.const(scalar_attr(u64, 1))
     truncate = {"Truncate": ir.BoolAttr.get(False)}
     words = []
     for i in range(counter_size):
@@ -562,7 +428,7 @@ def _pattern(decompose, failures):
         op = op.operation
         try:
             replacements = decompose(op, _Builder(op))
-        except _Unsupported as exc:
+        except BuildError as exc:
             # TF's C++ has no answer here (it crashes or builds invalid IR).
             failures.append((op, f"'{op.name}' cannot be decomposed: {exc}"))
             raise
@@ -590,7 +456,7 @@ class Patterns:
         """Runs the greedy driver on `op`'s regions; False if it did not converge."""
         try:
             rewrite.apply_patterns_and_fold_greedily(op, self.frozen, config)
-        except _Unsupported:
+        except BuildError:
             at, message = self.failures[-1]
             raise PassFailure(message, at)
         except RuntimeError as exc:
