@@ -83,11 +83,23 @@ def run_lines(text):
     return commands
 
 
+# `PRODUCER -o %t && FileCheck ARGS < %t`: the producer's output through a file.
+_THROUGH_FILE = re.compile(r"^(.*?)\s+-o\s+%t\s*&&\s*(FileCheck\b.*?)\s*<\s*%t\s*$")
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
 def split_filecheck(command):
-    """(producer, FileCheck args or None) of one RUN command."""
+    """(producer, FileCheck args or None) of one RUN command (``VAR=value`` words before
+    FileCheck, e.g. ``FILECHECK_OPTS=""``, are dropped; ``-o %t && FileCheck ... < %t`` is a
+    pipe)."""
+    through_file = _THROUGH_FILE.match(command.strip())
+    if through_file:
+        command = f"{through_file.group(1)} | {through_file.group(2)}"
     stages = [s.strip() for s in command.split("|")]
     for i, stage in enumerate(stages):
         words = shlex.split(stage)
+        while words and _ENV_ASSIGNMENT.match(words[0]):
+            words = words[1:]
         if words and words[0] == "FileCheck":
             return " | ".join(stages[:i]), [w for w in words[1:] if w != "%s"]
     return command, None

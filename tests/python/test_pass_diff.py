@@ -9,7 +9,7 @@ comparison rules. Adding a pass to the differential tests means adding a row.
 import pytest
 
 from conftest import have_tensorflow, require_tensorflow
-from pass_diff import (UPSTREAM_LIT, compare, input_ids, input_text, lit_inputs, mark_single_core_tpu,
+from pass_diff import (UPSTREAM_LIT, Row, compare, input_ids, input_text, lit_inputs, mark_single_core_tpu,
                        run_tf_table)
 
 
@@ -31,9 +31,15 @@ CASES = [(row, input_id) for row in ROWS for input_id in input_ids(row)]
 
 
 @pytest.fixture(scope="session")
-def tf_table(tf_outputs):
+def tf_table(request, tf_outputs):
+    """TF's results for the rows of the selected cases (all of them, in one child process)."""
     require_tensorflow()
-    return run_tf_table(ROWS, tf_outputs)
+    selected = set()
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if isinstance(params.get("row"), Row):
+            selected.add(params["row"].name)
+    return run_tf_table([row for row in ROWS if row.name in selected], tf_outputs)
 
 
 @pytest.mark.skipif(not have_tensorflow(), reason="tensorflow is not installed")

@@ -13,11 +13,13 @@ the verifier after the pass reports, as in TF).
 
 Errors, at the op, with TF's messages: the parser's own diagnostics then
 "could not parse attached MLIR module"; "MLIR Opaque Op expects a main() entry
-point"; the operand and result count mismatches; "... expects a main() entry
-point with a single block". Every op is tried (each bad one reported, the good
-ones materialized) and the pass then fails: the module is left unchanged. (TF's
-pass only emits these errors; TF's Python entry points and ``tfmlir-opt`` both
-turn an emitted error into a failure.)
+point" (TF's C++ crashes there when the module has no symbol ``main``); the
+operand and result count mismatches; "... expects a main() entry point with a
+single block". Every op is tried (each bad one reported, the good ones
+materialized) and the pass then fails, leaving the module unchanged. (TF's pass
+only emits these errors and succeeds, keeping the bad ops; an error diagnostic
+from a pass that succeeds aborts MLIR's Python bindings, and a failure keeps
+nothing half done.)
 """
 from mlir import ir
 
