@@ -340,6 +340,10 @@ class _Decomposition:
 
     def _arg_lookups(self, operands, sizes, offset=0):
         def arg_type(index):
+            # A function used twice gains size arguments twice (as in TF): more arguments
+            # than operands, which the verifier reports after the pass.
+            if index + offset >= len(operands):
+                return None
             value = operands[index + offset]
             return value.type if value in sizes else None
 
