@@ -40,9 +40,10 @@ class MaterializePassthroughOpPass(Pass):
             self.mark_all_analyses_preserved()
             return
         errors = []  # (op, message, the parser's diagnostics before it), in TF's order
+        parsed = {}  # module text -> (main function or None, error, parser diagnostics)
         for op in ops:
             parser_diagnostics = []
-            error = self._materialize(op, parser_diagnostics)
+            error = self._materialize(op, parser_diagnostics, parsed)
             if error is not None:
                 errors.append((op, error, parser_diagnostics))
         for k, (op, error, parser_diagnostics) in enumerate(errors):
@@ -52,27 +53,17 @@ class MaterializePassthroughOpPass(Pass):
                 self.fail(error, op)
             self.emit_error(error, op)
 
-    def _materialize(self, op, parser_diagnostics):
+    def _materialize(self, op, parser_diagnostics, parsed):
         """Materializes `op`; the error message (nothing changed) when it cannot (the parser's
-        diagnostics are added to `parser_diagnostics` as (location, message))."""
+        diagnostics are added to `parser_diagnostics` as (location, message)). Each distinct
+        module text is parsed and checked once (`parsed`); every op takes its own copy."""
         text = attributes.string(op, "mlir_module", "")
-        try:
-            nested = ir.Module.parse(text, op.context)
-        except ir.MLIRError as err:
-            parser_diagnostics.extend((diagnostic.location, diagnostic.message)
-                                      for diagnostic in err.error_diagnostics)
-            return "could not parse attached MLIR module"
-        except ValueError as err:  # refused before parsing (tfmlir.parsing.guard)
-            parser_diagnostics.append((op.location, str(err)))
-            return "could not parse attached MLIR module"
-        main = None
-        for candidate in nested.body.operations:
-            candidate = candidate.operation
-            if attributes.string(candidate, "sym_name") == "main":
-                main = candidate
-                break
-        if main is None or main.name != "func.func":
-            return "MLIR Opaque Op expects a main() entry point\n"
+        if text not in parsed:
+            parsed[text] = self._parse(text, op)
+        _, main, error, diagnostics = parsed[text]
+        if error is not None:
+            parser_diagnostics.extend(diagnostics)
+            return error
         function_type = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
         if len(function_type.inputs) != len(op.operands):
             return (f"mismatch between MLIR Opaque Op number of operands ({len(op.operands)}) "
@@ -81,10 +72,10 @@ class MaterializePassthroughOpPass(Pass):
             return (f"mismatch between MLIR Opaque Op number of results ({len(op.results)}) "
                     f"and main() entry point in the module ({len(function_type.results)} "
                     f"results)\n")
-        body = main.regions[0]
-        if len(body.blocks) != 1:
+        if len(main.regions[0].blocks) != 1:
             return "MLIR Opaque Op expects a main() entry point with a single block\n"
-        block = body.blocks[0]
+        copy = main.clone(ip=False)
+        block = copy.regions[0].blocks[0]
         for argument, operand in zip(block.arguments, op.operands):
             argument.replace_all_uses_with(operand)
         ops = list(block.operations)
@@ -94,4 +85,26 @@ class MaterializePassthroughOpPass(Pass):
         for result, value in zip(op.results, terminator.operands):
             result.replace_all_uses_with(value)
         erase_op(op)
+        copy.erase()
         return None
+
+    @staticmethod
+    def _parse(text, op):
+        """(module, its main function, None, []) or (None, None, TF's error message, the parser's
+        diagnostics as (location, message)) of an attached module text."""
+        try:
+            nested = ir.Module.parse(text, op.context)
+        except ir.MLIRError as err:
+            return None, None, "could not parse attached MLIR module", [
+                (diagnostic.location, diagnostic.message) for diagnostic in err.error_diagnostics]
+        except ValueError as err:  # refused before parsing (tfmlir.parsing.guard)
+            return None, None, "could not parse attached MLIR module", [(op.location, str(err))]
+        main = None
+        for candidate in nested.body.operations:
+            candidate = candidate.operation
+            if attributes.string(candidate, "sym_name") == "main":
+                main = candidate
+                break
+        if main is None or main.name != "func.func":
+            return None, None, "MLIR Opaque Op expects a main() entry point\n", []
+        return nested, main, None, []
