@@ -217,6 +217,12 @@ def _promote_resources_to_arguments(func, var_names):
                 set_arg_attr(func, new_index, RESOURCE_NAME_ATTR, var_names[index - num_original])
             new_index += 1
     for index in reversed(removed):
+        for use in args[index].uses:
+            user = use.owner.operation
+            raise PassFailure(f"'{user.name}' op uses variable "
+                              f"'{var_names[index - num_original].value}' in a nested region, "
+                              f"whose argument is removed as the variable is not read in the "
+                              f"function's body (TensorFlow crashes here)", user)
         block.erase_argument(index)
         del argument_types[index]
     if len(return_operands) > num_results_before:
