@@ -11,7 +11,11 @@ issue's: variables updated across steps, 1/2/4 replicas with
 in a ``tf.cond`` and a ``tf.while_loop`` (control flow v2), several outside
 clusters, outside compilation with replicas, automatic outside compilation of
 string ops, control flow v1 (``while_loop`` + ``cond`` with v2 disabled), a
-small Keras model; and a ResNet50-sized Keras model (``resnet50``: ResNet50's
+small Keras model; TensorArrays and TensorLists in TPU computations (a
+``while_loop`` accumulating a TensorArray, ``tf.map_fn``, an RNN unrolled by a
+``while_loop`` over TensorArrays of its inputs and outputs: TensorList ops in
+control flow v2); and a
+ResNet50-sized Keras model (``resnet50``: ResNet50's
 layers and 25.6M parameters at 64x64 input).
 
 For every program ``<name>`` the generator writes ``<name>.pb`` (the TPU
@@ -33,13 +37,16 @@ import sys
 PROGRAMS = ("variables_steps", "replicate_1", "replicate_2", "replicate_4", "outside_head",
             "outside_tail", "outside_middle", "outside_in_cond", "outside_in_while",
             "outside_several", "outside_replicated", "automatic_strings", "control_flow_v1",
-            "keras_small")
+            "keras_small", "tensor_array_loop", "map_fn", "rnn_loop")
 LARGE_PROGRAMS = ("resnet50",)
 # Programs tfmlir must refuse with a clear error before anything runs (no expected values).
 BAD_PROGRAMS = ("bad_string_op_on_tpu", "bad_replica_counts")
 # Programs whose variables get fixed values through ``load_weights`` (Keras' random initializers
 # differ between two builds): placeholders ``load/<i>`` assigned to the variables in creation order.
 LOAD_WEIGHTS = ("resnet50",)
+# Programs built with control flow v1 (the others have control flow v2, where TensorArrays are
+# TensorLists).
+CONTROL_FLOW_V1 = ("control_flow_v1",)
 
 
 class _Api:
@@ -245,6 +252,43 @@ def _programs(tf, np):
         tf.identity(y, name="out")
         return {x: floats(8, 6)}, ["out"], 1
 
+    def tensor_array_loop(api, x):
+        # A while_loop accumulating one TensorArray element per iteration, stacked after it.
+        def body(i, ta, v):
+            v = tf.math.tanh(v * 1.5 + 0.1)
+            return i + 1, ta.write(i, v), v
+
+        ta = tf.TensorArray(tf.float32, size=4)
+        _, ta, _ = tf.while_loop(lambda i, ta, v: i < 4, body, [tf.constant(0), ta, x])
+        return tf.reduce_sum(ta.stack(), axis=0) - ta.read(2)
+
+    def map_fn(api, x):
+        return tf.map_fn(lambda row: row * tf.reduce_sum(row) + 1.0, x)
+
+    def rnn_loop(api):
+        # A dynamic RNN step loop: the inputs unstacked into a TensorArray, the hidden state
+        # carried, every step's output written to another, stacked at the end.
+        x = tf1.placeholder(tf.float32, [5, 2, 3], name="x")
+        w, u = floats(3, 4), floats(4, 4)
+
+        def computation(x):
+            steps = tf.shape(x)[0]
+            inputs = tf.TensorArray(tf.float32, size=steps).unstack(x)
+
+            def body(t, h, outputs):
+                h = tf.math.tanh(tf.matmul(inputs.read(t), w) + tf.matmul(h, u))
+                return t + 1, h, outputs.write(t, h)
+
+            _, h, outputs = tf.while_loop(lambda t, h, o: t < steps, body,
+                                          [tf.constant(0), tf.zeros([2, 4]),
+                                           tf.TensorArray(tf.float32, size=steps)])
+            return [outputs.stack() * 2.0, h]
+
+        y, h = api.rewrite(computation, [x])
+        tf.identity(y, name="out")
+        tf.identity(h, name="state")
+        return {x: floats(5, 2, 3)}, ["out", "state"], 1
+
     def resnet50(api):
         x = tf1.placeholder(tf.float32, [2, 64, 64, 3], name="x")
         tf1.set_random_seed(7)
@@ -279,7 +323,9 @@ def _programs(tf, np):
             "outside_middle": single([2, 2], middle), "outside_in_cond": single([3], in_cond),
             "outside_in_while": single([3], in_while), "outside_several": single([4], several),
             "outside_replicated": outside_replicated, "automatic_strings": automatic_strings,
-            "control_flow_v1": control_flow_v1, "keras_small": keras_small, "resnet50": resnet50}
+            "control_flow_v1": control_flow_v1, "keras_small": keras_small, "resnet50": resnet50,
+            "tensor_array_loop": single([4, 3], tensor_array_loop), "map_fn": single([3, 4], map_fn),
+            "rnn_loop": rnn_loop}
 
 
 def _value(np, a):
@@ -293,7 +339,7 @@ def _value(np, a):
 def _build(tf, np, name, tpu):
     builders = _programs(tf, np)
     graph = tf.Graph()
-    if name == "control_flow_v1":
+    if name in CONTROL_FLOW_V1:
         tf.compat.v1.disable_control_flow_v2()
     else:
         tf.compat.v1.enable_control_flow_v2()
