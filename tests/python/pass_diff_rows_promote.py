@@ -22,6 +22,7 @@ _VAR_HANDLES = ("tf-promote-var-handles-to-args",)
 # Inputs where TF's process dies: tfmlir fails with the given diagnostic.
 _TF_CRASHES = {
     'shared_name = "read_in_cluster_only"': "TensorFlow crashes here",
+    "then_branch = @both_ways": "TensorFlow crashes here",
 }
 
 ROWS = [

@@ -180,3 +180,19 @@ func.func @main(%arg0: tensor<f32>) -> tensor<f32> {
   }) : () -> tensor<f32>
   func.return %1 : tensor<f32>
 }
+
+// -----
+
+// A tf.If with a resource result whose two branches are one function used
+// nowhere else: MLIR counts one use, so it is not copied, and TF drops the
+// result from its return twice (TensorFlow crashes here).
+
+func.func private @both_ways(%arg0: tensor<!tf_type.resource<tensor<f32>>>) -> tensor<!tf_type.resource<tensor<f32>>> {
+  func.return %arg0 : tensor<!tf_type.resource<tensor<f32>>>
+}
+
+func.func @main(%arg0: tensor<i1>, %arg1: tensor<!tf_type.resource<tensor<f32>>>) {
+  // expected-error @+1 {{'tf.If' op: a branch listed twice loses its return value #0 twice (TensorFlow crashes here)}}
+  %0 = "tf.If"(%arg0, %arg1) {then_branch = @both_ways, else_branch = @both_ways, is_stateless = false} : (tensor<i1>, tensor<!tf_type.resource<tensor<f32>>>) -> tensor<!tf_type.resource<tensor<f32>>>
+  func.return
+}

@@ -332,3 +332,115 @@ func.func @main(%arg0: tensor<f32>, %arg1: !fres) -> tensor<f32> {
   %2 = "tf.ReadVariableOp"(%1) : (!fres) -> tensor<f32>
   func.return %2 : tensor<f32>
 }
+
+// -----
+
+!fres = tensor<!tf_type.resource<tensor<f32>>>
+
+// Two tf.If with a resource result sharing their branches: the first gets
+// private copies of the branches (_lifted) before unused results are dropped.
+
+// CHECK-LABEL: func.func private @then_write
+// CHECK-SAME: (%arg0: tensor<f32> {tf._a = 1 : i64}, %arg1: tensor<f32>) -> (tensor<f32>, tensor<f32>)
+// CHECK-NEXT: return %arg1, %arg1
+// CHECK-LABEL: func.func private @else_keep
+// CHECK-NEXT: return %arg1, %arg0
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%arg0: tensor<i1>, %arg1: tensor<f32> {tf.aliasing_output = 1 : i64}, %arg2: tensor<f32>) -> (tensor<f32>, tensor<f32>)
+// CHECK-NEXT: %[[IF0:.*]]:2 = "tf.If"(%arg0, %arg1, %arg2) <{else_branch = @else_keep_lifted, is_stateless = false, then_branch = @then_write_lifted}>
+// CHECK-NEXT: %[[IF1:.*]]:2 = "tf.If"(%arg0, %[[IF0]]#1, %[[IF0]]#0) <{else_branch = @else_keep, is_stateless = false, then_branch = @then_write}>
+// CHECK-NEXT: return %[[IF1]]#0, %[[IF1]]#1
+// CHECK-LABEL: func.func private @then_write_lifted
+// CHECK-SAME: (%arg0: tensor<f32> {tf._a = 1 : i64}, %arg1: tensor<f32>) -> (tensor<f32>, tensor<f32>)
+// CHECK-LABEL: func.func private @else_keep_lifted
+func.func private @then_write(%a0: !fres {tf._a = 1 : i64}, %a1: tensor<f32>) -> (!fres, tensor<f32> {tf._res = 2 : i64}) {
+  "tf.AssignVariableOp"(%a0, %a1) : (!fres, tensor<f32>) -> ()
+  func.return %a0, %a1 : !fres, tensor<f32>
+}
+
+func.func private @else_keep(%a0: !fres, %a1: tensor<f32>) -> (!fres, tensor<f32>) {
+  func.return %a0, %a1 : !fres, tensor<f32>
+}
+
+func.func @main(%p: tensor<i1>, %v: !fres, %x: tensor<f32>) -> tensor<f32> {
+  %0:2 = "tf.If"(%p, %v, %x) {else_branch = @else_keep, then_branch = @then_write, is_stateless = false} : (tensor<i1>, !fres, tensor<f32>) -> (!fres, tensor<f32>)
+  %1:2 = "tf.If"(%p, %0#0, %0#1) {else_branch = @else_keep, then_branch = @then_write, is_stateless = false} : (tensor<i1>, !fres, tensor<f32>) -> (!fres, tensor<f32>)
+  func.return %1#1 : tensor<f32>
+}
+
+// -----
+
+!fres = tensor<!tf_type.resource<tensor<f32>>>
+
+// One callee called in a loop body and in main: lifted once (hoisting the
+// body first), both calls use the clone.
+
+// CHECK-LABEL: func.func private @body
+// CHECK-SAME: (%arg0: tensor<f32>, %arg1: tensor<i1>) -> (tensor<f32>, tensor<i1>)
+// CHECK-NEXT: %[[CALL:.*]] = "tf.PartitionedCall"(%arg0) <{{{.*}}f = @grow_resource_lifted}>
+// CHECK-NEXT: return %[[CALL]], %arg1
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%arg0: tensor<f32> {tf.aliasing_output = 1 : i64}, %arg1: tensor<i1>) -> (tensor<f32>, tensor<f32>)
+// CHECK-NEXT: %[[W:.*]]:2 = "tf.While"(%arg0, %arg1)
+// CHECK-NEXT: %[[CALL:.*]] = "tf.PartitionedCall"(%[[W]]#0) <{{{.*}}f = @grow_resource_lifted}>
+// CHECK-NEXT: return %[[CALL]], %[[CALL]]
+// CHECK-LABEL: func.func private @grow_resource_lifted
+// CHECK-SAME: (%arg0: tensor<f32>) -> tensor<f32>
+// CHECK-NEXT: %[[EXP:.*]] = "tf.Exp"(%arg0)
+// CHECK-NEXT: return %[[EXP]]
+func.func private @grow(%a0: !fres) -> !fres {
+  %0 = "tf.ReadVariableOp"(%a0) : (!fres) -> tensor<f32>
+  %1 = "tf.Exp"(%0) : (tensor<f32>) -> tensor<f32>
+  "tf.AssignVariableOp"(%a0, %1) : (!fres, tensor<f32>) -> ()
+  func.return %a0 : !fres
+}
+
+func.func private @cond(%a0: !fres, %n: tensor<i1>) -> tensor<i1> {
+  func.return %n : tensor<i1>
+}
+
+func.func private @body(%a0: !fres, %n: tensor<i1>) -> (!fres, tensor<i1>) {
+  %0 = "tf.PartitionedCall"(%a0) {config = "", config_proto = "", executor_type = "", f = @grow} : (!fres) -> !fres
+  func.return %a0, %n : !fres, tensor<i1>
+}
+
+func.func @main(%v: !fres, %n: tensor<i1>) -> tensor<f32> {
+  %0:2 = "tf.While"(%v, %n) {body = @body, cond = @cond, is_stateless = false} : (!fres, tensor<i1>) -> (!fres, tensor<i1>)
+  %1 = "tf.PartitionedCall"(%v) {config = "", config_proto = "", executor_type = "", f = @grow} : (!fres) -> !fres
+  %2 = "tf.ReadVariableOp"(%1) : (!fres) -> tensor<f32>
+  func.return %2 : tensor<f32>
+}
+
+// -----
+
+!fres = tensor<!tf_type.resource<tensor<f32>>>
+
+// A tf.If over four resources (0 unused, 1 and 5 written, 4 read): TF's map
+// visits them as 0, 4, 1, 5 and shifts indices by the unused ones met before
+// in that order; the new results hold the values written to 1 and 5.
+
+// CHECK-LABEL: func.func private @then_writes
+// CHECK-SAME: (%arg0: tensor<f32>, %arg1: tensor<f32>, %arg2: tensor<f32>, %arg3: tensor<f32>, %arg4: tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>)
+// CHECK-NEXT: return %arg2, %arg2, %arg1
+// CHECK-LABEL: func.func private @else_reads
+// CHECK-NEXT: return %arg3, %arg0, %arg4
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %arg3: tensor<f32> {tf.aliasing_output = 1 : i64}
+// CHECK-SAME: %arg5: tensor<f32> {tf.aliasing_output = 2 : i64}
+// CHECK-NEXT: %[[IF:.*]]:3 = "tf.If"(%arg0, %arg3, %arg1, %arg1, %arg4, %arg5)
+// CHECK-NEXT: return %[[IF]]#0, %[[IF]]#1, %[[IF]]#2
+func.func private @then_writes(%a0: !fres, %a1: !fres, %a2: tensor<f32>, %a3: tensor<f32>, %a4: !fres, %a5: !fres) -> tensor<f32> {
+  "tf.AssignVariableOp"(%a5, %a2) : (!fres, tensor<f32>) -> ()
+  "tf.AssignVariableOp"(%a1, %a3) : (!fres, tensor<f32>) -> ()
+  func.return %a3 : tensor<f32>
+}
+
+func.func private @else_reads(%a0: !fres, %a1: !fres, %a2: tensor<f32>, %a3: tensor<f32>, %a4: !fres, %a5: !fres) -> tensor<f32> {
+  %0 = "tf.ReadVariableOp"(%a4) : (!fres) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+func.func @main(%p: tensor<i1>, %x: tensor<f32>, %v: !fres, %w: !fres, %u: !fres, %q: !fres) -> tensor<f32> {
+  %0 = "tf.If"(%p, %v, %w, %x, %x, %u, %q) {else_branch = @else_reads, then_branch = @then_writes, is_stateless = false} : (tensor<i1>, !fres, !fres, tensor<f32>, tensor<f32>, !fres, !fres) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}

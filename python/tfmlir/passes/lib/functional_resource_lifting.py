@@ -66,7 +66,7 @@ from mlir import ir
 from ... import _tfmlir as _native
 from ... import irsafe
 from ...dialects.tf_type import ResourceType
-from ..analysis.symbol_uses import flat_references, referenced_roots
+from ..analysis.symbol_uses import referenced_roots
 from ..analysis.symbols import module_body, symbol_name, symbol_ops
 from ..framework import PassFailure, erase_op
 from ..names import (ASSIGN_VARIABLE, CASE, CASE_REGION, FUNC, IF, IF_REGION, MODULE,
@@ -501,8 +501,11 @@ class _Lifting:
         return found
 
     def use_count(self, name):
-        """The number of uses of symbol `name` in the module (MLIR's getSymbolUses): references
-        in the attributes of every op, nested symbol tables' bodies aside."""
+        """The number of uses of symbol `name` in the module as MLIR's getSymbolUses counts them:
+        the references in each op's attributes, nested symbol tables' bodies aside, where one
+        reference held twice by an op (``then_branch`` and ``else_branch`` naming one function,
+        a ``tf.Case`` naming it twice) counts once (MLIR's attribute walk visits each distinct
+        attribute once)."""
         table = _native.OpTable(self.module, "pre")
         flags = table.symbol_references()
         ends = table.subtree_ends()
@@ -510,13 +513,8 @@ class _Lifting:
         count = 0
         index, end = 1, len(table)
         while index < end:
-            if flags[index]:
-                op = table.op(index)
-                refs = flat_references(op)
-                found = refs.count(name)
-                if not found and name in referenced_roots(op):
-                    found = 1
-                count += found
+            if flags[index] and name in referenced_roots(table.op(index)):
+                count += 1
             index = ends[index] if names[index] == MODULE else index + 1
         return count
 
@@ -630,7 +628,12 @@ class _Lifting:
             block = _block(func)
             values = list(_terminator(block).operands) + [None] * len(new_outputs)
             for arg_index, output_index in new_outputs.items():
+                if output_index >= len(values) or arg_index >= len(block.arguments):
+                    raise _crash(op, f"@{symbol_name(func)} returns fewer values than the op "
+                                     f"has results")
                 values[output_index] = block.arguments[arg_index]
+            if any(value is None for value in values):
+                raise _crash(op, f"@{symbol_name(func)} would return a null value")
             old = _terminator(block)
             ret = ir.Operation.create(RETURN, operands=values, loc=old.location,
                                       ip=ir.InsertionPoint(old))
@@ -796,28 +799,49 @@ class _FunctionalCleanup(_Cleanup):
                 if isinstance(attr, ir.FlatSymbolRefAttr) and attr.value == old_name:
                     op.attributes[attr_name] = ir.FlatSymbolRefAttr.get(symbol_name(clone))
                     break
-        unused = [r.result_number for r in op.results if _unused(r)]
+        # TF erases from each function of the list, so from one listed twice twice (a branch
+        # named twice by the op and used nowhere else is not cloned: MLIR counts one use).
         distinct = []
         for func in cloned:
             if all(func != seen for seen in distinct):
                 distinct.append(func)
+        slots = [next(i for i, seen in enumerate(distinct) if seen == func) for func in cloned]
+        returned = [list(_terminator(_block(func)).operands) for func in distinct]
+        unused = [r.result_number for r in reversed(list(op.results)) if _unused(r)]
+        for index in unused:
+            for slot in slots:
+                if index >= len(returned[slot]):
+                    raise _crash(op, f"a branch listed twice loses its return value #{index} "
+                                     f"twice")
+                del returned[slot][index]
         if unused:
-            dropped = set(unused)
-            for func in distinct:
-                block = _block(func)
-                values = [v for i, v in enumerate(_terminator(block).operands)
-                          if i not in dropped]
-                _replace_terminator(block, values)
+            for func, values in zip(distinct, returned):
+                _replace_terminator(_block(func), values)
         num_args = len(_block(cloned[0]).arguments)
         used_args = set()
         for func in branches:
             for arg in _block(func).arguments:
                 if not _unused(arg):
                     used_args.add(arg.arg_number)
-        erased = [i for i in range(num_args) if i not in used_args]
-        if erased:
-            for func in distinct:
-                erase_arguments(func, erased)
+        left = [list(range(len(_block(func).arguments))) for func in distinct]
+        removed = [[] for _ in distinct]
+        erased = []
+        for index in range(num_args - 1, -1, -1):
+            if index in used_args:
+                continue
+            for slot in slots:
+                if index >= len(left[slot]):
+                    # Past the arguments left: erasing it does nothing (in TF's release build).
+                    continue
+                removed[slot].append(left[slot].pop(index))
+            erased.append(index)
+        for func, indices in zip(distinct, removed):
+            args = _block(func).arguments
+            for index in indices:
+                if not _unused(args[index]):
+                    raise _crash(op, f"argument #{index} of @{symbol_name(func)} is erased while "
+                                     f"still used")
+            erase_arguments(func, indices)
         for func in distinct:
             block = _block(func)
             set_function_type(func, [a.type for a in block.arguments],
@@ -829,6 +853,10 @@ class _FunctionalCleanup(_Cleanup):
         for new_index, old_index in enumerate(keep):
             op.results[old_index].replace_all_uses_with(new.results[new_index])
         erase_op(op)
+
+
+def _crash(op, what):
+    return PassFailure(f"'{op.name}' op: {what} (TensorFlow crashes here)", op)
 
 
 def _unused(value):
