@@ -58,7 +58,8 @@ from .lib.collection_ops import (IDENTITY, IDENTITY_N, Functions, OpBuilder, acc
                                  const_ints, element_type_from_access, gather_elements,
                                  get_element, init_buffer, is_private, op_error, r1_const,
                                  read_local_variable, recreate_op, replace_results,
-                                 reshape_scalar_to_size_type, resource_subtype, scalar_const,
+                                 reshape_scalar_to_size_type, resource_subtype, run_steps,
+                                 scalar_const,
                                  scatter_accumulate_elements, set_element, set_private,
                                  set_symbol_name, update_func_type, write_local_variable)
 from .lib.ir_helpers import enclosing_op, ops_named
@@ -186,13 +187,20 @@ class _Decomposition:
         }
 
     def block(self, block, stats):
-        """TF's ``DecomposeTensorArrayOps`` on the ops of `block` (those there now)."""
+        """TF's ``DecomposeTensorArrayOps`` on the ops of `block` (those there now), nested
+        functions and regions included, without Python recursion: a handler that decomposes
+        another block yields that block's step (:func:`run_steps`)."""
+        run_steps(self._block(block, stats))
+
+    def _block(self, block, stats):
         handlers = self.handlers
         for op in list(block.operations):
             op = op.operation
             handler = handlers.get(op.name)
             if handler is not None:
-                handler(op, stats)
+                step = handler(op, stats)
+                if step is not None:
+                    yield step
 
     # -- creation and element shapes ------------------------------------------------------------
 
@@ -494,8 +502,8 @@ class _Decomposition:
         self._change_input_signature(body, grads, arg_buffer_type, arg_accumulate, body_stats)
         cond_stats = {}
         self._change_input_signature(cond, grads, arg_buffer_type, arg_accumulate, cond_stats)
-        self.block(_entry(body), body_stats)
-        self.block(_entry(cond), cond_stats)
+        yield self._block(_entry(body), body_stats)
+        yield self._block(_entry(cond), cond_stats)
         if not body_stats and not cond_stats:
             return
         old_return = _terminator(_entry(body))
@@ -539,8 +547,8 @@ class _Decomposition:
         else_stats = {}
         self._change_input_signature(else_branch, grads, arg_buffer_type, arg_accumulate,
                                      else_stats)
-        self.block(_entry(then_branch), then_stats)
-        self.block(_entry(else_branch), else_stats)
+        yield self._block(_entry(then_branch), then_stats)
+        yield self._block(_entry(else_branch), else_stats)
         if not then_stats and not else_stats:
             return
         operands = self._grad_operands(op, list(original), grads, stats, 1)
@@ -570,7 +578,7 @@ class _Decomposition:
                                    f"#{number}, resource type results are expected to have been "
                                    f"canonicalized away for region based control flow ops")
         for region in op.regions:
-            self.block(region.blocks[0], stats)
+            yield self._block(region.blocks[0], stats)
 
     # -- calls ----------------------------------------------------------------------------------
 
@@ -579,10 +587,10 @@ class _Decomposition:
         if callee is None:
             raise op_error(op, "TensorArray decomposition does not support call with nested "
                                "references.")
-        self._call(op, callee, stats)
+        return self._call(op, callee, stats)
 
     def _stateful_partitioned_call(self, op, stats):
-        self._call(op, self.functions.branch(op, "f"), stats)
+        return self._call(op, self.functions.branch(op, "f"), stats)
 
     def _call(self, call, callee, stats):
         """TF's ``HandlePartitionedCallOp``."""
@@ -611,7 +619,7 @@ class _Decomposition:
         callee_stats = {}
         self._change_input_signature(lowered, grads, arg_buffer_type, arg_accumulate,
                                      callee_stats)
-        self.block(_entry(lowered), callee_stats)
+        yield self._block(_entry(lowered), callee_stats)
         returned = _terminator(_entry(lowered)).operands
         for index in range(len(call.results)):
             value = returned[index]

@@ -50,7 +50,8 @@ from .analysis.symbols import symbol_name
 from .lib.collection_ops import (IDENTITY, IDENTITY_N, Functions, OpBuilder, const_ints,
                                  gather_elements, get_element, init_buffer, is_private,
                                  op_error, r1_const, recreate_op, replace_results,
-                                 reshape_scalar_to_size_type, scalar_const, set_element,
+                                 reshape_scalar_to_size_type, run_steps, scalar_const,
+                                 set_element,
                                  set_private, set_symbol_name, size_type, tf_tensor_type,
                                  update_func_type, wrap_int)
 from .lib.tf_builders import element_type
@@ -181,13 +182,20 @@ class _Decomposition:
         }
 
     def block(self, block, sizes):
-        """TF's ``DecomposeTensorListOpsInternal`` on the ops of `block` (those there now)."""
+        """TF's ``DecomposeTensorListOpsInternal`` on the ops of `block` (those there now),
+        nested functions and regions included, without Python recursion: a handler that
+        decomposes another block yields that block's step (:func:`run_steps`)."""
+        run_steps(self._block(block, sizes))
+
+    def _block(self, block, sizes):
         handlers = self.handlers
         for op in list(block.operations):
             op = op.operation
             handler = handlers.get(op.name)
             if handler is not None:
-                handler(op, sizes)
+                step = handler(op, sizes)
+                if step is not None:
+                    yield step
 
     # -- simple ops ---------------------------------------------------------------------------
 
@@ -358,12 +366,12 @@ class _Decomposition:
         body = self.functions.branch(op, "body")
         body_sizes = {}
         _modify_signature(body, body_sizes, arg_type, arg_fixed)
-        self.block(_entry(body), body_sizes)
+        yield self._block(_entry(body), body_sizes)
         added = _modify_return(body, body_sizes)
         cond = self.functions.branch(op, "cond")
         cond_sizes = {}
         _modify_signature(cond, cond_sizes, arg_type, arg_fixed)
-        self.block(_entry(cond), cond_sizes)
+        yield self._block(_entry(cond), cond_sizes)
         if not added:
             return
         new_operands = operands + [sizes[operands[i]][0] for i in range(len(op.results))
@@ -375,7 +383,7 @@ class _Decomposition:
     def _if(self, op, sizes):
         branches = [self.functions.branch(op, "then_branch"),
                     self.functions.branch(op, "else_branch")]
-        self._case_or_if(op, branches, sizes)
+        return self._case_or_if(op, branches, sizes)
 
     def _case(self, op, sizes):
         branches = []
@@ -386,7 +394,7 @@ class _Decomposition:
                 raise op_error(op, f"cannot find its branch @{name} with a body in the module "
                                    f"(TensorFlow crashes here)")
             branches.append(func)
-        self._case_or_if(op, branches, sizes)
+        return self._case_or_if(op, branches, sizes)
 
     def _case_or_if(self, op, branches, sizes):
         operands = list(op.operands)
@@ -396,7 +404,7 @@ class _Decomposition:
             branch_sizes = {}
             maps.append(branch_sizes)
             _modify_signature(branch, branch_sizes, arg_type, arg_fixed)
-            self.block(_entry(branch), branch_sizes)
+            yield self._block(_entry(branch), branch_sizes)
         arg_no_changed = not maps[0]
         added = _modify_return(branches[0], maps[0])
         for branch, branch_sizes in zip(branches[1:], maps[1:]):
@@ -427,10 +435,10 @@ class _Decomposition:
         cond_region, body_region = op.regions[0], op.regions[1]
         modify_region_arguments(body_region)
         body = body_region.blocks[0]
-        self.block(body, sizes)
+        yield self._block(body, sizes)
         added = _add_sizes_to_terminator(body, sizes)
         modify_region_arguments(cond_region)
-        self.block(cond_region.blocks[0], sizes)
+        yield self._block(cond_region.blocks[0], sizes)
         if not added:
             return
         new_operands = operands + [sizes[operands[i]][0] for i in range(len(op.results))
@@ -441,16 +449,16 @@ class _Decomposition:
         _replace_front(op, new)
 
     def _if_region(self, op, sizes):
-        self._branch_regions(op, sizes)
+        return self._branch_regions(op, sizes)
 
     def _case_region(self, op, sizes):
-        self._branch_regions(op, sizes)
+        return self._branch_regions(op, sizes)
 
     def _branch_regions(self, op, sizes):
         """TF's ``HandleIfRegionOp`` / ``HandleCaseRegionOp``."""
         blocks = [region.blocks[0] for region in op.regions]
         for block in blocks:
-            self.block(block, sizes)
+            yield self._block(block, sizes)
         added = _add_sizes_to_terminator(blocks[0], sizes)
         for block in blocks[1:]:
             _add_sizes_to_terminator(block, sizes)
@@ -468,10 +476,10 @@ class _Decomposition:
         if callee is None:
             raise op_error(op, "TensorList decomposition does not support call with nested "
                                "references.")
-        self._call(op, callee, sizes)
+        return self._call(op, callee, sizes)
 
     def _stateful_partitioned_call(self, op, sizes):
-        self._call(op, self.functions.branch(op, "f"), sizes)
+        return self._call(op, self.functions.branch(op, "f"), sizes)
 
     def _call(self, call, callee, sizes):
         """TF's ``HandlePartitionedCallOp``."""
@@ -492,7 +500,7 @@ class _Decomposition:
         callee_sizes = {}
         _modify_signature(lowered, callee_sizes, arg_type, arg_fixed)
         args_no_changed = not callee_sizes
-        self.block(_entry(lowered), callee_sizes)
+        yield self._block(_entry(lowered), callee_sizes)
         info.buffer_ret_to_size_ret = _modify_return(lowered, callee_sizes)
         info.decomposed_callee = lowered
         if args_no_changed and not info.buffer_ret_to_size_ret:

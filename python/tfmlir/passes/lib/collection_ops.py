@@ -24,15 +24,17 @@ TF's builders give it (``GetTypeFromTFTensorShape``: a dimension ``-1`` is unkno
 
 The passes' common mechanics are here too: :func:`update_func_type`, :func:`op_error`,
 :func:`const_ints`, :func:`recreate_op` (an op rebuilt with more operands and results, its
-regions moved over) and :class:`Functions` (the module's functions as the passes look them
-up from an op -- nothing from a function not yet in the module, as in TF -- and insert
-them with MLIR's ``SymbolTable`` renaming).
+regions moved over), :func:`run_steps` (nested decomposition without Python recursion) and
+:class:`Functions` (the module's functions as the passes look them up from an op --
+nothing from a function not yet in the module, as in TF -- and insert them with MLIR's
+``SymbolTable`` renaming).
 """
 import numpy as np
 from mlir import ir
 
 from ... import irsafe
 from ...dialects import tf_type
+from ..analysis.side_effects import _trampoline
 from ..analysis.symbols import module_body, symbol_name
 from ..framework import PassFailure, erase_op
 from ..names import CALLEE_ATTRS, CONST, FUNC, IF, MODULE, WHILE
@@ -44,7 +46,7 @@ __all__ = ["OpBuilder", "op_error", "tf_tensor_type", "const_ints", "scalar_cons
            "set_element", "init_buffer", "element_type_from_access", "read_local_variable",
            "write_local_variable", "accumulate_buffers", "gather_elements",
            "scatter_accumulate_elements", "update_func_type", "recreate_op", "Functions",
-           "resource_subtype", "wrap_int", "IDENTITY", "IDENTITY_N"]
+           "resource_subtype", "wrap_int", "run_steps", "IDENTITY", "IDENTITY_N"]
 
 _DYNAMIC = ir.ShapedType.get_dynamic_size()
 _TF_DYNAMIC = -1  # tensorflow::kTFDynamicSize
@@ -187,36 +189,32 @@ def element_type_from_access(collection, functions, infer_from_op):
     """TF's ``GetElementTypeFromAccess``: the first static element type `infer_from_op(user)`
     gives at a use of `collection` (in use-list order), following ``tf.While`` (body),
     ``tf.If`` (then, else) and calls into their function's argument and ``tf.Identity`` /
-    ``tf.IdentityN`` to their result; None if none."""
-    for use in collection.uses:
+    ``tf.IdentityN`` to their result (depth first, as TF's recursion, without Python's);
+    None if none."""
+    stack = [iter(list(collection.uses))]
+    while stack:
+        use = next(stack[-1], None)
+        if use is None:
+            stack.pop()
+            continue
         owner = use.owner.operation
         name = owner.name
         number = use.operand_number
         if name == WHILE:
             body = functions.branch(owner, "body")
-            found = element_type_from_access(_argument(body, number), functions, infer_from_op)
-            if found is not None:
-                return found
+            stack.append(iter(list(_argument(body, number).uses)))
         elif name == IF:
-            for attr in ("then_branch", "else_branch"):
-                branch = functions.branch(owner, attr)
-                found = element_type_from_access(_argument(branch, number - 1), functions,
-                                                 infer_from_op)
-                if found is not None:
-                    return found
+            then_branch = functions.branch(owner, "then_branch")
+            else_branch = functions.branch(owner, "else_branch")
+            stack.append(iter(list(_argument(then_branch, number - 1).uses)
+                              + list(_argument(else_branch, number - 1).uses)))
         elif name in CALLEE_ATTRS:
             callee = functions.branch(owner, CALLEE_ATTRS[name])
-            found = element_type_from_access(_argument(callee, number), functions, infer_from_op)
-            if found is not None:
-                return found
+            stack.append(iter(list(_argument(callee, number).uses)))
         elif name in (IDENTITY, IDENTITY_N):
-            found = element_type_from_access(owner.results[number], functions, infer_from_op)
-            if found is not None:
-                return found
+            stack.append(iter(list(owner.results[number].uses)))
         else:
             found = infer_from_op(owner)
-            if found is None:
-                continue
             if isinstance(found, ir.RankedTensorType) and ir.RankedTensorType(found).has_static_shape:
                 return ir.RankedTensorType(found)
     return None
@@ -328,6 +326,13 @@ def recreate_op(op, result_types, operands, ip=None):
         for block in list(old_region.blocks):
             block.append_to(new_region)
     return new
+
+
+def run_steps(root):
+    """Runs generator `root` to its end without Python recursion (however deep functions and
+    regions nest): where a step needs another one done (a nested block), it yields that
+    step's generator and gets its return value back; exceptions reach the yielding step."""
+    return _trampoline(root)
 
 
 def replace_results(op, values):
