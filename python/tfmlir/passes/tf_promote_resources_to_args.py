@@ -49,7 +49,7 @@ from .analysis.symbols import symbol_ops
 from .framework import MODULE, Option, Pass, PassFailure, erase_op, register_pass
 from .lib.functional_resource_lifting import (function_type, is_resource_type,
                                               lift_resources_for_functional_control_flow,
-                                              set_arg_attr, set_function_type, set_result_attr)
+                                              set_arg_attrs, set_function_type, set_result_attrs)
 from .names import ASSIGN_VARIABLE, FUNC, READ_VARIABLE, RETURN
 
 VAR_HANDLE = "tf.VarHandleOp"
@@ -198,6 +198,7 @@ def _promote_resources_to_arguments(func, var_names):
     aliases = []       # (argument index, result index)
     new_index = 0
     removed = []
+    names = []        # (argument index, shared name) of the variables read
     for index, info in enumerate(resources):
         if info.live_value is None:
             new_index += 1
@@ -214,8 +215,9 @@ def _promote_resources_to_arguments(func, var_names):
             removed.append(index)
         else:
             if is_var:
-                set_arg_attr(func, new_index, RESOURCE_NAME_ATTR, var_names[index - num_original])
+                names.append((new_index, RESOURCE_NAME_ATTR, var_names[index - num_original]))
             new_index += 1
+    set_arg_attrs(func, names)
     for index in reversed(removed):
         for use in args[index].uses:
             user = use.owner.operation
@@ -230,11 +232,11 @@ def _promote_resources_to_arguments(func, var_names):
                             ip=ir.InsertionPoint(return_op))
         erase_op(return_op)
     set_function_type(func, argument_types, result_types)
-    for result_index, var_name in output_only:
-        set_result_attr(func, result_index, RESOURCE_NAME_ATTR, var_name)
+    set_result_attrs(func, [(result_index, RESOURCE_NAME_ATTR, var_name)
+                            for result_index, var_name in output_only])
     i64 = ir.IntegerType.get_signless(64)
-    for arg_index, result_index in aliases:
-        set_arg_attr(func, arg_index, ALIASING_OUTPUT_ATTR, ir.IntegerAttr.get(i64, result_index))
+    set_arg_attrs(func, [(arg_index, ALIASING_OUTPUT_ATTR, ir.IntegerAttr.get(i64, result_index))
+                         for arg_index, result_index in aliases])
 
 
 @register_pass

@@ -12,7 +12,7 @@ handles are left as they are (any op may use them). See
 -tf-promote-resources-to-args for promoting the reads and writes too.
 """
 from .framework import MODULE, Pass, register_pass
-from .lib.functional_resource_lifting import function_type, set_arg_attr
+from .lib.functional_resource_lifting import function_type, set_arg_attrs
 from .names import FUNC
 from .tf_promote_resources_to_args import (RESOURCE_NAME_ATTR, check_single_block,
                                            promote_var_handles_to_arguments)
@@ -33,5 +33,5 @@ class PromoteVarHandlesToArgsPass(Pass):
             check_single_block(func)
             names = promote_var_handles_to_arguments(func, validate=False)
             offset = len(function_type(func).inputs) - len(names)
-            for index, name in enumerate(names):
-                set_arg_attr(func, offset + index, RESOURCE_NAME_ATTR, name)
+            set_arg_attrs(func, [(offset + index, RESOURCE_NAME_ATTR, name)
+                                 for index, name in enumerate(names)])

@@ -76,7 +76,7 @@ from ..tf_resource_op_lifting import _Cleanup, _forward_store_to_load, _hoist_re
 from ..walk import ADVANCE
 
 __all__ = ["DenseIntMap", "is_resource_type", "lift_resources_for_functional_control_flow", "function_type",
-           "set_function_type", "set_arg_attr", "set_result_attr", "erase_arguments"]
+           "set_function_type", "set_arg_attrs", "set_result_attrs", "erase_arguments"]
 
 
 class DenseIntMap:
@@ -199,26 +199,39 @@ def set_function_type(func, inputs, results):
         _set_dicts(func, key, dicts)
 
 
-def _set_attr(func, key, total, index, name, value):
-    """MLIR's ``setArgAttr`` / ``setResultAttr`` (`total`: the count in the function type)."""
+def _set_attrs(func, key, total, updates):
+    """MLIR's ``setArgAttr`` / ``setResultAttr`` for each ``(index, name, value)`` of `updates` in
+    turn (`total`: the count in the function type), the array attribute written once."""
     func = func.operation
     dicts = _dicts(func, key)
-    entry = irsafe.attribute_dict(ir.DictAttr(dicts[index])) if dicts is not None else {}
-    if name in entry and entry[name] == value:
+    changed = False
+    entries = {}
+    for index, name, value in updates:
+        entry = entries.get(index)
+        if entry is None:
+            entry = irsafe.attribute_dict(ir.DictAttr(dicts[index])) if dicts is not None else {}
+            entries[index] = entry
+        if name in entry and entry[name] == value:
+            continue
+        entry[name] = value
+        if dicts is None:
+            dicts = [ir.DictAttr.get({})] * total
+        changed = True
+    if not changed:
         return
-    entry[name] = value
-    if dicts is None:
-        dicts = [ir.DictAttr.get({})] * total
-    dicts[index] = ir.DictAttr.get(entry)
+    for index, entry in entries.items():
+        dicts[index] = ir.DictAttr.get(entry)
     func.attributes[key] = ir.ArrayAttr.get(dicts)
 
 
-def set_arg_attr(func, index, name, value):
-    _set_attr(func, "arg_attrs", len(function_type(func.operation).inputs), index, name, value)
+def set_arg_attrs(func, updates):
+    """``setArgAttr(index, name, value)`` for each of `updates`."""
+    _set_attrs(func, "arg_attrs", len(function_type(func.operation).inputs), updates)
 
 
-def set_result_attr(func, index, name, value):
-    _set_attr(func, "res_attrs", len(function_type(func.operation).results), index, name, value)
+def set_result_attrs(func, updates):
+    """``setResultAttr(index, name, value)`` for each of `updates`."""
+    _set_attrs(func, "res_attrs", len(function_type(func.operation).results), updates)
 
 
 def erase_arguments(func, indices):
@@ -462,6 +475,7 @@ class _Lifting:
         self.module = module.operation
         self.symbols = symbol_ops(self.module)
         self.lifted_callees = {}
+        self.uses = None  # symbol name -> use count, while a cleanup runs
 
     # -- symbols --
 
@@ -505,18 +519,36 @@ class _Lifting:
         the references in each op's attributes, nested symbol tables' bodies aside, where one
         reference held twice by an op (``then_branch`` and ``else_branch`` naming one function,
         a ``tf.Case`` naming it twice) counts once (MLIR's attribute walk visits each distinct
-        attribute once)."""
-        table = _native.OpTable(self.module, "pre")
+        attribute once). The counts are taken once per cleanup and kept up to date by the
+        changes the cleanup makes to references (:meth:`set_reference`, :meth:`insert_clone`)."""
+        if self.uses is None:
+            self.uses = {}
+            self._count(_native.OpTable(self.module, "pre"), 1)
+        return self.uses.get(name, 0)
+
+    def _count(self, table, start):
+        uses = self.uses
         flags = table.symbol_references()
         ends = table.subtree_ends()
         names = table.names()
-        count = 0
-        index, end = 1, len(table)
+        index, end = start, len(table)
         while index < end:
-            if flags[index] and name in referenced_roots(table.op(index)):
-                count += 1
+            if flags[index]:
+                for root in referenced_roots(table.op(index)):
+                    uses[root] = uses.get(root, 0) + 1
             index = ends[index] if names[index] == MODULE else index + 1
-        return count
+
+    def set_reference(self, op, attr_name, name):
+        """Sets attribute `attr_name` of `op` to a reference to symbol `name`, keeping the use
+        counts."""
+        uses = self.uses
+        if uses is not None:
+            for root in referenced_roots(op):
+                uses[root] -= 1
+        op.attributes[attr_name] = ir.FlatSymbolRefAttr.get(name)
+        if uses is not None:
+            for root in referenced_roots(op):
+                uses[root] = uses.get(root, 0) + 1
 
     def insert_clone(self, func, name):
         """A private clone of `func` named `name` (or ``name_0`` ... as a new MLIR SymbolTable
@@ -530,6 +562,8 @@ class _Lifting:
         clone.attributes["sym_visibility"] = ir.StringAttr.get("private")
         clone.attributes["sym_name"] = ir.StringAttr.get(unique)
         taken[unique] = clone
+        if self.uses is not None:
+            self._count(_native.OpTable(clone, "pre"), 0)
         return clone
 
     def clone_if_needed(self, func):
@@ -727,6 +761,7 @@ class _FunctionalCleanup(_Cleanup):
         super().__init__(lifting.module)
         self.symbols = lifting.symbols
         self.lifting = lifting
+        lifting.uses = None
 
     def _visit(self, op):
         name = op.name
@@ -756,8 +791,8 @@ class _FunctionalCleanup(_Cleanup):
             lifting = self.lifting
             new_cond = lifting.clone_if_needed(cond)
             new_body = lifting.clone_if_needed(body)
-            op.attributes["cond"] = ir.FlatSymbolRefAttr.get(symbol_name(new_cond))
-            op.attributes["body"] = ir.FlatSymbolRefAttr.get(symbol_name(new_body))
+            lifting.set_reference(op, "cond", symbol_name(new_cond))
+            lifting.set_reference(op, "body", symbol_name(new_body))
 
     @staticmethod
     def _forward_common_arg(op, branches, branch_args, io_match):
@@ -797,7 +832,7 @@ class _FunctionalCleanup(_Cleanup):
             old_name = symbol_name(func)
             for attr_name, attr in sorted(irsafe.attribute_items(op), key=lambda item: item[0]):
                 if isinstance(attr, ir.FlatSymbolRefAttr) and attr.value == old_name:
-                    op.attributes[attr_name] = ir.FlatSymbolRefAttr.get(symbol_name(clone))
+                    lifting.set_reference(op, attr_name, symbol_name(clone))
                     break
         # TF erases from each function of the list, so from one listed twice twice (a branch
         # named twice by the op and used nowhere else is not cloned: MLIR counts one use).
@@ -883,5 +918,6 @@ def lift_resources_for_functional_control_flow(func, module):
     cleanup."""
     lifting = _Lifting(module)
     _FunctionalCleanup(lifting).run(func.operation)
+    lifting.uses = None
     lifting.hoist(_block(func.operation))
     _FunctionalCleanup(lifting).run(func.operation)
