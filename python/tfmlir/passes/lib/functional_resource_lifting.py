@@ -577,12 +577,14 @@ class _Lifting:
     # -- hoisting (TF's HoistForControlFlow) --
 
     def hoist_nested(self, block):
-        """A nested hoisting whose failure TF reports without returning it."""
+        """A nested hoisting whose failure TF ignores (its error diagnostic does not fail the
+        pass): a warning with the message, the IR as the failure left it."""
         try:
             self.hoist(block)
         except PassFailure as failure:
             op = failure.op if failure.op is not None else block.owner
-            op.operation.location.emit_error(str(failure))
+            _native.emit_diagnostic(op.operation.location, ir.DiagnosticSeverity.WARNING,
+                                    f"{failure} (ignored: TensorFlow goes on here)")
 
     def hoist(self, block):
         for op in list(block.operations):
