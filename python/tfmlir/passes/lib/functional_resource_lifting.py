@@ -15,9 +15,10 @@ resources to arguments):
    take the matching operand. For an If/Case with such a result, its branches
    are cloned when used elsewhere too (``<name>_lifted``, private; the op's
    first attribute naming the branch is updated -- never a ``tf.Case``'s
-   ``branches``), unused results are dropped from the op and the branches'
-   returns, and arguments unused in every (original) branch from the
-   branches and the op. For a While with such a result, the condition and
+   ``branches``; an op naming one function twice is one use, so that function
+   is not cloned and is cut twice, as TF does), unused results are dropped
+   from the op and the branches' returns, and arguments unused in every
+   (original) branch from the branches and the op. For a While with such a result, the condition and
    body are cloned when used elsewhere (the op is updated), and nothing is
    dropped (TF's check of the result reads the condition's argument twice).
 
@@ -25,7 +26,7 @@ resources to arguments):
    initialized), op by op in the function's block:
 
    * ``tf.While``: the body and condition are hoisted first (their failures
-     are reported, not returned). Resource arguments used only by
+     do not fail the pass, as in TF: tfmlir warns). Resource arguments used only by
      ``tf.ReadVariableOp`` / ``tf.AssignVariableOp`` (or returned) in body and
      condition are lifted: unused ones are dropped from the functions and the
      op, used ones become value arguments, the body returning the value last
@@ -75,8 +76,9 @@ from ..names import (ASSIGN_VARIABLE, CASE, CASE_REGION, FUNC, IF, IF_REGION, MO
 from ..tf_resource_op_lifting import _Cleanup, _forward_store_to_load, _hoist_region_op
 from ..walk import ADVANCE
 
-__all__ = ["DenseIntMap", "is_resource_type", "lift_resources_for_functional_control_flow", "function_type",
-           "set_function_type", "set_arg_attrs", "set_result_attrs", "erase_arguments"]
+__all__ = ["DenseIntMap", "is_resource_type", "lift_resources_for_functional_control_flow",
+           "function_type", "set_function_type", "set_arg_attrs", "set_result_attrs",
+           "erase_arguments"]
 
 
 class DenseIntMap:
