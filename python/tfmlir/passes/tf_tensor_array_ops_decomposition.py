@@ -47,7 +47,8 @@ operand #i / result #i, resource type ... are expected to have been canonicalize
 region based control flow ops", "TensorArray decomposition does not support call with nested
 references." (a ``tf.PartitionedCall`` whose callee is not found, as in a public callee,
 which TF decomposes before adding it to the module). Where TF crashes (a function that
-cannot be found), a diagnostic says so.
+cannot be found), a diagnostic says so; a ``tf.TensorArrayV3`` without ``element_shape``
+(TF crashes) has an unknown one.
 """
 from mlir import ir
 

@@ -30,7 +30,9 @@ sizes as extra operands and results), ``tf.WhileRegion``, ``tf.IfRegion``,
 ``tf.PartitionedCall`` / ``tf.StatefulPartitionedCall``: the callee is decomposed once; a
 public callee whose signature changes is decomposed in a private copy
 ``<name>_tensorlist_decomposed`` (added at the end of the module), one whose signature does
-not is replaced by its decomposed private copy (moved to the end of the module).
+not is replaced by its decomposed private copy (moved to the end of the module). As in TF,
+a list a ``tf.WhileRegion`` of the callee carries as its region argument ``#i`` makes the
+callers pass a list as operand ``#i`` too ("unknown tensor list." otherwise).
 
 Failures (TF's messages; the module is left unchanged): "unknown max element count",
 "unknown tensor list element shape", "TensorListFromTensorOp input has unknown shape.",
@@ -511,9 +513,10 @@ class _Decomposition:
                 self.functions.insert(lowered)
             return
         info.signature_change = True
-        entry = _entry(lowered)
         for key, (size, _fixed) in callee_sizes.items():
-            if isinstance(key, ir.BlockArgument) and key.owner == entry:
+            # As TF: every block argument holding a list counts, those of tf.WhileRegion
+            # regions in the callee too (the caller then needs a list at that index).
+            if isinstance(key, ir.BlockArgument):
                 info.buffer_arg_to_size_arg[key.arg_number] = ir.BlockArgument(size).arg_number
         if lowered != callee:
             set_symbol_name(lowered, f"{name}_tensorlist_decomposed")

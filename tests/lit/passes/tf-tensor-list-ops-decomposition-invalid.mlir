@@ -204,3 +204,32 @@ func.func @main(%arg0: tensor<i1>, %arg1: tensor<3xf32>) {
 func.func private @same(%l: tensor<!tf_type.variant<tensor<f32>>>) -> tensor<!tf_type.variant<tensor<f32>>> {
   func.return %l : tensor<!tf_type.variant<tensor<f32>>>
 }
+
+// -----
+
+// As TF: a list a tf.WhileRegion of the callee carries as region argument #0
+// needs a list as the call's operand #0 too.
+
+!v = tensor<!tf_type.variant<tensor<f32>>>
+
+func.func @main(%arg0: tensor<f32>, %arg1: tensor<i32>) -> tensor<i32> {
+  %shape = "tf.Const"() {value = dense<> : tensor<0xi32>} : () -> tensor<0xi32>
+  %max = "tf.Const"() {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %list = "tf.EmptyTensorList"(%shape, %max) : (tensor<0xi32>, tensor<i32>) -> !v
+  // expected-error @+1 {{'tf.StatefulPartitionedCall' op unknown tensor list.}}
+  %r = "tf.StatefulPartitionedCall"(%arg1, %list, %arg0) {f = @fill, config = "", config_proto = "", executor_type = ""} : (tensor<i32>, !v, tensor<f32>) -> !v
+  %n = "tf.TensorListLength"(%r) : (!v) -> tensor<i32>
+  func.return %n : tensor<i32>
+}
+func.func private @fill(%i: tensor<i32>, %l: !v, %x: tensor<f32>) -> !v {
+  %loop:2 = "tf.WhileRegion"(%l, %i) ({
+  ^bb0(%a: !v, %b: tensor<i32>):
+    %c = "tf._SomeOp"(%b) : (tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%a: !v, %b: tensor<i32>):
+    %p = "tf.TensorListPushBack"(%a, %x) : (!v, tensor<f32>) -> !v
+    "tf.Yield"(%p, %b) : (!v, tensor<i32>) -> ()
+  }) {is_stateless = false} : (!v, tensor<i32>) -> (!v, tensor<i32>)
+  func.return %loop#0 : !v
+}

@@ -383,6 +383,43 @@ func.func @other() {
 
 // -----
 
+!v = tensor<!tf_type.variant<tensor<f32>>>
+
+// A private callee decomposed in place; its tf.WhileRegion carries the list
+// at the callee's own argument index (0), which TF requires (the invalid
+// tests show the other case).
+
+// CHECK-LABEL: func.func @main
+// CHECK: %[[BUF:.*]] = "tf.BroadcastTo"
+// CHECK-NEXT: %[[SIZE:.*]] = "tf.Const"() <{value = dense<0> : tensor<1xi32>}>
+// CHECK-NEXT: %[[CALL:.*]]:2 = "tf.StatefulPartitionedCall"(%[[BUF]], %arg1, %arg0, %[[SIZE]]) <{config = "", config_proto = "", executor_type = "", f = @fill}> : (tensor<5xf32>, tensor<i32>, tensor<f32>, tensor<1xi32>) -> (tensor<5xf32>, tensor<1xi32>)
+// CHECK: "tf.Reshape"(%[[CALL]]#1,
+// CHECK: func.func private @fill(%[[L:.*]]: tensor<5xf32>, %[[I:.*]]: tensor<i32>, %[[X:.*]]: tensor<f32>, %[[S:.*]]: tensor<1xi32>) -> (tensor<5xf32>, tensor<1xi32>)
+// CHECK-NEXT: %[[LOOP:.*]]:3 = "tf.WhileRegion"(%[[L]], %[[I]], %[[S]])
+// CHECK: return %[[LOOP]]#0, %[[LOOP]]#2
+func.func @main(%arg0: tensor<f32>, %arg1: tensor<i32>) -> tensor<i32> {
+  %shape = "tf.Const"() {value = dense<> : tensor<0xi32>} : () -> tensor<0xi32>
+  %max = "tf.Const"() {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %list = "tf.EmptyTensorList"(%shape, %max) : (tensor<0xi32>, tensor<i32>) -> !v
+  %r = "tf.StatefulPartitionedCall"(%list, %arg1, %arg0) {f = @fill, config = "", config_proto = "", executor_type = ""} : (!v, tensor<i32>, tensor<f32>) -> !v
+  %n = "tf.TensorListLength"(%r) : (!v) -> tensor<i32>
+  func.return %n : tensor<i32>
+}
+func.func private @fill(%l: !v, %i: tensor<i32>, %x: tensor<f32>) -> !v {
+  %loop:2 = "tf.WhileRegion"(%l, %i) ({
+  ^bb0(%a: !v, %b: tensor<i32>):
+    %c = "tf._SomeOp"(%b) : (tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%a: !v, %b: tensor<i32>):
+    %p = "tf.TensorListPushBack"(%a, %x) : (!v, tensor<f32>) -> !v
+    "tf.Yield"(%p, %b) : (!v, tensor<i32>) -> ()
+  }) {is_stateless = false} : (!v, tensor<i32>) -> (!v, tensor<i32>)
+  func.return %loop#0 : !v
+}
+
+// -----
+
 // Without @main nothing changes.
 
 // CHECK-LABEL: func.func @not_main
