@@ -1,14 +1,23 @@
-"""Device programs (tf dialect) to StableHLO with TensorFlow's own MLIR legalization passes.
+"""Device programs (tf dialect) to StableHLO: tfmlir's passes, then TensorFlow's legalization.
 
 :data:`PIPELINE` follows the order of TensorFlow's own bridge
 (``CreateConvertMlirToXlaHloPipeline``): control flow to regions, inlining,
-canonicalization, SCCP and shape inference, tensor list / stack / tensor array
+canonicalization, SCCP and shape inference, tensor list / tensor array / stack
 decomposition, resource ops decomposed and promoted to arguments,
 ``xla-legalize-tf`` for XLA_CPU_JIT with the tf2xla fallback, host
 communication to ``mhlo.send``/``mhlo.recv``, then MHLO to StableHLO (409 of
 the 489 XLA_CPU_JIT ops this way, against 241 with the minimal pipeline first
-used; docs/runtime-coverage.md). It runs in TensorFlow's child process
-(:data:`tfmlir.tf_child.CHILD`, a ``"pipeline"`` job), text in and out.
+used; docs/runtime-coverage.md). Its first part, :data:`PREPARE`, is tfmlir's
+own passes (each equal to TensorFlow's C++ pass: the differential rows of
+tests/python/pass_diff_rows_*.py) and runs in this process; the rest,
+:data:`LEGALIZE`, is what only TensorFlow has and runs in TensorFlow's child
+process (:data:`tfmlir.tf_child.CHILD`, a ``"pipeline"`` job), text in and out
+with locations. (TF runs ``tf-stack-ops-decomposition`` between the TensorList
+and TensorArray decompositions; tfmlir has no stack pass yet, so it runs first in
+the child: the three decompositions rewrite disjoint ops. A prepared program
+holding ops TensorFlow's child cannot parse -- the tensor dialect's, which TF's
+TensorArray decomposition creates and its later passes fold -- goes to the child
+unprepared, with the whole :data:`PIPELINE`.)
 
 ``xla-legalize-tf`` never fails on an op it cannot lower: :func:`to_stablehlo`
 returns what it leaves (:func:`leftover_ops`), for :mod:`.legalize` to send the
@@ -18,15 +27,18 @@ from . import _jaxlib
 from ..tf_child import CHILD, TensorFlowChildError
 from .errors import LegalizationError
 
-PIPELINE = (
+PREPARE = (
     "tf-functional-control-flow-to-regions,inline,func.func(tf-drop-while-shape-invariant),"
     "func.func(tf-replicate-tensor-list-init-ops),func.func(canonicalize),sccp,"
     "tf-guarantee-all-funcs-one-use,tf-shape-inference,sccp,tf-tensor-list-ops-decomposition,"
-    "tf-stack-ops-decomposition,tf-tensor-array-ops-decomposition,"
+    "tf-tensor-array-ops-decomposition")
+LEGALIZE = (
+    "tf-stack-ops-decomposition,"
     "func.func(tf-device-decompose-resource-ops),tf-promote-resources-to-args,symbol-dce,"
     "tf-shape-inference,xla-legalize-tf{device-type=XLA_CPU_JIT legalize-chlo=true use-tf2xla-fallback=true},"
     "func.func(canonicalize),tf-shape-inference,xla-legalize-tf-communication,"
     "hlo-legalize-to-stablehlo,canonicalize")
+PIPELINE = PREPARE + "," + LEGALIZE
 
 # Why the MLIR route leaves an op: xla-legalize-tf reports nothing, it just
 # keeps the ops it has no lowering for (for those operand types).
@@ -57,13 +69,54 @@ def leftover_ops(stablehlo_text: str):
     return found
 
 
+# Dialects TensorFlow's child parses (run_pass_pipeline's registry): a prepared program holding
+# ops of another dialect (tf-tensor-array-ops-decomposition's tensor.cast) goes to the child as it
+# came, with the whole PIPELINE.
+_CHILD_DIALECTS = frozenset({"builtin", "func", "tf", "tf_executor", "tf_device", "tf_saved_model"})
+
+
+def prepare(device_program: str):
+    """`device_program` after :data:`PREPARE` (tfmlir's passes, in a context of its own),
+    printed with locations; None when the result holds ops TensorFlow's child cannot parse.
+    Raises :class:`LegalizationError` naming the pass that failed."""
+    import tfmlir
+    from mlir import ir
+
+    from .. import passes
+
+    context = ir.Context()
+    try:
+        module = ir.Module.parse(device_program, context)
+        passes.run(module, f"builtin.module({PREPARE})")
+    except ir.MLIRError as err:
+        messages = "; ".join(d.message for d in err.error_diagnostics) or str(err)
+        raise LegalizationError(f"tfmlir's preparation for TensorFlow's legalization failed: "
+                                f"{messages}") from None
+    foreign = []
+
+    def visit(op):
+        if op.name.split(".", 1)[0] not in _CHILD_DIALECTS:
+            foreign.append(op.name)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if foreign:
+        return None
+    return tfmlir.print_ir(module, debug_info=True)
+
+
 def to_stablehlo(device_program: str):
     """(text after :data:`PIPELINE`, leftover (op name, location) pairs). Raises
-    :class:`LegalizationError` when TensorFlow's passes fail, or its child cannot start or
-    dies."""
+    :class:`LegalizationError` when tfmlir's or TensorFlow's passes fail, or TensorFlow's
+    child cannot start or dies."""
+    prepared = prepare(device_program)
+    if prepared is None:
+        job = {"text": device_program, "pipeline": PIPELINE}
+    else:
+        job = {"text": prepared, "pipeline": LEGALIZE}
     try:
-        reply = CHILD.request({"kind": "pipeline", "text": device_program, "pipeline": PIPELINE,
-                               "debug_info": True})
+        reply = CHILD.request(dict(job, kind="pipeline", debug_info=True))
     except TensorFlowChildError as err:
         raise LegalizationError(f"TensorFlow's legalization: {err}") from None
     if not reply["ok"]:
