@@ -1,4 +1,4 @@
-"""Differential rows: the collection decompositions (tensor lists, tensor arrays).
+"""Differential rows: the collection decompositions (tensor lists, tensor arrays, stacks).
 
 Inputs besides the common ones: the chunks of the ``-invalid.mlir`` lit files (errors must
 be TF's), programs with control flow v2 (``control_flow``: loops and conditionals carrying
@@ -20,4 +20,5 @@ ROWS = [
     Row("tf-tensor-list-ops-decomposition", "tf-tensor-list-ops-decomposition", (), _EXTRA),
     Row("tf-tensor-array-ops-decomposition", "tf-tensor-array-ops-decomposition", (), _EXTRA,
         _TF_CRASHES_TENSOR_ARRAY),
+    Row("tf-stack-ops-decomposition", "tf-stack-ops-decomposition", (), _EXTRA),
 ]
