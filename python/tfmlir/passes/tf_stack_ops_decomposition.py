@@ -40,6 +40,10 @@ type ... are expected to have been canonicalized away for region based control f
 "stack decomposition does not support call with nested references" (a
 ``tf.PartitionedCall`` whose callee is not found). Where TF crashes (a function that cannot
 be found), a diagnostic says so.
+
+Functions are looked up as MLIR does, from the closest module, nested references
+(``@module::@func``) included: a public callee of a nested module whose signature changes is
+copied to the end of the top module (the call then names the copy).
 """
 from mlir import ir
 
@@ -387,7 +391,7 @@ class StackOpsDecompositionPass(Pass):
     dependent_dialects = ("tf",)
 
     def run_on_operation(self, module):
-        functions = Functions(module)
+        functions = Functions(module, nested_refs=True)
         main = functions.get("main")
         if main is None:
             self.mark_all_analyses_preserved()

@@ -340,3 +340,50 @@ func.func @not_main() -> () {
   %pushed = "tf.StackPushV2"(%s, %elem) {swap_memory = false} : (tensor<!tf_type.resource>, tensor<f32>) -> tensor<f32>
   func.return
 }
+
+// -----
+
+!stack = tensor<!tf_type.resource>
+
+// A nested reference names a function of a nested module (MLIR's lookup): a
+// public one with a stack argument is copied to the end of the top module;
+// one without is decomposed in place.
+
+// CHECK-LABEL: func.func @main
+// CHECK: %[[BUFVAR:.*]] = "tf.MlirLocalVarOp"() : () -> tensor<!tf_type.resource<tensor<5xf32>>>
+// CHECK-NEXT: %[[SIZEVAR:.*]] = "tf.MlirLocalVarOp"()
+// CHECK: "tf.PartitionedCall"(%[[BUFVAR]], %[[SIZEVAR]]) <{config = "", config_proto = "", executor_type = "", f = @push_stack_decomposed}>
+// CHECK-NEXT: "tf.PartitionedCall"() <{config = "", config_proto = "", executor_type = "", f = @inner::@own}>
+// CHECK-NEXT: "tf.ReadVariableOp"(%[[BUFVAR]])
+// CHECK: module @inner
+// CHECK: func.func @push(%{{.*}}: tensor<!tf_type.resource>) -> tensor<!tf_type.resource>
+// CHECK-NEXT: "tf._SomeOp"
+// CHECK-NEXT: "tf.StackPushV2"
+// CHECK: func.func @own()
+// CHECK: "tf.MlirLocalVarOp"() : () -> tensor<!tf_type.resource<tensor<7xi32>>>
+// CHECK: func.func private @push_stack_decomposed(%{{.*}}: tensor<!tf_type.resource<tensor<5xf32>>>, %{{.*}}: tensor<!tf_type.resource<tensor<1xi32>>>) -> tensor<!tf_type.resource<tensor<5xf32>>>
+// CHECK: "tf.XlaDynamicUpdateSlice"
+module {
+  func.func @main() -> () {
+    %max = "tf.Const"() {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+    %s = "tf.StackV2"(%max) {elem_type = f32, stack_name = "s"} : (tensor<i32>) -> !stack
+    %c = "tf.PartitionedCall"(%s) {f = @inner::@push, config = "", config_proto = "", executor_type = ""} : (!stack) -> !stack
+    "tf.PartitionedCall"() {f = @inner::@own, config = "", config_proto = "", executor_type = ""} : () -> ()
+    %popped = "tf.StackPopV2"(%c) : (!stack) -> tensor<f32>
+    func.return
+  }
+  module @inner {
+    func.func @push(%arg0: !stack) -> !stack {
+      %elem = "tf._SomeOp"() : () -> tensor<f32>
+      %pushed = "tf.StackPushV2"(%arg0, %elem) {swap_memory = false} : (!stack, tensor<f32>) -> tensor<f32>
+      func.return %arg0 : !stack
+    }
+    func.func @own() -> () {
+      %max = "tf.Const"() {value = dense<7> : tensor<i32>} : () -> tensor<i32>
+      %s = "tf.StackV2"(%max) {elem_type = i32, stack_name = "s"} : (tensor<i32>) -> !stack
+      %elem = "tf._SomeOp"() : () -> tensor<i32>
+      %pushed = "tf.StackPushV2"(%s, %elem) {swap_memory = false} : (!stack, tensor<i32>) -> tensor<i32>
+      func.return
+    }
+  }
+}

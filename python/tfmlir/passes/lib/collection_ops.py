@@ -1,10 +1,11 @@
 """What TF's collection decompositions share: buffers standing for tensor lists and arrays.
 
-Helpers of ``-tf-tensor-list-ops-decomposition`` and ``-tf-tensor-array-ops-decomposition``
-(no pass here), as TF 2.21's ``collection_ops_util``: a collection of ``N`` elements of shape
-``S`` becomes one buffer tensor of shape ``[N] + S``. Every op is built where TF's builder
-stands (before an op, :class:`~.tf_builders.OpBuilder`), in TF's order, with the result types
-TF's builders give it (``GetTypeFromTFTensorShape``: a dimension ``-1`` is unknown):
+Helpers of ``-tf-tensor-list-ops-decomposition``, ``-tf-tensor-array-ops-decomposition`` and
+``-tf-stack-ops-decomposition`` (no pass here), as TF 2.21's ``collection_ops_util``: a
+collection of ``N`` elements of shape ``S`` becomes one buffer tensor of shape ``[N] + S``.
+Every op is built where TF's builder stands (before an op, :class:`~.tf_builders.OpBuilder`),
+in TF's order, with the result types TF's builders give it (``GetTypeFromTFTensorShape``: a
+dimension ``-1`` is unknown):
 
 * :func:`scalar_const` / :func:`r1_const` -- ``tf.Const`` scalars (i32) and vectors (i32 or
   i64; values wrap to the width, as TF's ``APInt`` does);
@@ -35,7 +36,8 @@ from mlir import ir
 from ... import irsafe
 from ...dialects import tf_type
 from ..analysis.side_effects import _trampoline
-from ..analysis.symbols import module_body, symbol_name
+from ..analysis.executor import op_key
+from ..analysis.symbols import module_body, symbol_name, symbol_ops
 from ..framework import PassFailure, erase_op
 from ..names import CALLEE_ATTRS, CONST, FUNC, IF, MODULE, WHILE
 from .ir_helpers import unique_symbol
@@ -348,10 +350,13 @@ class Functions:
     :meth:`branch` is TF's ``lookupNearestSymbolFrom``: the function an attribute of `op`
     names, looked up in the module `op` is in. An op of a function not in the module (a
     callee clone TF decomposes before inserting it) finds nothing: :meth:`branch` raises
-    PassFailure where TF would crash, :meth:`lookup` returns None.
+    PassFailure where TF would crash, :meth:`lookup` returns None. With `nested_refs`, the
+    lookup is MLIR's in full: from the closest module around `op` (a nested module's own
+    symbols), nested references (``@module::@func``) included; without it, flat references
+    name functions of the top module only.
     """
 
-    def __init__(self, module):
+    def __init__(self, module, nested_refs=False):
         self.module = module.operation
         self.table = {}
         for op in module_body(self.module).operations:
@@ -360,6 +365,8 @@ class Functions:
             if name is not None and name not in self.table:
                 self.table[name] = op
         self.names = set(self.table)
+        self.nested_refs = nested_refs
+        self._nested_tables = {}
 
     def get(self, name):
         op = self.table.get(name)
@@ -379,15 +386,54 @@ class Functions:
         """The ``func.func`` with a body that attribute `attr_name` of `op` (a flat symbol
         reference) names, or None."""
         op = op.operation
-        if attr_name not in op.attributes or not self.attached(op):
+        if attr_name not in op.attributes:
             return None
         attr = op.attributes[attr_name]
-        if not isinstance(attr, ir.FlatSymbolRefAttr):
+        if self.nested_refs:
+            func = self._resolve(op, attr)
+        elif not isinstance(attr, ir.FlatSymbolRefAttr) or not self.attached(op):
             return None
-        func = self.get(ir.FlatSymbolRefAttr(attr).value)
-        if func is None or not len(func.regions[0].blocks):
+        else:
+            func = self.get(ir.FlatSymbolRefAttr(attr).value)
+        if func is None or func.name != FUNC or not len(func.regions[0].blocks):
             return None
         return func
+
+    def _resolve(self, op, attr):
+        """MLIR's ``lookupNearestSymbolFrom(op, attr)`` for `op` in the module: the symbol the
+        (flat or nested) reference `attr` names from the closest module around `op`."""
+        if isinstance(attr, ir.FlatSymbolRefAttr):
+            path = [ir.FlatSymbolRefAttr(attr).value]
+        elif isinstance(attr, ir.SymbolRefAttr):
+            path = list(ir.SymbolRefAttr(attr).value)
+        else:
+            return None
+        scope = None
+        parent = op.parent
+        while parent is not None:
+            parent = parent.operation
+            if scope is None and parent.name == MODULE:
+                scope = parent
+            if parent == self.module:
+                break
+            parent = parent.parent
+        if parent is None:
+            return None  # not in the module
+        found = None
+        for index, part in enumerate(path):
+            if index and (found is None or found.name != MODULE):
+                return None
+            found = self._symbols(scope if index == 0 else found).get(part)
+        return found
+
+    def _symbols(self, module):
+        if module == self.module:
+            return self.table
+        key = op_key(module)
+        table = self._nested_tables.get(key)
+        if table is None:
+            table = self._nested_tables[key] = symbol_ops(module)
+        return table
 
     def branch(self, op, attr_name):
         """:meth:`lookup`, or PassFailure where TF dereferences the missing function."""
