@@ -39,6 +39,7 @@ from mlir import ir
 
 from ..generated import tf_op_effects as _table
 from .executor import op_key
+from ..walk import trampoline
 from .. import attributes
 
 UNKNOWN_RESOURCE = -1
@@ -283,10 +284,10 @@ class SideEffectAnalysis:
     def is_pure_function(self, func):
         """TF's IsPureFunction: no op of the body can have side effects
         (asserts, pure calls and Ifs with pure branches allowed)."""
-        return _trampoline(self._pure_function(func))
+        return trampoline(self._pure_function(func))
 
     def _pure_function(self, func):
-        # A generator for _trampoline (see there): calls and If branches are
+        # A generator for trampoline (see there): calls and If branches are
         # followed without Python recursion, in the order TF's walk meets them.
         key = op_key(func)
         known = self._pure_functions.get(key)
@@ -321,7 +322,7 @@ class SideEffectAnalysis:
         return pure
 
     def is_call_to_pure_function(self, op, name=None):
-        return _trampoline(self._call_to_pure_function(op, name))
+        return trampoline(self._call_to_pure_function(op, name))
 
     def _call_to_pure_function(self, op, name=None):
         op = op.operation
@@ -359,7 +360,7 @@ class SideEffectAnalysis:
             if found is None:
                 found = self._op_effects[key] = self._leaf_op_based(op, name)
             return found
-        return _trampoline(self._op_based(op, name))
+        return trampoline(self._op_based(op, name))
 
     def _leaf_op_based(self, op, name):
         """:meth:`_collect_op_based` of an op without regions that calls nothing."""
@@ -441,11 +442,11 @@ class SideEffectAnalysis:
         """Resource ids a resource `value` may refer to (UNKNOWN_RESOURCE if unknown)."""
         found = self._value_ids.get(value)
         if found is None:
-            found = _trampoline(self._resource_ids(value))
+            found = trampoline(self._resource_ids(value))
         return found
 
     def _resource_ids(self, value):
-        # A generator for _trampoline: chains of forwarding ops (identities,
+        # A generator for trampoline: chains of forwarding ops (identities,
         # islands, calls...) are followed without Python recursion.
         found = self._value_ids.get(value)
         if found is None:
@@ -546,7 +547,7 @@ class SideEffectAnalysis:
 
     def _returned_arg(self, func, index):
         """Argument number that result `index` of `func` passes through, or None."""
-        return _trampoline(self._returned_arg_gen(func, index))
+        return trampoline(self._returned_arg_gen(func, index))
 
     def _returned_arg_gen(self, func, index):
         key = (op_key(func), index)
@@ -871,43 +872,6 @@ class _AccessState:
 
 # --- helpers -------------------------------------------------------------------
 
-def _trampoline(root):
-    """Runs generator `root` to its return value, without Python recursion.
-
-    The analysis follows chains (forwarding ops, nested regions, calls) as
-    long as the IR makes them; written recursively, a long chain exhausts
-    Python's recursion limit (or, through ``Operation.walk`` callbacks, the C
-    stack). Each step is a generator instead: where it needs the result of
-    another step it yields that step's generator and receives its return
-    value; exceptions propagate to the yielding step.
-    """
-    stack = [root]
-    value = None
-    error = None
-    while True:
-        gen = stack[-1]
-        try:
-            if error is not None:
-                raised, error = error, None
-                step = gen.throw(raised)
-            else:
-                step = gen.send(value)
-        except StopIteration as stop:
-            stack.pop()
-            if not stack:
-                return stop.value
-            value = stop.value
-            continue
-        except BaseException as exc:  # propagate to the step that asked
-            stack.pop()
-            if not stack:
-                raise
-            error = exc
-            continue
-        stack.append(step)
-        value = None
-
-
 def _holder_children(op):
     """The ops of the first block of each region of `op`, terminators excepted."""
     for region in op.regions:
@@ -958,7 +922,7 @@ def _terminator(op):
 
 def _backtrack_gen(value, analysis):
     """TF's BacktrackValue: follow passthrough ops to the value's origin
-    (a generator for :func:`_trampoline`)."""
+    (a generator for :func:`trampoline`)."""
     for _ in range(10000):
         if isinstance(value, ir.BlockArgument):
             return value

@@ -35,7 +35,7 @@ from mlir import ir
 
 from ... import irsafe
 from ...dialects import tf_type
-from ..analysis.side_effects import _trampoline
+from ..walk import trampoline
 from ..analysis.executor import op_key
 from ..analysis.symbols import module_body, symbol_name, symbol_ops
 from ..framework import PassFailure, erase_op
@@ -334,7 +334,7 @@ def run_steps(root):
     """Runs generator `root` to its end without Python recursion (however deep functions and
     regions nest): where a step needs another one done (a nested block), it yields that
     step's generator and gets its return value back; exceptions reach the yielding step."""
-    return _trampoline(root)
+    return trampoline(root)
 
 
 def replace_results(op, values):

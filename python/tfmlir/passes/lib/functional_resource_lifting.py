@@ -73,7 +73,7 @@ from ..framework import PassFailure, erase_op
 from ..names import (ASSIGN_VARIABLE, CASE, CASE_REGION, FUNC, IF, IF_REGION, MODULE,
                      PARTITIONED_CALL, READ_VARIABLE, RETURN, STATEFUL_PARTITIONED_CALL, WHILE,
                      WHILE_REGION)
-from ..tf_resource_op_lifting import _Cleanup, _forward_store_to_load, _hoist_region_op
+from .resource_lifting import Cleanup, forward_store_to_load, hoist_region_op
 from ..walk import ADVANCE
 
 __all__ = ["DenseIntMap", "is_resource_type", "lift_resources_for_functional_control_flow",
@@ -393,7 +393,7 @@ def _lift_function(func, data_types, updated):
     ``updated(argument number, value)`` and is erased."""
     func = func.operation
     block = _block(func)
-    _forward_store_to_load(block)
+    forward_store_to_load(block)
     lifted = set()
     for arg in block.arguments:
         if not _is_resource(arg):
@@ -614,8 +614,8 @@ class _Lifting:
             elif name in (IF_REGION, CASE_REGION, WHILE_REGION):
                 for region in op.regions:
                     self.hoist_nested(region.blocks[0])
-                _hoist_region_op(op)
-        _forward_store_to_load(block)
+                hoist_region_op(op)
+        forward_store_to_load(block)
 
     def handle_while(self, op, body, cond):
         uses = _merge_use_info(_find_use_info(body), _find_use_info(cond))
@@ -757,7 +757,7 @@ class _Lifting:
         erase_op(op)
 
 
-class _FunctionalCleanup(_Cleanup):
+class _FunctionalCleanup(Cleanup):
     """TF's CleanupAndCanonicalize with functional If / Case / While (tfmlir's cleanup of
     -tf-resource-op-lifting handles the rest)."""
 
