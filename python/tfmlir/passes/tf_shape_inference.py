@@ -48,13 +48,14 @@ from mlir import ir
 from ..dialects import tf_type
 from ..tfcore import opdb
 from ..tfcore import tf_types as T
+from ..shapes import xla_protos
 from ..shapes.algebra import NOT_EVALUATED, ShapeError
 from ..shapes.functions import SHAPE_FNS, Context
 from ..shapes.values import EVALUABLE_OPS, NUMPY_DTYPES, ValueEvaluator, can_evaluate
-from .names import (CALLEE_ATTRS, CAST, CLUSTER, FUNC, GRAPH, ISLAND, LAUNCH, MODULE, TPU_PARTITIONED_CALL,
+from .names import (CALLEE_ATTRS, CAST, CLUSTER, CONST, FUNC, GRAPH, ISLAND, LAUNCH, MODULE, TPU_PARTITIONED_CALL,
                              NEXT_ITERATION_SINK, RETURN)
 from .analysis.symbols import flat_symbol_refs, module_body, symbol_name
-from .framework import Option, Pass, register_pass
+from .framework import Option, Pass, PassFailure, register_pass
 from .lib.ir_helpers import enclosing_op, post_order
 
 _DYN = ir.ShapedType.get_dynamic_size()
@@ -75,14 +76,25 @@ _TENSOR_LIST_INIT = {"tf.TensorListReserve": 0, "tf.EmptyTensorList": 0, "tf.Ten
 # Functions attached to XLA ops, which TF gives scalar arguments.
 _XLA_REDUCERS = {"tf.XlaReduceWindow": ("computation",), "tf.XlaSelectAndScatter": ("select", "scatter"),
                  "tf.XlaVariadicReduceV2": ("reducer",), "tf.XlaVariadicSort": ("comparator",)}
+# Constant ops (ConstantLike) whose values TF's special cases read through m_Constant.
+_CONSTANT_OPS = frozenset({CONST, "arith.constant"})
 _NO_INFERENCE = frozenset({
     # TensorFlow infers these with XLA's or tf.data's own machinery, which this pass does not
     # run: their result types stay as they are.
-    "tf.XlaReduceWindow", "tf.XlaSelectAndScatter", "tf.XlaConvV2",
+    "tf.XlaReduceWindow", "tf.XlaSelectAndScatter",
     "tf.MapDataset", "tf.TakeWhileDataset", "tf.ReduceDataset"})
 
 
 # --- types ------------------------------------------------------------------------------------------
+
+def _bit_width(element):
+    """MLIR's getIntOrFloatBitWidth (0 for other element types)."""
+    if isinstance(element, ir.IntegerType):
+        return element.width
+    if isinstance(element, ir.FloatType):
+        return element.width
+    return 0
+
 
 class _TypeInfo:
     """A tensor type taken apart once: shape (None = unranked), element type, dtype number,
@@ -1153,6 +1165,8 @@ class _ShapeInference:
             return self.infer_while(op, [v.type for v in _terminator(op.regions[1]).operands])
         if name == "tf._XlaHostComputeMlir":
             return self.infer_host_compute_mlir(op)
+        if name == "tf.XlaConvV2":
+            return self.infer_xla_conv_v2(op)
         if name in _TENSOR_LIST_INIT and self.infer_tensor_list_init(op, name):
             return True
         if name == "tf.TensorListPopBack":
@@ -1160,6 +1174,110 @@ class _ShapeInference:
         if name == "tf.VarHandleOp":
             return self.infer_var_handle(op)
         return self.infer_with_shape_function(op, name)
+
+    def infer_xla_conv_v2(self, op):
+        """TF's InferShapeForXlaConvV2Op: XLA's convolution output shape from static operand
+        shapes, the dimension numbers and constant strides, padding and dilations (the checks
+        of TF's PrecheckForXlaConvV2Op fail the pass with TF's messages)."""
+        operands = list(op.operands)
+        lhs, rhs = operands[0], operands[1]
+        if not all(isinstance(v.type, ir.RankedTensorType) and v.type.has_static_shape
+                   for v in operands[:7]):
+            return False
+        lhs_shape, rhs_shape = list(lhs.type.shape), list(rhs.type.shape)
+
+        def fail(message):
+            raise PassFailure(f"'tf.XlaConvV2' op {message}", op)
+
+        if len(lhs_shape) <= 2:
+            fail(f"input tensor argument is {len(lhs_shape)} which is invalid, since input tensor "
+                 f"argument must has a rank greater than 2.\n")
+        if len(rhs_shape) <= 2:
+            fail(f"kernel tensor argument is {len(rhs_shape)} which is invalid, since kernel tensor "
+                 f"argument must has a rank greater than 2.\n")
+        if len(lhs_shape) != len(rhs_shape):
+            fail("both input tensor and kernel tensor must have same number of dimensions.\n")
+        attrs = op.attributes
+        try:
+            dnums = xla_protos.ConvolutionDimensionNumbers(ir.StringAttr(attrs["dimension_numbers"]).value_bytes)
+        except xla_protos.ProtoError:
+            return False
+        if len(dnums.input_spatial) != len(dnums.kernel_spatial):
+            fail("Both arguments to convolution must have same number of dimensions.\n")
+        if len(dnums.input_spatial) != len(dnums.output_spatial):
+            fail("Both input and output of convolution must have same number of dimensions.\n")
+        rank = len(lhs_shape)
+        indices = ([dnums.input_batch, dnums.input_feature] + dnums.input_spatial,
+                   [dnums.kernel_input_feature, dnums.kernel_output_feature] + dnums.kernel_spatial,
+                   [dnums.output_batch, dnums.output_feature] + dnums.output_spatial)
+        if any(not 0 <= i < rank for group in indices for i in group):
+            return False  # TF reads out of bounds there
+        batch_groups = ir.IntegerAttr(attrs["batch_group_count"]).value if "batch_group_count" in attrs else 1
+        feature_groups = self._matched_constant(operands[6])
+        if feature_groups is not None:
+            feature_groups = int(np.asarray(feature_groups).reshape(-1)[0])
+            input_features, input_batch = lhs_shape[dnums.input_feature], lhs_shape[dnums.input_batch]
+            kernel_input, kernel_output = rhs_shape[dnums.kernel_input_feature], rhs_shape[dnums.kernel_output_feature]
+            if feature_groups <= 0:
+                fail(f"feature_group_count must be a positive number, got {feature_groups}")
+            if batch_groups <= 0:
+                fail(f"batch_group_count must be a positive number, got {batch_groups}")
+            if batch_groups > 1 and feature_groups > 1:
+                fail(f"both batch_group_count {batch_groups}and feature_group_count {feature_groups} "
+                     f"cannot be greater than 1")
+            if kernel_output % batch_groups != 0:
+                fail(f"Expected output feature dimension size (value {kernel_output}) to be a multiple "
+                     f"of batch group count {batch_groups}")
+            if input_features % feature_groups != 0 or input_features // feature_groups != kernel_input:
+                fail(f"Expected the size of kernel_input_features (value {kernel_input}) in rhs times "
+                     f"feature_group_count (value {feature_groups}) in lhs should equal the size of the "
+                     f"z dimension (value {input_features}) in lhs.\n")
+            if kernel_output % feature_groups > 0:
+                fail(f"Expected output feature dimension (value {kernel_output}) to be divisible by "
+                     f"feature_group_count (value {feature_groups}).\n")
+            if input_batch % batch_groups != 0:
+                fail(f"Expected input batch dimension (value {input_batch} ) to be divisible by "
+                     f"batch_group_count (value {batch_groups}); ")
+        values = [self._matched_constant(v) for v in operands[2:6]]
+        if any(v is None for v in values):
+            return False
+        strides, padding, lhs_dilation, rhs_dilation = (
+            [int(x) for x in np.asarray(v).reshape(-1)] for v in values)
+        spatial = len(dnums.input_spatial)
+        padding = [(padding[2 * i], padding[2 * i + 1]) for i in range(len(padding) // 2)]
+        for given in (strides, padding, lhs_dilation, rhs_dilation):
+            if len(given) not in (0, spatial):
+                return False  # TF's InferWindowFromDimensions refuses the window
+        output = [0] * rank
+        output[dnums.output_batch] = lhs_shape[dnums.input_batch] // batch_groups
+        output[dnums.output_feature] = rhs_shape[dnums.kernel_output_feature]
+        for i in range(spatial):
+            size = rhs_shape[dnums.kernel_spatial[i]]
+            stride = strides[i] if strides else 1
+            low, high = padding[i] if padding else (0, 0)
+            base_dilation = lhs_dilation[i] if lhs_dilation else 1
+            window_dilation = rhs_dilation[i] if rhs_dilation else 1
+            if size <= 0 or stride <= 0 or base_dilation < 1 or window_dilation < 1:
+                return False  # XLA's InferWindowOutputShape refuses the window
+            base = lhs_shape[dnums.input_spatial[i]]
+            dilated_base = 0 if base == 0 else (base - 1) * base_dilation + 1
+            padded = low + dilated_base + high
+            dilated_window = (size - 1) * window_dilation + 1
+            output[dnums.output_spatial[i]] = 0 if dilated_window > padded else \
+                (padded - dilated_window) // stride + 1
+        lhs_element = lhs.type.element_type
+        result_type = op.results[0].type
+        result_element = result_type.element_type if isinstance(result_type, ir.ShapedType) else lhs_element
+        element = lhs_element if _bit_width(lhs_element) >= _bit_width(result_element) else result_element
+        return self.refine(op.results[0], ir.RankedTensorType.get(output, element))
+
+    def _matched_constant(self, value):
+        """MLIR's ``m_Constant``: the value of a constant op's result (not through islands or
+        other ops, as TF's pass reads XlaConvV2's operands), else None."""
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.operation.name not in _CONSTANT_OPS:
+            return None
+        return self.evaluator.constant_value(value)
 
     def _refine_from_branches(self, results, lists):
         changed = False

@@ -2,7 +2,7 @@
 
 :data:`PIPELINE` follows the order of TensorFlow's own bridge
 (``CreateConvertMlirToXlaHloPipeline``): control flow to regions, inlining,
-canonicalization, SCCP and shape inference, tensor list / tensor array / stack
+canonicalization, SCCP and shape inference, tensor list / stack / tensor array
 decomposition, resource ops decomposed and promoted to arguments,
 ``xla-legalize-tf`` for XLA_CPU_JIT with the tf2xla fallback, host
 communication to ``mhlo.send``/``mhlo.recv``, then MHLO to StableHLO (409 of
@@ -12,10 +12,8 @@ own passes (each equal to TensorFlow's C++ pass: the differential rows of
 tests/python/pass_diff_rows_*.py) and runs in this process; the rest,
 :data:`LEGALIZE`, is what only TensorFlow has and runs in TensorFlow's child
 process (:data:`tfmlir.tf_child.CHILD`, a ``"pipeline"`` job), text in and out
-with locations. (TF runs ``tf-stack-ops-decomposition`` between the TensorList
-and TensorArray decompositions; tfmlir has no stack pass yet, so it runs first in
-the child: the three decompositions rewrite disjoint ops. A prepared program
-holding ops TensorFlow's child cannot parse -- the tensor dialect's, which TF's
+with locations: ``xla-legalize-tf`` on. (A prepared program holding ops
+TensorFlow's child cannot parse -- the tensor dialect's, which TF's
 TensorArray decomposition creates and its later passes fold -- goes to the child
 unprepared, with the whole :data:`PIPELINE`.)
 
@@ -31,11 +29,11 @@ PREPARE = (
     "tf-functional-control-flow-to-regions,inline,func.func(tf-drop-while-shape-invariant),"
     "func.func(tf-replicate-tensor-list-init-ops),func.func(canonicalize),sccp,"
     "tf-guarantee-all-funcs-one-use,tf-shape-inference,sccp,tf-tensor-list-ops-decomposition,"
-    "tf-tensor-array-ops-decomposition")
-LEGALIZE = (
-    "tf-stack-ops-decomposition,"
+    "tf-stack-ops-decomposition,tf-tensor-array-ops-decomposition,"
     "func.func(tf-device-decompose-resource-ops),tf-promote-resources-to-args,symbol-dce,"
-    "tf-shape-inference,xla-legalize-tf{device-type=XLA_CPU_JIT legalize-chlo=true use-tf2xla-fallback=true},"
+    "tf-shape-inference")
+LEGALIZE = (
+    "xla-legalize-tf{device-type=XLA_CPU_JIT legalize-chlo=true use-tf2xla-fallback=true},"
     "func.func(canonicalize),tf-shape-inference,xla-legalize-tf-communication,"
     "hlo-legalize-to-stablehlo,canonicalize")
 PIPELINE = PREPARE + "," + LEGALIZE

@@ -100,6 +100,25 @@ def dot_dimension_numbers(data):
     return tuple(repeated_int64(m, n) for n in (1, 2, 3, 4))
 
 
+class ConvolutionDimensionNumbers:
+    """xla.ConvolutionDimensionNumbers (the fields a convolution's output shape needs)."""
+    __slots__ = ("input_batch", "input_feature", "input_spatial", "kernel_input_feature",
+                 "kernel_output_feature", "kernel_spatial", "output_batch", "output_feature",
+                 "output_spatial")
+
+    def __init__(self, data=b""):
+        m = fields(data)
+        self.kernel_input_feature = int64(m, 3)
+        self.kernel_output_feature = int64(m, 4)
+        self.kernel_spatial = repeated_int64(m, 6)
+        self.input_batch = int64(m, 7)
+        self.input_feature = int64(m, 8)
+        self.output_batch = int64(m, 9)
+        self.output_feature = int64(m, 10)
+        self.input_spatial = repeated_int64(m, 11)
+        self.output_spatial = repeated_int64(m, 12)
+
+
 class GatherDimensionNumbers:
     __slots__ = ("offset_dims", "collapsed_slice_dims", "start_index_map", "index_vector_dim",
                  "operand_batching_dims", "start_indices_batching_dims")

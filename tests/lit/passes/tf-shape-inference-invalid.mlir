@@ -24,3 +24,19 @@ func.func @main(%a: tensor<2x3xf32>) -> tensor<*xf32> {
   func.return %0 : tensor<*xf32>
 }
 }
+
+// -----
+
+// XlaConvV2 whose kernel does not match the input's features (TF's check).
+
+module attributes {tf.versions = {producer = 888 : i32}} {
+func.func @main(%lhs: tensor<2x5x5x2xf32>, %rhs: tensor<3x3x3x4xf32>) -> tensor<?x?x?x?xf32> {
+  %s = "tf.Const"() {value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %p = "tf.Const"() {value = dense<1> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %d = "tf.Const"() {value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+  %g = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+1 {{Expected the size of kernel_input_features (value 3) in rhs times feature_group_count (value 1) in lhs should equal the size of the z dimension (value 2) in lhs.}}
+  %0 = "tf.XlaConvV2"(%lhs, %rhs, %s, %p, %d, %d, %g) {batch_group_count = 1 : i64, dimension_numbers = "\18\02 \032\02\00\01@\03P\03Z\02\01\02b\02\01\02", precision_config = ""} : (tensor<2x5x5x2xf32>, tensor<3x3x3x4xf32>, tensor<2xi32>, tensor<2x2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<i32>) -> tensor<?x?x?x?xf32>
+  func.return %0 : tensor<?x?x?x?xf32>
+}
+}

@@ -236,3 +236,25 @@ module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, pr
     return %0#0, %0#1, %1#0, %1#1, %2 : tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*x!tf_type.qint8>, tensor<*xf32>, tensor<*xf32>
   }
 }
+
+// -----
+
+// XlaConvV2 with constant strides, padding and dilations: XLA's convolution
+// shape (the wider of the input's and the result's element types).
+
+// CHECK-LABEL: func.func @main
+// CHECK: "tf.XlaConvV2"
+// CHECK-SAME: -> tensor<2x3x3x4xf32>
+// CHECK: "tf.XlaConvV2"
+// CHECK-SAME: -> tensor<2x?x?x4xf32>
+module attributes {tf.versions = {producer = 888 : i32}} {
+func.func @main(%lhs: tensor<2x5x5x2xf32>, %rhs: tensor<3x3x2x4xf32>, %strides: tensor<2xi32>) -> (tensor<?x?x?x?xf32>, tensor<2x?x?x4xf32>) {
+  %s = "tf.Const"() {value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %p = "tf.Const"() {value = dense<1> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %d = "tf.Const"() {value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+  %g = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.XlaConvV2"(%lhs, %rhs, %s, %p, %d, %d, %g) {batch_group_count = 1 : i64, dimension_numbers = "\18\02 \032\02\00\01@\03P\03Z\02\01\02b\02\01\02", precision_config = ""} : (tensor<2x5x5x2xf32>, tensor<3x3x2x4xf32>, tensor<2xi32>, tensor<2x2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<i32>) -> tensor<?x?x?x?xf32>
+  %1 = "tf.XlaConvV2"(%lhs, %rhs, %strides, %p, %d, %d, %g) {batch_group_count = 1 : i64, dimension_numbers = "\18\02 \032\02\00\01@\03P\03Z\02\01\02b\02\01\02", precision_config = ""} : (tensor<2x5x5x2xf32>, tensor<3x3x2x4xf32>, tensor<2xi32>, tensor<2x2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<i32>) -> tensor<2x?x?x4xf32>
+  func.return %0, %1 : tensor<?x?x?x?xf32>, tensor<2x?x?x4xf32>
+}
+}
