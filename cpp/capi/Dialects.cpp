@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/DerivedAttributeOpInterface.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace tfmlir;
@@ -265,6 +266,158 @@ void tfmlirSetDeviceNameMerger(TfmlirDeviceNameMerger fn, void *userData) {
   TF::setDeviceNameMerger(fn ? mergeThroughCApi : nullptr, nullptr);
 }
 
+size_t tfmlirUtf8SequenceLength(const char *text, const char *textEnd) {
+  auto *p = reinterpret_cast<const unsigned char *>(text);
+  auto *end = reinterpret_cast<const unsigned char *>(textEnd);
+  unsigned c = *p;
+  if (c < 0x80)
+    return 1;
+  size_t extra;
+  unsigned min;
+  if ((c & 0xE0) == 0xC0) {
+    extra = 1, min = 0x80, c &= 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    extra = 2, min = 0x800, c &= 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    extra = 3, min = 0x10000, c &= 0x07;
+  } else {
+    return 0;
+  }
+  if (static_cast<size_t>(end - p) <= extra)
+    return 0;
+  for (size_t k = 1; k <= extra; ++k) {
+    if ((p[k] & 0xC0) != 0x80)
+      return 0;
+    c = (c << 6) | (p[k] & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+    return 0;
+  return extra + 1;
+}
+
+static bool validUtf8(StringRef s) {
+  const char *p = s.data(), *end = s.data() + s.size();
+  while (p < end) {
+    if (static_cast<unsigned char>(*p) < 0x80) {
+      ++p;
+      continue;
+    }
+    size_t n = tfmlirUtf8SequenceLength(p, end);
+    if (!n)
+      return false;
+    p += n;
+  }
+  return true;
+}
+
+bool tfmlirIsValidUtf8(MlirStringRef s) { return validUtf8(unwrap(s)); }
+
+namespace {
+/// The UTF-8 check of a walk: uniqued names, attributes and locations already
+/// found valid are checked once (ops share most of them).
+struct Utf8Checker {
+  llvm::DenseSet<const void *> valid;
+
+  bool seen(const void *ptr) { return !valid.insert(ptr).second; }
+
+  /// What is wrong in location `loc` ("" if nothing).
+  std::string inLocation(Location loc, int depth = 0) {
+    if (depth > 256 || seen(loc.getAsOpaquePointer()))
+      return "";
+    if (auto file = llvm::dyn_cast<FileLineColRange>(loc)) {
+      if (!validUtf8(file.getFilename().getValue()))
+        return "a location's file name";
+    } else if (auto name = llvm::dyn_cast<NameLoc>(loc)) {
+      if (!validUtf8(name.getName().getValue()))
+        return "a location's name";
+      return inLocation(name.getChildLoc(), depth + 1);
+    } else if (auto call = llvm::dyn_cast<CallSiteLoc>(loc)) {
+      std::string found = inLocation(call.getCallee(), depth + 1);
+      return found.empty() ? inLocation(call.getCaller(), depth + 1) : found;
+    } else if (auto fused = llvm::dyn_cast<FusedLoc>(loc)) {
+      for (Location sub : fused.getLocations())
+        if (std::string found = inLocation(sub, depth + 1); !found.empty())
+          return found;
+    }
+    return "";
+  }
+
+  /// What is wrong in the symbol references under `attr` ("" if nothing).
+  std::string inSymbols(Attribute attr, int depth = 0) {
+    if (depth > 64)
+      return "";
+    if (auto ref = llvm::dyn_cast<SymbolRefAttr>(attr)) {
+      if (!validUtf8(ref.getRootReference().getValue()))
+        return "a symbol reference";
+      for (FlatSymbolRefAttr nested : ref.getNestedReferences())
+        if (!validUtf8(nested.getValue()))
+          return "a symbol reference";
+    } else if (auto array = llvm::dyn_cast<ArrayAttr>(attr)) {
+      for (Attribute element : array)
+        if (std::string found = inSymbols(element, depth + 1); !found.empty())
+          return found;
+    } else if (auto dict = llvm::dyn_cast<DictionaryAttr>(attr)) {
+      for (NamedAttribute named : dict) {
+        if (!validUtf8(named.getName().getValue()))
+          return "a dictionary key";
+        if (std::string found = inSymbols(named.getValue(), depth + 1); !found.empty())
+          return found;
+      }
+    }
+    return "";
+  }
+
+  /// What is wrong in attribute `name` = `value` of an op ("" if nothing).
+  std::string inAttribute(StringAttr name, Attribute value) {
+    if (!seen(name.getAsOpaquePointer()) && !validUtf8(name.getValue()))
+      return "an attribute name";
+    if (!value)
+      return "";
+    if (name.getValue() == "sym_name") {
+      if (auto text = llvm::dyn_cast<StringAttr>(value))
+        return validUtf8(text.getValue()) ? "" : "the symbol name";
+    }
+    if (seen(value.getAsOpaquePointer()))
+      return "";
+    std::string found = inSymbols(value);
+    return found.empty() ? "" : found + " in attribute '" + name.getValue().str() + "'";
+  }
+
+  std::string inOperation(Operation *op) {
+    OperationName opName = op->getName();
+    StringAttr nameAttr = opName.getIdentifier();
+    if (!seen(nameAttr.getAsOpaquePointer()) && !validUtf8(nameAttr.getValue()))
+      return "the operation name";
+    if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo()) {
+      for (StringAttr name : info->getAttributeNames())
+        if (std::optional<Attribute> value = op->getInherentAttr(name.getValue()); value && *value)
+          if (std::string found = inAttribute(name, *value); !found.empty())
+            return found;
+    }
+    for (NamedAttribute named : op->getDiscardableAttrs())
+      if (std::string found = inAttribute(named.getName(), named.getValue()); !found.empty())
+        return found;
+    return inLocation(op->getLoc());
+  }
+};
+} // namespace
+
+MlirOperation tfmlirFindNonUtf8(MlirOperation root, MlirStringCallback callback, void *userData) {
+  Utf8Checker checker;
+  Operation *found = nullptr;
+  std::string what;
+  unwrap(root)->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+    what = checker.inOperation(op);
+    if (what.empty())
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  if (found && callback)
+    callback(mlirStringRefCreate(what.data(), what.size()), userData);
+  return wrap(found);
+}
+
 MlirOperation tfmlirFindElementCountOverflow(MlirOperation root, MlirType *culprit) {
   Type bad;
   AttrTypeWalker walker;  // caches what it visited: each uniqued type/attribute once
@@ -296,9 +449,20 @@ MlirOperation tfmlirFindElementCountOverflow(MlirOperation root, MlirType *culpr
         for (BlockArgument argument : block.getArguments())
           hit = hit || walker.walk(argument.getType()).wasInterrupted();
     hit = hit || walker.walk(op->getRawDictionaryAttrs()).wasInterrupted();
-    if (!hit && op->getPropertiesStorageSize())
-      if (Attribute properties = op->getPropertiesAsAttribute())
+    if (!hit && op->getPropertiesStorageSize()) {
+      // The inherent attributes one by one: no properties dictionary built per op.
+      if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo()) {
+        for (StringAttr name : info->getAttributeNames()) {
+          if (hit)
+            break;
+          if (std::optional<Attribute> value = op->getInherentAttr(name.getValue()))
+            if (*value)
+              hit = walker.walk(*value).wasInterrupted();
+        }
+      } else if (Attribute properties = op->getPropertiesAsAttribute()) {
         hit = walker.walk(properties).wasInterrupted();
+      }
+    }
     if (!hit)
       return WalkResult::advance();
     found = op;

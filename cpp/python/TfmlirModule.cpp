@@ -51,44 +51,7 @@ static std::vector<MlirType> subtypeList(MlirType type) {
 // throw: invalid bytes are shown the way MLIR's printer escapes them (\FF).
 //===----------------------------------------------------------------------===//
 
-/// The length of the well-formed UTF-8 sequence starting at `p`, or 0.
-static size_t utf8SequenceLength(const unsigned char *p, const unsigned char *end) {
-  unsigned c = *p;
-  if (c < 0x80)
-    return 1;
-  size_t extra;
-  unsigned min;
-  if ((c & 0xE0) == 0xC0) {
-    extra = 1, min = 0x80, c &= 0x1F;
-  } else if ((c & 0xF0) == 0xE0) {
-    extra = 2, min = 0x800, c &= 0x0F;
-  } else if ((c & 0xF8) == 0xF0) {
-    extra = 3, min = 0x10000, c &= 0x07;
-  } else {
-    return 0;
-  }
-  if (static_cast<size_t>(end - p) <= extra)
-    return 0;
-  for (size_t k = 1; k <= extra; ++k) {
-    if ((p[k] & 0xC0) != 0x80)
-      return 0;
-    c = (c << 6) | (p[k] & 0x3F);
-  }
-  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-    return 0;
-  return extra + 1;
-}
-
-static bool isValidUtf8(MlirStringRef s) {
-  auto *p = reinterpret_cast<const unsigned char *>(s.data), *end = p + s.length;
-  while (p < end) {
-    size_t n = utf8SequenceLength(p, end);
-    if (!n)
-      return false;
-    p += n;
-  }
-  return true;
-}
+static bool isValidUtf8(MlirStringRef s) { return tfmlirIsValidUtf8(s); }
 
 /// `s` as a Python str; bytes outside well-formed UTF-8 become `\XX`.
 nb::str tfmlir_python::safeStr(MlirStringRef s) {
@@ -98,7 +61,8 @@ nb::str tfmlir_python::safeStr(MlirStringRef s) {
   std::string out;
   auto *p = reinterpret_cast<const unsigned char *>(s.data), *end = p + s.length;
   while (p < end) {
-    size_t n = utf8SequenceLength(p, end);
+    size_t n = tfmlirUtf8SequenceLength(reinterpret_cast<const char *>(p),
+                                        reinterpret_cast<const char *>(end));
     if (n) {
       out.append(reinterpret_cast<const char *>(p), n);
       p += n;
@@ -114,106 +78,6 @@ nb::str tfmlir_python::safeStr(MlirStringRef s) {
 
 static void appendChunk(MlirStringRef chunk, void *userData) {
   static_cast<std::string *>(userData)->append(chunk.data, chunk.length);
-}
-
-/// A description of the first non-UTF-8 name in `loc`, or "".
-static std::string invalidUtf8InLocation(MlirLocation loc) {
-  if (mlirLocationIsAFileLineColRange(loc)) {
-    if (!isValidUtf8(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc))))
-      return "a location's file name";
-  } else if (mlirLocationIsAName(loc)) {
-    if (!isValidUtf8(mlirIdentifierStr(mlirLocationNameGetName(loc))))
-      return "a location's name";
-    return invalidUtf8InLocation(mlirLocationNameGetChildLoc(loc));
-  } else if (mlirLocationIsACallSite(loc)) {
-    std::string found = invalidUtf8InLocation(mlirLocationCallSiteGetCallee(loc));
-    return found.empty() ? invalidUtf8InLocation(mlirLocationCallSiteGetCaller(loc)) : found;
-  } else if (mlirLocationIsAFused(loc)) {
-    std::vector<MlirLocation> subs(mlirLocationFusedGetNumLocations(loc));
-    mlirLocationFusedGetLocations(loc, subs.data());
-    for (MlirLocation sub : subs) {
-      std::string found = invalidUtf8InLocation(sub);
-      if (!found.empty())
-        return found;
-    }
-  }
-  return "";
-}
-
-/// A description of the first non-UTF-8 symbol name referenced in `attr`
-/// (through arrays and dictionaries), or "". `depth` bounds the recursion.
-static std::string invalidUtf8InSymbols(MlirAttribute attr, int depth = 0) {
-  if (depth > 64)
-    return "";
-  if (mlirAttributeIsASymbolRef(attr)) {
-    if (!isValidUtf8(mlirSymbolRefAttrGetRootReference(attr)))
-      return "a symbol reference";
-    for (intptr_t i = 0, e = mlirSymbolRefAttrGetNumNestedReferences(attr); i < e; ++i)
-      if (!isValidUtf8(mlirSymbolRefAttrGetLeafReference(
-              mlirSymbolRefAttrGetNestedReference(attr, i))))
-        return "a symbol reference";
-  } else if (mlirAttributeIsAArray(attr)) {
-    for (intptr_t i = 0, e = mlirArrayAttrGetNumElements(attr); i < e; ++i) {
-      std::string found = invalidUtf8InSymbols(mlirArrayAttrGetElement(attr, i), depth + 1);
-      if (!found.empty())
-        return found;
-    }
-  } else if (mlirAttributeIsADictionary(attr)) {
-    for (intptr_t i = 0, e = mlirDictionaryAttrGetNumElements(attr); i < e; ++i) {
-      MlirNamedAttribute named = mlirDictionaryAttrGetElement(attr, i);
-      if (!isValidUtf8(mlirIdentifierStr(named.name)))
-        return "a dictionary key";
-      std::string found = invalidUtf8InSymbols(named.attribute, depth + 1);
-      if (!found.empty())
-        return found;
-    }
-  }
-  return "";
-}
-
-namespace {
-struct Utf8Finding {
-  MlirOperation op{nullptr};
-  std::string what;
-  // Uniqued names, attributes and locations already found valid: each is
-  // checked once per walk (ops share most of them).
-  std::unordered_set<const void *> valid;
-
-  bool seen(const void *ptr) { return !valid.insert(ptr).second; }
-};
-} // namespace
-
-static MlirWalkResult findInvalidUtf8(MlirOperation op, void *userData) {
-  auto *finding = static_cast<Utf8Finding *>(userData);
-  std::string what;
-  MlirIdentifier opName = mlirOperationGetName(op);
-  MlirStringRef opNameText = mlirIdentifierStr(opName);
-  if (!finding->seen(opNameText.data) && !isValidUtf8(opNameText)) {
-    what = "the operation name";
-  } else {
-    for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e && what.empty(); ++i) {
-      MlirNamedAttribute named = mlirOperationGetAttribute(op, i);
-      MlirStringRef name = mlirIdentifierStr(named.name);
-      bool nameSeen = finding->seen(name.data);
-      bool symName = std::string_view(name.data, name.length) == "sym_name";
-      if (!nameSeen && !isValidUtf8(name))
-        what = "an attribute name";
-      else if (symName && mlirAttributeIsAString(named.attribute))
-        what = isValidUtf8(mlirStringAttrGetValue(named.attribute)) ? "" : "the symbol name";
-      else if (finding->seen(named.attribute.ptr))
-        continue;
-      else if (std::string found = invalidUtf8InSymbols(named.attribute); !found.empty())
-        what = found + " in attribute '" + std::string(name.data, name.length) + "'";
-    }
-  }
-  MlirLocation loc = mlirOperationGetLocation(op);
-  if (what.empty() && !finding->seen(loc.ptr))
-    what = invalidUtf8InLocation(loc);
-  if (what.empty())
-    return MlirWalkResultAdvance;
-  finding->op = op;
-  finding->what = std::move(what);
-  return MlirWalkResultInterrupt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -720,11 +584,11 @@ NB_MODULE(_tfmlir, m) {
   m.def(
       "find_non_utf8",
       [](MlirOperation root) -> std::optional<std::pair<MlirOperation, std::string>> {
-        Utf8Finding finding;
-        mlirOperationWalk(root, findInvalidUtf8, &finding, MlirWalkPreOrder);
-        if (mlirOperationIsNull(finding.op))
+        std::string what;
+        MlirOperation found = tfmlirFindNonUtf8(root, appendChunk, &what);
+        if (mlirOperationIsNull(found))
           return std::nullopt;
-        return std::make_pair(finding.op, finding.what);
+        return std::make_pair(found, what);
       },
       nb::arg("operation"),
       "The first operation under (and including) `operation` whose name, "

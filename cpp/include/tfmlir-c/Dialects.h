@@ -96,6 +96,23 @@ MLIR_CAPI_EXPORTED MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute att
 MLIR_CAPI_EXPORTED MlirOperation
 tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root);
 
+/* The length of the well-formed UTF-8 sequence starting at `p` (before `end`),
+   or 0 (overlong forms, surrogates and code points above U+10FFFF are not). */
+MLIR_CAPI_EXPORTED size_t tfmlirUtf8SequenceLength(const char *p, const char *end);
+
+/* Whether `s` is well-formed UTF-8 (see tfmlirUtf8SequenceLength). */
+MLIR_CAPI_EXPORTED bool tfmlirIsValidUtf8(MlirStringRef s);
+
+/* The first op under (and including) `root` (pre-order) whose name, attribute
+   names (inherent and discardable), symbol name, symbol references (inside
+   arrays and dictionaries, dictionary keys too) or location names and file
+   names are not UTF-8; null if there is none. `what` (if not null) receives a
+   description of what is wrong through `callback`. Each uniqued name,
+   attribute and location is checked once. */
+MLIR_CAPI_EXPORTED MlirOperation tfmlirFindNonUtf8(MlirOperation root,
+                                                  MlirStringCallback callback,
+                                                  void *userData);
+
 /* The first op under (and including) `root` (pre-order) holding a shaped type
    whose static element count overflows int64 -- in a result, a block argument
    of its regions or an attribute (types nested anywhere included) -- with the
