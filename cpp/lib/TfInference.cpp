@@ -82,16 +82,26 @@ int64_t windowOutput(int64_t in, int64_t window, int64_t stride, int64_t dilatio
   bool padded = static_cast<int64_t>(explicitPads.size()) > 2 * dim + 1;
   int64_t padBefore = padded ? explicitPads[2 * dim] : 0;
   int64_t padAfter = padded ? explicitPads[2 * dim + 1] : 0;
-  int64_t effective = (window - 1) * dilation + 1;
+  // Sizes near int64's bounds (strides, dilations, paddings of hostile input) must not
+  // overflow into a negative dimension (RankedTensorType asserts on it): unknown instead.
+  if (in < 0)
+    return ShapedType::kDynamic;
   if (padding == "SAME")
-    return (in + stride - 1) / stride;
-  if (padding == "VALID")
-    return in >= effective ? (in - effective + stride) / stride : ShapedType::kDynamic;
-  if (padding == "EXPLICIT") {
-    int64_t padded = in + padBefore + padAfter;
-    return padded >= effective ? (padded - effective) / stride + 1 : ShapedType::kDynamic;
-  }
-  return ShapedType::kDynamic;
+    return in / stride + (in % stride != 0);
+  int64_t effective;
+  if (__builtin_mul_overflow(window - 1, dilation, &effective) ||
+      __builtin_add_overflow(effective, 1, &effective))
+    return ShapedType::kDynamic;
+  int64_t span = in;
+  if (padding == "EXPLICIT" && (__builtin_add_overflow(span, padBefore, &span) ||
+                                __builtin_add_overflow(span, padAfter, &span)))
+    return ShapedType::kDynamic;
+  if (padding != "VALID" && padding != "EXPLICIT")
+    return ShapedType::kDynamic;
+  int64_t room;
+  if (__builtin_sub_overflow(span, effective, &room) || room < 0)
+    return ShapedType::kDynamic;
+  return room / stride + 1;
 }
 
 /// The spatial dimensions of a 4-D NHWC/NCHW layout; false for other formats.

@@ -268,8 +268,19 @@ FailureOr<SmallVector<Type>> inferConv3D(Operation *op) {
       if (stride <= 0 || dilation < 1)
         return failure();
       int64_t in = input.getDimSize(dim);
-      int64_t window = (filter.getDimSize(i) - 1) * dilation + 1;
-      int64_t out = same ? (in + stride - 1) / stride : (in - window + stride) / stride;
+      int64_t out;
+      if (same) {
+        out = in / stride + (in % stride != 0);
+      } else {
+        // TF's (in - window + stride) / stride, without overflowing on hostile sizes.
+        int64_t window, numerator;
+        if (__builtin_mul_overflow(filter.getDimSize(i) - 1, dilation, &window) ||
+            __builtin_add_overflow(window, 1, &window) ||
+            __builtin_sub_overflow(in, window, &numerator) ||
+            __builtin_add_overflow(numerator, stride, &numerator))
+          return failure();
+        out = numerator / stride;
+      }
       if (out < 0)
         return failure();
       shape[dim] = out;
