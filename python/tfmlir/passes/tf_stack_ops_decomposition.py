@@ -50,13 +50,12 @@ from mlir import ir
 from ..dialects import tf_type
 from .analysis.symbols import symbol_name
 from .framework import Pass, erase_op, register_pass
-from .lib.collection_ops import (IDENTITY, IDENTITY_N, Functions, OpBuilder,
+from .lib.collection_ops import (IDENTITY, IDENTITY_N, check_region_op_resources, is_resource_type, Functions, OpBuilder,
                                  element_type_from_access, get_element, init_buffer, is_private,
                                  op_error, r1_const, read_local_variable, recreate_op,
                                  replace_results, run_steps, set_element, set_private,
                                  set_symbol_name, size_type, update_func_type,
                                  write_local_variable)
-from .lib.tf_builders import element_type
 from .names import (CASE_REGION, IF, IF_REGION, MODULE, PARTITIONED_CALL, RETURN,
                     STATEFUL_PARTITIONED_CALL, WHILE, WHILE_REGION)
 
@@ -76,13 +75,6 @@ def _terminator(block):
     return operations[len(operations) - 1].operation
 
 
-def _is_resource(value_type):
-    return tf_type.ResourceType.isinstance(element_type(value_type))
-
-
-def _quoted(value_type):
-    """A type as MLIR's diagnostics print it."""
-    return f"'{value_type}'"
 
 
 def _func_type(func):
@@ -268,7 +260,7 @@ class _Decomposition:
                                    if operands[i] in sizes]
         new = recreate_op(op, list(_func_type(body).inputs), new_operands)
         for index in range(count):
-            if not _is_resource(operands[index].type):
+            if not is_resource_type(operands[index].type):
                 continue
             if _aliased_input(body, index) == index:
                 op.results[index].replace_all_uses_with(operands[index])
@@ -292,7 +284,7 @@ class _Decomposition:
         new_operands = operands + [sizes[v] for v in operands if v in sizes]
         new = recreate_op(op, list(_func_type(then_branch).results), new_operands)
         for index, result in enumerate(list(op.results)):
-            if not _is_resource(result.type):
+            if not is_resource_type(result.type):
                 continue
             then_aliased = _aliased_input(then_branch, index)
             else_aliased = _aliased_input(else_branch, index)
@@ -302,16 +294,7 @@ class _Decomposition:
 
     def _region_op(self, op, sizes):
         """TF's ``HandleRegionControlFlowOps``: the regions share the known stacks."""
-        for number, operand in enumerate(op.operands):
-            if _is_resource(operand.type):
-                raise op_error(op, f"found unexpected type {_quoted(operand.type)} of operand "
-                                   f"#{number}, resource type operands are expected to have been "
-                                   f"canonicalized away for region based control flow ops")
-        for number, result in enumerate(op.results):
-            if _is_resource(result.type):
-                raise op_error(op, f"found unexpected type {_quoted(result.type)} of result "
-                                   f"#{number}, resource type results are expected to have been "
-                                   f"canonicalized away for region based control flow ops")
+        check_region_op_resources(op)
         for region in op.regions:
             yield self._block(region.blocks[0], sizes)
 
@@ -376,7 +359,7 @@ class _Decomposition:
         new = recreate_op(call, list(_func_type(callee).results), new_operands)
         new.attributes["f"] = ir.FlatSymbolRefAttr.get(symbol_name(callee))
         for index, result in enumerate(list(call.results)):
-            if not _is_resource(result.type):
+            if not is_resource_type(result.type):
                 continue
             aliased = _aliased_input(callee, index)
             if 0 <= aliased < len(operands):

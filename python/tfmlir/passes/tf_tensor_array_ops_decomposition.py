@@ -55,7 +55,7 @@ from mlir import ir
 from ..dialects import tf_type
 from .analysis.symbols import symbol_name
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .lib.collection_ops import (IDENTITY, IDENTITY_N, Functions, OpBuilder, accumulate_buffers,
+from .lib.collection_ops import (IDENTITY, IDENTITY_N, check_region_op_resources, is_resource_type, Functions, OpBuilder, accumulate_buffers,
                                  const_ints, element_type_from_access, gather_elements,
                                  get_element, init_buffer, is_private, op_error, r1_const,
                                  read_local_variable, recreate_op, replace_results,
@@ -100,13 +100,6 @@ def _terminator(block):
     return operations[len(operations) - 1].operation
 
 
-def _is_resource(value_type):
-    return tf_type.ResourceType.isinstance(element_type(value_type))
-
-
-def _quoted(value_type):
-    """A type as MLIR's diagnostics print it."""
-    return f"'{value_type}'"
 
 
 # -- element shapes -----------------------------------------------------------------------------
@@ -556,7 +549,7 @@ class _Decomposition:
         result_types = [v.type for v in _terminator(_entry(then_branch)).operands]
         new = recreate_op(op, result_types, operands)
         for index, result in enumerate(list(op.results)):
-            if not _is_resource(result.type):
+            if not is_resource_type(result.type):
                 result.replace_all_uses_with(new.results[index])
                 continue
             then_forward = _forwarded_argument(then_branch, index)
@@ -568,16 +561,7 @@ class _Decomposition:
 
     def _region_op(self, op, stats):
         """TF's ``HandleRegionControlFlowOps``."""
-        for number, operand in enumerate(op.operands):
-            if _is_resource(operand.type):
-                raise op_error(op, f"found unexpected type {_quoted(operand.type)} of operand "
-                                   f"#{number}, resource type operands are expected to have been "
-                                   f"canonicalized away for region based control flow ops")
-        for number, result in enumerate(op.results):
-            if _is_resource(result.type):
-                raise op_error(op, f"found unexpected type {_quoted(result.type)} of result "
-                                   f"#{number}, resource type results are expected to have been "
-                                   f"canonicalized away for region based control flow ops")
+        check_region_op_resources(op)
         for region in op.regions:
             yield self._block(region.blocks[0], stats)
 
@@ -624,7 +608,7 @@ class _Decomposition:
         returned = _terminator(_entry(lowered)).operands
         for index in range(len(call.results)):
             value = returned[index]
-            if not _is_resource(value.type) or not isinstance(value, ir.BlockArgument):
+            if not is_resource_type(value.type) or not isinstance(value, ir.BlockArgument):
                 continue
             info.ret_forward_input.append((index, value.arg_number))
         info.decomposed_callee = lowered

@@ -48,7 +48,8 @@ __all__ = ["OpBuilder", "op_error", "tf_tensor_type", "const_ints", "scalar_cons
            "set_element", "init_buffer", "element_type_from_access", "read_local_variable",
            "write_local_variable", "accumulate_buffers", "gather_elements",
            "scatter_accumulate_elements", "update_func_type", "recreate_op", "Functions",
-           "resource_subtype", "wrap_int", "run_steps", "IDENTITY", "IDENTITY_N"]
+           "resource_subtype", "wrap_int", "run_steps", "IDENTITY", "IDENTITY_N",
+           "is_resource_type", "check_region_op_resources"]
 
 _DYNAMIC = ir.ShapedType.get_dynamic_size()
 _TF_DYNAMIC = -1  # tensorflow::kTFDynamicSize
@@ -64,6 +65,26 @@ def op_error(op, message):
 
 
 # -- types and constants --------------------------------------------------------------------
+
+def is_resource_type(value_type):
+    """Whether `value_type` is a tensor of ``!tf_type.resource``."""
+    return tf_type.ResourceType.isinstance(element_type(value_type))
+
+
+def check_region_op_resources(op):
+    """TF's check in ``HandleRegionControlFlowOps`` (stacks and tensor arrays): resource
+    operands and results of region control flow must have been canonicalized away."""
+    for number, operand in enumerate(op.operands):
+        if is_resource_type(operand.type):
+            raise op_error(op, f"found unexpected type '{operand.type}' of operand #{number}, "
+                               f"resource type operands are expected to have been canonicalized "
+                               f"away for region based control flow ops")
+    for number, result in enumerate(op.results):
+        if is_resource_type(result.type):
+            raise op_error(op, f"found unexpected type '{result.type}' of result #{number}, "
+                               f"resource type results are expected to have been canonicalized "
+                               f"away for region based control flow ops")
+
 
 def tf_tensor_type(shape, element):
     """TF's ``GetTypeFromTFTensorShape``: a ranked tensor type, ``-1`` standing for unknown."""
