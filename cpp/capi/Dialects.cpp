@@ -266,6 +266,10 @@ void tfmlirSetDeviceNameMerger(TfmlirDeviceNameMerger fn, void *userData) {
   TF::setDeviceNameMerger(fn ? mergeThroughCApi : nullptr, nullptr);
 }
 
+MlirAttribute tfmlirOperationGetAttributeDictionary(MlirOperation op) {
+  return wrap(static_cast<Attribute>(unwrap(op)->getAttrDictionary()));
+}
+
 size_t tfmlirUtf8SequenceLength(const char *text, const char *textEnd) {
   auto *p = reinterpret_cast<const unsigned char *>(text);
   auto *end = reinterpret_cast<const unsigned char *>(textEnd);

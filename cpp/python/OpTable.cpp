@@ -457,6 +457,53 @@ void registerOpTable(nb::module_ &m) {
       "(or 'pre') walk order: one native walk; only the ops found become Python objects.");
 
   m.def(
+      "symbol_reference_roots",
+      [](MlirOperation root, bool skipNestedModules) {
+        // MLIR's symbol-use walk: every SymbolRefAttr anywhere in an op's attributes
+        // (inherent and discardable, through arrays, dictionaries and attributes made of
+        // attributes), its root name once per op; nested references are not roots.
+        llvm::DenseMap<Attribute, llvm::SmallVector<StringAttr, 2>> cache;
+        auto rootsOf = [&](Attribute attrs) -> const llvm::SmallVector<StringAttr, 2> & {
+          auto it = cache.find(attrs);
+          if (it != cache.end())
+            return it->second;
+          llvm::SmallVector<StringAttr, 2> names;
+          AttrTypeWalker walker;
+          walker.addWalk([&](SymbolRefAttr ref) -> WalkResult {
+            StringAttr name = ref.getRootReference();
+            if (!llvm::is_contained(names, name))
+              names.push_back(name);
+            return WalkResult::skip();
+          });
+          walker.walk(attrs);
+          return cache.try_emplace(attrs, std::move(names)).first->second;
+        };
+        std::vector<std::pair<Operation *, llvm::SmallVector<StringAttr, 2>>> found;
+        Operation *top = unwrap(root);
+        top->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+          if (skipNestedModules && op != top && op->getName().getStringRef() == "builtin.module")
+            return WalkResult::skip();
+          const auto &names = rootsOf(op->getAttrDictionary());
+          if (!names.empty())
+            found.emplace_back(op, names);
+          return WalkResult::advance();
+        });
+        nb::list out;
+        for (auto &[op, names] : found) {
+          nb::list roots;
+          for (StringAttr name : names)
+            roots.append(safeStr(wrap(name.getValue())));
+          out.append(nb::make_tuple(nb::cast(wrap(op)), roots));
+        }
+        return out;
+      },
+      nb::arg("root"), nb::arg("skip_nested_modules") = true,
+      "[(op, [root names])] of the ops under `root` (itself included, pre-order) whose "
+      "attributes hold symbol references, each root name once per op, as MLIR's symbol "
+      "tables count uses; nested modules are not entered (their ops resolve their own "
+      "references) unless skip_nested_modules is False.");
+
+  m.def(
       "first_use_blocking_erase",
       [](const std::vector<MlirOperation> &wrapped) -> nb::object {
         // Erasing the ops in order: op k may be used by itself, by ops nested in it and by

@@ -692,18 +692,16 @@ NB_MODULE(_tfmlir, m) {
           throw nb::type_error("attribute_items takes an mlir.ir.Operation, OpView or DictAttr");
         MlirOperation op = mlirPythonCapsuleToOperation(capsule->ptr());
         PyErr_Clear();
+        MlirAttribute dict;
         if (!mlirOperationIsNull(op)) {
-          for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e; ++i) {
-            MlirNamedAttribute named = mlirOperationGetAttribute(op, i);
-            out.append(nb::make_tuple(safeStr(mlirIdentifierStr(named.name)),
-                                      attributeToPython(named.attribute)));
-          }
-          return out;
+          // The op's dictionary built once (not once per index, as the C API would).
+          dict = tfmlirOperationGetAttributeDictionary(op);
+        } else {
+          dict = mlirPythonCapsuleToAttribute(capsule->ptr());
+          PyErr_Clear();
+          if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict))
+            throw nb::type_error("attribute_items takes an mlir.ir.Operation, OpView or DictAttr");
         }
-        MlirAttribute dict = mlirPythonCapsuleToAttribute(capsule->ptr());
-        PyErr_Clear();
-        if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict))
-          throw nb::type_error("attribute_items takes an mlir.ir.Operation, OpView or DictAttr");
         for (intptr_t i = 0, e = mlirDictionaryAttrGetNumElements(dict); i < e; ++i) {
           MlirNamedAttribute named = mlirDictionaryAttrGetElement(dict, i);
           out.append(nb::make_tuple(safeStr(mlirIdentifierStr(named.name)),

@@ -96,6 +96,11 @@ MLIR_CAPI_EXPORTED MlirStringRef tfmlirTensorProtoAttrGetValue(MlirAttribute att
 MLIR_CAPI_EXPORTED MlirOperation
 tfmlirFindPotentiallyUnknownSymbolTable(MlirOperation root);
 
+/* Every attribute of `op` (inherent and discardable) as one DictionaryAttr, built
+   once (the C API's mlirOperationGetAttribute(op, i) builds it on every call for
+   ops with properties). */
+MLIR_CAPI_EXPORTED MlirAttribute tfmlirOperationGetAttributeDictionary(MlirOperation op);
+
 /* The length of the well-formed UTF-8 sequence starting at `p` (before `end`),
    or 0 (overlong forms, surrogates and code points above U+10FFFF are not). */
 MLIR_CAPI_EXPORTED size_t tfmlirUtf8SequenceLength(const char *p, const char *end);

@@ -122,7 +122,7 @@ from .names import (CLUSTER, CONST, DEVICE_RETURN, FUNC, IF_REGION, LAUNCH, MODU
 from .analysis.types import can_be_refined, type_valid_for_xla
 from .analysis.outside_compilation import MAP_OUTSIDE_COMPILATION_ATTR, OUTSIDE_COMPILATION_ATTR
 from .framework import Pass, PassFailure, erase_op, register_pass
-from .lib.ir_helpers import enclosing_op, walk_ops
+from .lib.ir_helpers import enclosing_op, ops_named, ops_with_attributes, walk_ops
 from .walk import ADVANCE, INTERRUPT, POST_ORDER
 
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -155,14 +155,7 @@ class ExtractOutsideCompilationPass(Pass):
         if error is not None:
             self.fail(f"'{MODULE}' op {error}", module)
         devices = [p for _name, p in parsed]
-        clusters = []
-
-        def collect(op):
-            if op.operation.name == CLUSTER:
-                clusters.append(op.operation)
-            return ADVANCE
-
-        module.walk(collect, POST_ORDER)
+        clusters = ops_named(module, CLUSTER)
         state = _PassState(has_tpu_device(devices))
         for cluster in clusters:
             if not _has_mark_nested(cluster):
@@ -175,14 +168,12 @@ class ExtractOutsideCompilationPass(Pass):
         for tmp in state.tmp_parallel_executes:
             erase_op(tmp)
 
-        def strip(op):
-            attributes = op.operation.attributes
-            for name in (OUTSIDE_COMPILATION_ATTR, MAP_OUTSIDE_COMPILATION_ATTR):
+        marks = (OUTSIDE_COMPILATION_ATTR, MAP_OUTSIDE_COMPILATION_ATTR)
+        for op in ops_with_attributes(module, marks):
+            attributes = op.attributes
+            for name in marks:
                 if name in attributes:
                     del attributes[name]
-            return ADVANCE
-
-        module.walk(strip, POST_ORDER)
         _check_cluster_results(module)
 
 
@@ -215,18 +206,7 @@ def _has_mark_ancestor(op):
 
 def _has_mark_nested(op):
     """TF's ``HasOutsideCompilationNested``: an op nested in `op` (not `op`) carries the mark."""
-    found = []
-    key = op_key(op)
-
-    def visit(nested):
-        nested = nested.operation
-        if op_key(nested) != key and _has_mark(nested):
-            found.append(True)
-            return INTERRUPT
-        return ADVANCE
-
-    op.walk(visit, POST_ORDER)
-    return bool(found)
+    return any(nested != op for nested in ops_with_attributes(op, OUTSIDE_COMPILATION_ATTR))
 
 
 def _has_dynamic_results(op):
@@ -315,45 +295,27 @@ def _is_string_marked(op):
 
 
 def _check_no_nested_marks(module):
-    """TF's ``CheckPreconditions``: no string-marked op below a string-marked op."""
-    bad = []
-
-    def visit(op):
-        op = op.operation
-        if _is_string_marked(op):
-            parent = _parent_op(op)
-            while parent is not None:
-                if _is_string_marked(parent):
-                    bad.append(op)
-                    return INTERRUPT
-                parent = _parent_op(parent)
-        return ADVANCE
-
-    module.walk(visit, POST_ORDER)
-    if bad:
-        raise PassFailure(f"'{bad[0].name}' op An op marked for outside compilation (having attribute "
-                          f"{OUTSIDE_COMPILATION_ATTR}) has an ancestor marked for outside compilation.",
-                          bad[0])
+    """TF's ``CheckPreconditions``: no string-marked op below a string-marked op (the first
+    offender in post-order is reported)."""
+    for op in ops_with_attributes(module, OUTSIDE_COMPILATION_ATTR):
+        if not _is_string_marked(op):
+            continue
+        parent = _parent_op(op)
+        while parent is not None:
+            if _is_string_marked(parent):
+                raise PassFailure(f"'{op.name}' op An op marked for outside compilation (having "
+                                  f"attribute {OUTSIDE_COMPILATION_ATTR}) has an ancestor marked for "
+                                  f"outside compilation.", op)
+            parent = _parent_op(parent)
 
 
 def _check_cluster_results(module):
     """TF's ``CheckPostconditions``: every cluster result has an XLA type."""
-    bad = []
-
-    def visit(op):
-        op = op.operation
-        if op.name == CLUSTER:
-            for result in op.results:
-                if not type_valid_for_xla(result.type):
-                    bad.append((op, result.type))
-                    return INTERRUPT
-        return ADVANCE
-
-    module.walk(visit, POST_ORDER)
-    if bad:
-        cluster, type_ = bad[0]
-        raise PassFailure("The ExtractHeadTailOutsideCompilation pass produced a Device cluster with a "
-                          f"result with a non-XLA type: {type_}", cluster)
+    for cluster in ops_named(module, CLUSTER):
+        for result in cluster.results:
+            if not type_valid_for_xla(result.type):
+                raise PassFailure("The ExtractHeadTailOutsideCompilation pass produced a Device cluster "
+                                  f"with a result with a non-XLA type: {result.type}", cluster)
 
 
 # --- one cluster ----------------------------------------------------------------------------

@@ -46,6 +46,8 @@ Failures (the module is left unchanged):
 """
 from mlir import ir
 
+from .. import _tfmlir
+
 from .analysis.executor import op_key
 from .names import CALL_INDIRECT, CALLEE_ATTRS, FUNC, IF, WHILE, WHILE_REGION
 from .analysis.side_effects import UNKNOWN_RESOURCE, SideEffectAnalysis, is_resource_type
@@ -53,7 +55,9 @@ from .analysis.symbols import module_body, symbol_ops
 from .framework import MODULE, Pass, PassFailure, register_pass
 from .lib.ir_helpers import arg_attr, set_arg_attr
 from . import attributes
-from .walk import ADVANCE, POST_ORDER, PRE_ORDER
+
+# Ops through which resources reach other functions (their devices propagate there).
+_PROPAGATING = [WHILE, IF, CALL_INDIRECT, *CALLEE_ATTRS]
 
 DEVICE_ATTR = "device"
 FUNC_DEVICE_ATTR = "tf.device"
@@ -125,14 +129,8 @@ def _compute_in_function(func, devices):
                 set_arg_attr(func, arg.arg_number, FUNC_DEVICE_ATTR, ir.StringAttr.get(found))
             continue
         devices.add(arg, device, func)
-    ops = []
-
-    def collect(op):
-        ops.append(op.operation)
-        return ADVANCE
-
-    func.walk(collect, PRE_ORDER)
-    for op in ops:
+    # The ops the propagation acts on, in pre-order (one native walk).
+    for op in _tfmlir.ops_named(func.operation, [VAR_HANDLE, IDENTITY, WHILE_REGION], "pre"):
         name = op.name
         if name == VAR_HANDLE:
             device = attributes.string(op, DEVICE_ATTR, "")
@@ -224,14 +222,8 @@ class ResourceDeviceInferencePass(Pass):
             queued.discard(key)
             devices = results[key]
             _compute_in_function(func, devices)
-            ops = []
-
-            def collect(op):
-                ops.append(op.operation)
-                return ADVANCE
-
-            func.walk(collect, POST_ORDER)
-            for op in ops:
+            # The ops that pass resources on to functions, in post-order (one native walk).
+            for op in _tfmlir.ops_named(func.operation, _PROPAGATING, "post"):
                 name = op.name
                 if name == WHILE:
                     propagate(op, list(op.operands), [branch(op, "body"), branch(op, "cond")],

@@ -41,7 +41,7 @@ from .analysis.devices import is_tpu_replicated_core, module_devices_error
 from .analysis.executor import op_key
 from .names import CLUSTER, LAUNCH, LAUNCH_FUNC, MODULE
 from .framework import Pass, register_pass
-from .walk import ADVANCE, POST_ORDER, PRE_ORDER, SKIP
+from .lib.ir_helpers import enclosing_op, ops_named, ops_with_attributes
 
 REPLICATION_INFO_ATTR = "_replication_info"
 COMPILE_DEVICE_TYPE_ATTR = "_xla_compile_device_type"
@@ -61,7 +61,7 @@ class TPUCleanupClusterAttributesPass(Pass):
         error = module_devices_error(module)
         if error is not None:
             self.fail(f"'{MODULE}' op {error}", module)
-        ops = reachable_from_clusters(module)
+        ops = reachable_from_clusters(module, _REMOVED + (DEVICE_ATTR,))
         replicated = {}  # device string -> is a TPU_REPLICATED_CORE device
         plan = []  # (op, attribute names to remove)
         for op in ops:
@@ -90,30 +90,21 @@ class TPUCleanupClusterAttributesPass(Pass):
                     del attributes[attr]
 
 
-def reachable_from_clusters(module):
-    """The ops nested in the ``tf_device.cluster`` ops under `module` (themselves included) and
-    the ops of the functions reachable from them through calls, in no set order (an op of a
-    cluster inside a reached function comes twice). Raises PassFailure for a reached call whose
-    callee has no body to walk."""
+def reachable_from_clusters(module, attribute_names):
+    """The ops carrying one of `attribute_names` among the ops nested in the
+    ``tf_device.cluster`` ops under `module` (themselves included) and the ops of the functions
+    reachable from them through calls, in no set order (an op of a cluster inside a reached
+    function comes twice). Native queries collect them (only the ops found become Python
+    objects). Raises PassFailure for a reached call whose callee has no body to walk."""
+    wanted = list(attribute_names)
+    call_names = list(CALLEE_ATTRS) + [CALL_INDIRECT]
     ops = []
     calls = []
-
-    def collect(op):
-        op = op.operation
-        ops.append(op)
-        name = op.name
-        if name in CALLEE_ATTRS or name == CALL_INDIRECT:
-            calls.append(op)
-        return ADVANCE
-
-    def outermost(op):
-        op = op.operation
-        if op.name == CLUSTER:
-            op.walk(collect, POST_ORDER)
-            return SKIP
-        return ADVANCE
-
-    module.walk(outermost, PRE_ORDER)
+    for cluster in ops_named(module, CLUSTER):
+        if enclosing_op(cluster, CLUSTER) is not None:
+            continue  # collected with the outermost cluster
+        ops.extend(ops_with_attributes(cluster, wanted))
+        calls.extend(ops_named(cluster, call_names))
     tables = {}  # op_key of a symbol table -> {name: op}
     modules = {}  # op_key of an op -> its closest enclosing module
     walked = set()  # op_key of the callees walked already
@@ -124,7 +115,6 @@ def reachable_from_clusters(module):
         if key in walked:
             continue
         walked.add(key)
-        for block in callee.regions[0].blocks:
-            for op in block.operations:
-                op.operation.walk(collect, POST_ORDER)
+        ops.extend(op for op in ops_with_attributes(callee, wanted) if op != callee)
+        calls.extend(op for op in ops_named(callee, call_names) if op != callee)
     return ops

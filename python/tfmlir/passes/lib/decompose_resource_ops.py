@@ -31,8 +31,7 @@ from mlir import ir
 from mlir import rewrite
 
 from ... import _tfmlir
-from ..names import CLUSTER, FUNC, MODULE
-from ..analysis.symbol_uses import referenced_roots
+from ..names import CLUSTER, FUNC
 from ..framework import PassFailure
 from .tf_builders import BuildError, OpBuilder, element_type, scalar_attr
 
@@ -535,25 +534,22 @@ def cluster_reachable_functions(module):
             functions.setdefault(ir.StringAttr(op.attributes["sym_name"]).value, op)
     callees = {}  # caller name -> callee names
     seeds = []
-    cache = {}
-
-    def visit(op):
-        if op.name == MODULE:
-            return ir.WalkResult.SKIP  # a nested module resolves its own references
-        names = [n for n in referenced_roots(op, cache) if n in functions]
-        if names:
-            caller = _ancestor(op, FUNC)
-            in_cluster = _ancestor(op, CLUSTER) is not None
-            for name in names:
-                if caller is not None and "sym_name" in caller.attributes:
-                    callees.setdefault(ir.StringAttr(caller.attributes["sym_name"]).value,
-                                       []).append(name)
-                if in_cluster:
-                    seeds.append(name)
-        return ir.WalkResult.ADVANCE
-
-    for op in body.operations:
-        op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    module_op = module.operation
+    # One native walk finds the ops holding symbol references (nested modules resolve their
+    # own references and are not entered).
+    for op, roots in _tfmlir.symbol_reference_roots(module_op):
+        if op == module_op:
+            continue
+        names = [n for n in roots if n in functions]
+        if not names:
+            continue
+        caller = _ancestor(op, FUNC)
+        in_cluster = _ancestor(op, CLUSTER) is not None
+        for name in names:
+            if caller is not None and "sym_name" in caller.attributes:
+                callees.setdefault(ir.StringAttr(caller.attributes["sym_name"]).value, []).append(name)
+            if in_cluster:
+                seeds.append(name)
     reachable = {}
     worklist = []
     for name in seeds:
