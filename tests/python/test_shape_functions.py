@@ -196,11 +196,10 @@ def _describe(case, variant):
 # importer drops as TF's does; the op then does not verify.
 IMPORTER_GAPS = frozenset({"XlaHostCompute"})
 # Part (b): TF's pass evaluates zero-element operands as constants (Max with an empty axis
-# list); TF's pass runs XLA's shape inference for XlaSelectAndScatter where the registered shape
-# function (this library) gives the rank only; TF's pass makes XlaSetDynamicDimensionSize's
-# dimensions unknown; XlaHostCompute as in part (a).
+# list); TF's pass makes XlaSetDynamicDimensionSize's dimensions unknown; XlaHostCompute as in
+# part (a).
 PASS_GAPS = frozenset({
-    "Max", "XlaHostCompute", "XlaSelectAndScatter", "XlaSetDynamicDimensionSize",
+    "Max", "XlaHostCompute", "XlaSetDynamicDimensionSize",
 })
 
 

@@ -79,10 +79,44 @@ _XLA_REDUCERS = {"tf.XlaReduceWindow": ("computation",), "tf.XlaSelectAndScatter
 # Constant ops (ConstantLike) whose values TF's special cases read through m_Constant.
 _CONSTANT_OPS = frozenset({CONST, "arith.constant"})
 _NO_INFERENCE = frozenset({
-    # TensorFlow infers these with XLA's or tf.data's own machinery, which this pass does not
-    # run: their result types stay as they are.
-    "tf.XlaReduceWindow", "tf.XlaSelectAndScatter",
+    # TensorFlow infers these with tf.data's own machinery, which this pass does not run:
+    # their result types stay as they are.
     "tf.MapDataset", "tf.TakeWhileDataset", "tf.ReduceDataset"})
+
+
+# --- XLA windows ------------------------------------------------------------------------------------
+
+def _window_output_shape(base_shape, sizes, strides=(), paddings=(), base_dilations=(),
+                         window_dilations=()):
+    """XLA's ``InferWindowFromDimensions`` + ``InferWindowOutputShape`` (TF's shape inference
+    uses them for XlaConvV2, XlaReduceWindow, XlaSelectAndScatter): the output dims of a window
+    over `base_shape` (dynamic dims stay dynamic), or None where XLA refuses the window (a list
+    neither empty nor one entry per window dimension; a non-positive size or stride; a dilation
+    below 1; a window of another rank than the base)."""
+    count = len(sizes)
+    for given in (strides, paddings, base_dilations, window_dilations):
+        if len(given) not in (0, count):
+            return None
+    if count != len(base_shape):
+        return None
+    output = []
+    for i in range(count):
+        size = sizes[i]
+        stride = strides[i] if strides else 1
+        low, high = paddings[i] if paddings else (0, 0)
+        base_dilation = base_dilations[i] if base_dilations else 1
+        window_dilation = window_dilations[i] if window_dilations else 1
+        if size <= 0 or stride <= 0 or base_dilation < 1 or window_dilation < 1:
+            return None
+        base = base_shape[i]
+        if base == _DYN:
+            output.append(_DYN)
+            continue
+        dilated_base = 0 if base == 0 else (base - 1) * base_dilation + 1
+        padded = low + dilated_base + high
+        dilated_window = (size - 1) * window_dilation + 1
+        output.append(0 if dilated_window > padded else (padded - dilated_window) // stride + 1)
+    return output
 
 
 # --- types ------------------------------------------------------------------------------------------
@@ -1167,6 +1201,10 @@ class _ShapeInference:
             return self.infer_host_compute_mlir(op)
         if name == "tf.XlaConvV2":
             return self.infer_xla_conv_v2(op)
+        if name == "tf.XlaReduceWindow":
+            return self.infer_xla_reduce_window(op)
+        if name == "tf.XlaSelectAndScatter":
+            return self.infer_xla_select_and_scatter(op)
         if name in _TENSOR_LIST_INIT and self.infer_tensor_list_init(op, name):
             return True
         if name == "tf.TensorListPopBack":
@@ -1245,31 +1283,66 @@ class _ShapeInference:
             [int(x) for x in np.asarray(v).reshape(-1)] for v in values)
         spatial = len(dnums.input_spatial)
         padding = [(padding[2 * i], padding[2 * i + 1]) for i in range(len(padding) // 2)]
-        for given in (strides, padding, lhs_dilation, rhs_dilation):
-            if len(given) not in (0, spatial):
-                return False  # TF's InferWindowFromDimensions refuses the window
+        window = _window_output_shape([lhs_shape[d] for d in dnums.input_spatial],
+                                      [rhs_shape[d] for d in dnums.kernel_spatial], strides, padding,
+                                      lhs_dilation, rhs_dilation)
+        if window is None:
+            return False  # XLA refuses the window (TF's pass crashes there)
         output = [0] * rank
         output[dnums.output_batch] = lhs_shape[dnums.input_batch] // batch_groups
         output[dnums.output_feature] = rhs_shape[dnums.kernel_output_feature]
         for i in range(spatial):
-            size = rhs_shape[dnums.kernel_spatial[i]]
-            stride = strides[i] if strides else 1
-            low, high = padding[i] if padding else (0, 0)
-            base_dilation = lhs_dilation[i] if lhs_dilation else 1
-            window_dilation = rhs_dilation[i] if rhs_dilation else 1
-            if size <= 0 or stride <= 0 or base_dilation < 1 or window_dilation < 1:
-                return False  # XLA's InferWindowOutputShape refuses the window
-            base = lhs_shape[dnums.input_spatial[i]]
-            dilated_base = 0 if base == 0 else (base - 1) * base_dilation + 1
-            padded = low + dilated_base + high
-            dilated_window = (size - 1) * window_dilation + 1
-            output[dnums.output_spatial[i]] = 0 if dilated_window > padded else \
-                (padded - dilated_window) // stride + 1
+            output[dnums.output_spatial[i]] = window[i]
         lhs_element = lhs.type.element_type
         result_type = op.results[0].type
         result_element = result_type.element_type if isinstance(result_type, ir.ShapedType) else lhs_element
         element = lhs_element if _bit_width(lhs_element) >= _bit_width(result_element) else result_element
         return self.refine(op.results[0], ir.RankedTensorType.get(output, element))
+
+    def _matched_ints(self, value):
+        """The integers of a constant operand (:meth:`_matched_constant`), or None."""
+        found = self._matched_constant(value)
+        return None if found is None else [int(x) for x in np.asarray(found).reshape(-1)]
+
+    def infer_xla_reduce_window(self, op):
+        """TF's InferShapeForXlaReduceWindowOp: the window's output shape over a statically
+        shaped input, from constant window sizes, strides, dilations and padding, with the
+        init value's element type."""
+        operands = list(op.operands)
+        input_type = operands[0].type
+        if not (isinstance(input_type, ir.RankedTensorType) and input_type.has_static_shape):
+            return False
+        values = [self._matched_ints(v) for v in operands[2:7]]
+        if any(v is None for v in values):
+            return False
+        sizes, strides, base_dilations, window_dilations, padding = values
+        paddings = [(padding[2 * i], padding[2 * i + 1]) for i in range(len(padding) // 2)]
+        output = _window_output_shape(list(input_type.shape), sizes, strides, paddings,
+                                      base_dilations, window_dilations)
+        if output is None:
+            raise PassFailure("'tf.XlaReduceWindow' op failed to infer output shape", op)
+        element = ir.ShapedType(operands[1].type).element_type
+        return self.refine(op.results[0], ir.RankedTensorType.get(output, element))
+
+    def infer_xla_select_and_scatter(self, op):
+        """TF's InferShapeForXlaSelectAndScatterOp: the operand's type; with constant window
+        sizes, strides and padding, the source must have the window-reduced operand's shape."""
+        operands = list(op.operands)
+        operand_type, source_type = operands[0].type, operands[4].type
+        if isinstance(operand_type, ir.RankedTensorType) and isinstance(source_type, ir.RankedTensorType):
+            values = [self._matched_ints(v) for v in operands[1:4]]
+            if all(v is not None for v in values):
+                sizes, strides, padding = values
+                paddings = [(padding[2 * i], padding[2 * i + 1]) for i in range(len(padding) // 2)]
+                output = _window_output_shape(list(operand_type.shape), sizes, strides, paddings)
+                if output is None:
+                    raise PassFailure("'tf.XlaSelectAndScatter' op failed to infer window result "
+                                      "shape", op)
+                reduced = ir.RankedTensorType.get(output, operand_type.element_type)
+                if reduced != source_type:
+                    raise PassFailure("'tf.XlaSelectAndScatter' op Source shape does not match the "
+                                      "shape of window-reduced operand.", op)
+        return self.refine(op.results[0], operand_type)
 
     def _matched_constant(self, value):
         """MLIR's ``m_Constant``: the value of a constant op's result (not through islands or

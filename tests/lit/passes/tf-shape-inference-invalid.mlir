@@ -40,3 +40,28 @@ func.func @main(%lhs: tensor<2x5x5x2xf32>, %rhs: tensor<3x3x3x4xf32>) -> tensor<
   func.return %0 : tensor<?x?x?x?xf32>
 }
 }
+
+// -----
+
+// XlaSelectAndScatter whose source is not the window-reduced operand's shape
+// (TF's check).
+module attributes {tf.versions = {producer = 888 : i32}} {
+func.func private @sum(%a: tensor<*xf32>, %b: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = "tf.AddV2"(%a, %b) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  func.return %0 : tensor<*xf32>
+}
+func.func private @ge(%a: tensor<*xf32>, %b: tensor<*xf32>) -> tensor<*xi1> {
+  %0 = "tf.GreaterEqual"(%a, %b) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xi1>
+  func.return %0 : tensor<*xi1>
+}
+func.func @main(%x: tensor<4x6xf32>, %init: tensor<f32>, %src: tensor<3x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %dims = "tf.Const"() {value = dense<[2, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %strides = "tf.Const"() {value = dense<[2, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %ones = "tf.Const"() {value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+  %pad = "tf.Const"() {value = dense<0> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %0 = "tf.XlaReduceWindow"(%x, %init, %dims, %strides, %ones, %ones, %pad) {computation = @sum} : (tensor<4x6xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
+  // expected-error @+1 {{Source shape does not match the shape of window-reduced operand.}}
+  %1 = "tf.XlaSelectAndScatter"(%x, %dims, %strides, %pad, %src, %init) {scatter = @sum, select = @ge} : (tensor<4x6xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>, tensor<3x3xf32>, tensor<f32>) -> tensor<*xf32>
+  func.return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}
+}

@@ -258,3 +258,33 @@ func.func @main(%lhs: tensor<2x5x5x2xf32>, %rhs: tensor<3x3x2x4xf32>, %strides: 
   func.return %0, %1 : tensor<?x?x?x?xf32>, tensor<2x?x?x4xf32>
 }
 }
+
+// -----
+
+// XlaReduceWindow and XlaSelectAndScatter with constant windows: XLA's window
+// shape (the init value's element type) and the operand's type.
+
+// CHECK-LABEL: func.func @main
+// CHECK: "tf.XlaReduceWindow"
+// CHECK-SAME: -> tensor<2x3xf32>
+// CHECK: "tf.XlaSelectAndScatter"
+// CHECK-SAME: -> tensor<4x6xf32>
+module attributes {tf.versions = {producer = 888 : i32}} {
+func.func private @sum(%a: tensor<*xf32>, %b: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = "tf.AddV2"(%a, %b) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  func.return %0 : tensor<*xf32>
+}
+func.func private @ge(%a: tensor<*xf32>, %b: tensor<*xf32>) -> tensor<*xi1> {
+  %0 = "tf.GreaterEqual"(%a, %b) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xi1>
+  func.return %0 : tensor<*xi1>
+}
+func.func @main(%x: tensor<4x6xf32>, %init: tensor<f32>, %src: tensor<2x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %dims = "tf.Const"() {value = dense<[2, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %strides = "tf.Const"() {value = dense<[2, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %ones = "tf.Const"() {value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+  %pad = "tf.Const"() {value = dense<0> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %0 = "tf.XlaReduceWindow"(%x, %init, %dims, %strides, %ones, %ones, %pad) {computation = @sum} : (tensor<4x6xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
+  %1 = "tf.XlaSelectAndScatter"(%x, %dims, %strides, %pad, %src, %init) {scatter = @sum, select = @ge} : (tensor<4x6xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>, tensor<2x3xf32>, tensor<f32>) -> tensor<*xf32>
+  func.return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}
+}
