@@ -179,7 +179,13 @@ ParseResult ReplicateOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   // TF's checks and wording: a missing `n` counts as 0.
-  auto nAttr = llvm::dyn_cast_or_null<IntegerAttr>(result.attributes.get("n"));
+  Attribute nValue = result.attributes.get("n");
+  auto nAttr = llvm::dyn_cast_or_null<IntegerAttr>(nValue);
+  // Read as TF reads it (a signless integer; anything else but an integer counts as 0): an
+  // integer of another kind, or wider than 64 bits, would abort the reading.
+  if (nAttr && (!nAttr.getType().isSignlessInteger() ||
+                nAttr.getType().getIntOrFloatBitWidth() > 64))
+    return parser.emitError(loc) << "expects 'n' to be a signless integer, got " << nValue;
   int64_t n = nAttr ? nAttr.getInt() : 0;
   if (n < 2)
     return parser.emitError(loc) << "expects 'n' to be at least 2, got " << n;

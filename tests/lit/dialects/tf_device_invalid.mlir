@@ -410,3 +410,15 @@ func.func @parallel_execute_more_returned(%a: tensor<f32>) {
   }) : () -> tensor<f32>
   return
 }
+
+// -----
+
+// `n` of an unsigned type: refused by the parser before any check reads it
+// (reading it as a signless integer aborted the process).
+func.func @replicate_unsigned_n(%arg0: tensor<f32>) {
+  // expected-error@+1 {{custom op 'tf_device.replicate' expects 'n' to be a signless integer, got 4294967295 : ui32}}
+  tf_device.replicate {n = 4294967295 : ui32} {
+    tf_device.return
+  }
+  func.return
+}
