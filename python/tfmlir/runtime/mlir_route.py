@@ -84,7 +84,11 @@ def prepare(device_program: str):
 
     context = ir.Context()
     try:
-        module = ir.Module.parse(device_program, context)
+        # tfmlir's guarded parse: diagnostics whose text is not UTF-8 are read safely.
+        module = tfmlir.parse_module(device_program, context)
+    except (ir.MLIRError, ValueError) as err:
+        raise LegalizationError(f"tfmlir cannot parse the device program: {err}") from None
+    try:
         passes.run(module, f"builtin.module({PREPARE})")
     except ir.MLIRError as err:
         messages = "; ".join(d.message for d in err.error_diagnostics) or str(err)

@@ -1231,9 +1231,19 @@ def _fetched(value, name):
         raise RunError(f"fetch '{name}' cannot be returned as an array: {H._first_line(exc)}") from None
 
 
+def _check_names(module):
+    """Names that are not UTF-8 are refused before the session reads any (upstream getters such
+    as Operation.name abort the process on them)."""
+    try:
+        irsafe.check_utf8(module.operation, "tfmlir.runtime")
+    except irsafe.NonUtf8Error as exc:
+        raise ProgramError(f"the program cannot be run: {exc}") from None
+
+
 def _as_module(module):
     from mlir import ir
     if isinstance(module, ir.Module):
+        _check_names(module)
         module.operation.verify()
         return module, None
     if isinstance(module, (str, bytes)):
@@ -1243,6 +1253,7 @@ def _as_module(module):
             parsed = parse_module(module, context)
         except Exception as exc:
             raise ProgramError(f"the program does not parse: {exc}") from None
+        _check_names(parsed)
         return parsed, context
     raise TypeError(f"module must be an mlir.ir.Module or MLIR text, not {type(module).__name__}")
 
