@@ -5,7 +5,11 @@ Protocol (driven by ``fuzz.py``): the driver writes a case as one line of JSON
 line of JSON ``{"outcome": ..., "detail": ...}`` per case on stdout. If the
 process dies mid-case (abort, signal, out of memory) the driver counts a crash
 for that case and starts a fresh worker. The address space is limited so that
-runaway allocations end in a crash here instead of swapping the machine.
+runaway allocations end in a crash here instead of swapping the machine: before
+each case the worker may map at most ``TFMLIR_FUZZ_HEADROOM`` bytes more than it
+already has (TensorFlow's child runner and XLA's client, loaded on the first TPU
+case, map close to 4 GiB of address space by themselves), and never more than
+``TFMLIR_FUZZ_MEMORY`` in all.
 
 Outcomes: ``ok`` (accepted end to end), ``error`` (a clean error: a
 diagnostic, or an exception of the class the surface documents), ``unexpected``
@@ -21,8 +25,25 @@ import resource
 import sys
 import traceback
 
-LIMIT_BYTES = int(os.environ.get("TFMLIR_FUZZ_MEMORY", str(4 << 30)))
-resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
+LIMIT_BYTES = int(os.environ.get("TFMLIR_FUZZ_MEMORY", str(12 << 30)))
+HEADROOM_BYTES = int(os.environ.get("TFMLIR_FUZZ_HEADROOM", str(3 << 30)))
+
+
+def _mapped_bytes():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _limit_memory():
+    """Lets the next case map at most HEADROOM_BYTES beyond what is mapped now."""
+    soft = min(LIMIT_BYTES, _mapped_bytes() + HEADROOM_BYTES)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, LIMIT_BYTES))
+
+
+resource.setrlimit(resource.RLIMIT_AS, (min(LIMIT_BYTES, 4 << 30), LIMIT_BYTES))
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import tfmlir  # noqa: E402
@@ -179,6 +200,9 @@ def main():
     sys.stdout = sys.stderr  # stray prints must not corrupt the protocol
     for line in sys.stdin:
         case = json.loads(line)
+        if case["surface"] in _STRICT or case["surface"] == "warmup":
+            _runtime()  # its libraries are mapped before the case's limit is set
+        _limit_memory()
         try:
             SURFACES[case["surface"]](case)
             result = {"outcome": "ok"}
