@@ -10,7 +10,8 @@ the ``tfmlir import`` command take a TF program through the same stages:
    NextIteration) to ``tf.While`` / ``tf.If`` with functions
    (``tf-executor-functionalize-control-flow``), when the graph has any;
 3. :func:`assign_devices` -- the module's ``tf.devices`` (:func:`device_list`:
-   the host, ``TPU_SYSTEM:0`` and one TPU core per replica);
+   the host, ``TPU_SYSTEM:0`` and the TPU cores the program's device assignment
+   needs: one per replica, or the topology's cores);
 4. :func:`bridge` -- the graph pruned to the signature (TF's session gives its
    graph passes the pruned graph), then ``tf-tpu-bridge{v1-compat=...}``
    (:func:`bridge_pipeline`).
@@ -42,7 +43,8 @@ class BridgeOptions:
     """How a GraphDef is taken to a bridged module.
 
     ``v1_compat``: ``tf-tpu-bridge{v1-compat=true}`` (TF's flavour for TF1 sessions).
-    ``replicas``: TPU cores in the device list (one per replica). ``prune``: prune the
+    ``replicas``: TPU cores in the device list (one per replica, or as many as the
+    program's topology has: :func:`tpu_core_count`). ``prune``: prune the
     graph to the signature before the bridge. ``functionalize``: TF1 control flow to
     functional form after the import.
     """
@@ -52,10 +54,37 @@ class BridgeOptions:
     functionalize: bool = True
 
 
-def device_list(replicas):
-    """The ``tf.devices`` the bridge assigns from: the host, the TPU system and one core per
-    replica (replica r runs on XLA device r)."""
-    return [HOST, TPU_SYSTEM] + [f"/job:localhost/replica:0/task:0/device:TPU:{i}" for i in range(replicas)]
+def device_list(cores):
+    """The ``tf.devices`` the bridge assigns from: the host, the TPU system and `cores` TPU cores
+    (TPU core i is XLA device i)."""
+    return [HOST, TPU_SYSTEM] + [f"/job:localhost/replica:0/task:0/device:TPU:{i}" for i in range(cores)]
+
+
+def tpu_core_count(replicas, topologies):
+    """How many TPU cores the device list needs for TPU computations of `replicas` replicas whose
+    ``TPUReplicateMetadata`` give `topologies` (serialized ``tensorflow.tpu.TopologyProto``; empty
+    when a computation has none): a topology's cores (its ``num_tasks`` x
+    ``num_tpu_devices_per_task``: TF's bridge requires exactly those), else one per replica.
+    ValueError when the topologies disagree, cannot be read or span several tasks."""
+    from .passes.analysis import tpu_protos
+
+    counts = set()
+    for data in topologies:
+        if not data:
+            continue
+        try:
+            topology = tpu_protos.parse_message(tpu_protos.TOPOLOGY, bytes(data))
+        except ValueError as exc:
+            raise ValueError(f"the topology is not a tensorflow.tpu.TopologyProto: {exc}") from None
+        if topology.num_tasks > 1:
+            raise ValueError(f"the topology spans {topology.num_tasks} tasks; one process runs one task")
+        if topology.num_tpu_devices_per_task < 1:
+            raise ValueError(f"the topology has {topology.num_tpu_devices_per_task} TPU devices per task")
+        counts.add(topology.num_tpu_devices_per_task)
+    if len(counts) > 1:
+        raise ValueError(f"the TPU computations' topologies have different core counts "
+                         f"({', '.join(map(str, sorted(counts)))}); one device list serves them all")
+    return counts.pop() if counts else replicas
 
 
 def feed_specs(feeds):

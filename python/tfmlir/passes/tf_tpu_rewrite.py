@@ -44,10 +44,14 @@ post-order; ones without it are left alone, invalid ``_replication_info`` /
   ``tf_device.launch`` on the core's device (``TPU_REPLICATED_CORE_<core>`` when
   replicated), taking the operands the input shardings give that core (MAXIMAL:
   the one core, REPLICATED: every core; operands of ``tf.TPUPartitionedInputV2``
-  split by core) and the core's program key, returning the results the output
-  shardings give it; the launches are regions of a ``tf_device.parallel_execute``
-  after the preserved host regions, whose users read the results mapped back
-  (a single-region parallel_execute is unwrapped); ``_producer_name`` is kept.
+  split by core; tiled operands cut into tiles on the host by ``tf.Split`` trees,
+  padded with ``tf.Pad`` where a dimension does not divide evenly:
+  :mod:`.lib.tpu_tiles`) and the core's program key, returning the results the
+  output shardings give it (a tiled result as its tile type); the launches are
+  regions of a ``tf_device.parallel_execute`` after the preserved host regions,
+  whose users read the results mapped back (tiled results merged by ``tf.Concat``
+  trees, padding cut off by a ``tf.Slice``; a single-region parallel_execute is
+  unwrapped); ``_producer_name`` is kept.
 
 Errors (module unchanged): a missing/ill-formed attribute (``num_cores_per_replica``,
 ``topology``, ``device_assignment``, ``step_marker_location``,
@@ -55,10 +59,8 @@ Errors (module unchanged): a missing/ill-formed attribute (``num_cores_per_repli
 devices that cannot be assigned, a ``tf.TPUCompilationResult`` without
 ``_tpu_compilation_status`` or still used afterwards, a parallel_execute that is
 not the cluster_func's parent, ``tf.TPUPartitionedInputV2`` / ``OutputV2`` on the
-host side of the computation, and -- a deliberate limit of tfmlir -- tiled
-(split) shardings of operands or results not already partitioned by
-``tf.TPUPartitionedInputV2`` / ``OutputV2`` (TF inserts ``tf.Split`` /
-``tf.Concat`` there).
+host side of the computation, tiled shardings whose tiles are not one per logical
+core or whose dimension cannot be split evenly (unknown sizes cannot be padded).
 """
 from mlir import ir
 
@@ -74,6 +76,7 @@ from .names import (CLUSTER_FUNC, FUNC, LAUNCH, MODULE, PARALLEL_EXECUTE,
 from .analysis.symbol_uses import referenced_roots
 from .analysis.symbols import symbol_name
 from .framework import Option, Pass, PassFailure, erase_op, register_pass
+from .lib import tpu_tiles
 from .lib.ir_helpers import (arg_attr, enclosing_op, ops_named, remove_singleton_parallel_execute,
                          wrap_op_in_launch)
 from .tf_tpu_cluster_formation import compilation_and_replication_error
@@ -177,6 +180,7 @@ class _Rewrite:
         self.compilation_results = compilation_results
         self.debug = debug
         self.loc = cluster_func.location
+        self.tiled_inputs = {}  # operand index -> its tiled sharding (split on the host)
 
     def fail(self, message):
         raise PassFailure(message, self.op)
@@ -220,7 +224,7 @@ class _Rewrite:
             self.fail(f"error in fetching TPU compilation/execution devices: {exc}")
 
         # Everything that can fail on the attributes is checked before the IR changes.
-        output_shardings = self._output_shardings(num_cores)
+        output_shardings = self.output_shardings = self._output_shardings(num_cores)
         input_lists = self._inputs_per_core(num_cores)
         core_outputs = [self._outputs_of_core(core, output_shardings) for core in range(num_cores)]
         metadata = self._metadata(num_replicas, num_cores, device_ids)
@@ -251,11 +255,12 @@ class _Rewrite:
             _assign_devices_to_replicate(replicate, tpu)
 
         new_pe, cluster_idx = self._new_parallel_execute(num_cores, core_outputs, ip)
+        self._split_tiled_inputs(input_lists, new_pe)
         replicated = len(tpu) != 1
         for core in range(num_cores):
             block = new_pe.regions[cluster_idx + core].blocks[0]
             inputs = input_lists[core] + [compile_launch.results[1 + core]]
-            types = [self.op.results[i].type for i in core_outputs[core]]
+            types = [self._core_result_type(i, output_shardings[i]) for i in core_outputs[core]]
             execute = ir.Operation.create(EXECUTE, results=types, operands=inputs, loc=self.loc,
                                           ip=ir.InsertionPoint(block))
             if "_producer_name" in self.op.attributes:
@@ -317,9 +322,11 @@ class _Rewrite:
                 self.fail(f"incorrect sharding format for outputs. Maximal sharding should be "
                           f"assigned to device id in range [0, {num_cores}). Currently assigned "
                           f"to {device}")
-            if _is_split(sharding) and not self._partitioned_output(index):
-                self.fail(f"output {index} has a tiled sharding across logical cores; tfmlir's "
-                          f"tf-tpu-rewrite does not concatenate tiled outputs (TF inserts tf.Concat)")
+            if _is_split(sharding):
+                try:
+                    tpu_tiles.split_dimensions(sharding)
+                except tpu_tiles.TileError as exc:
+                    self.fail(str(exc))
             out.append(sharding)
         return out
 
@@ -356,8 +363,23 @@ class _Rewrite:
                         lists[core].append(parts[i])
                 continue
             if _is_split(sharding):
-                self.fail(f"operand {index} has a tiled sharding across logical cores; tfmlir's "
-                          f"tf-tpu-rewrite does not split tiled inputs (TF inserts tf.Split)")
+                try:
+                    count = tpu_tiles.tile_count(sharding)
+                    tpu_tiles.check_split(value.type, sharding)
+                except tpu_tiles.TileError as exc:
+                    self.fail(str(exc))
+                if count != num_cores:
+                    self._tiled_mismatch(index, count, num_cores)
+                cores = tpu_tiles.sharding_devices(sharding)
+                if len(cores) > count or any(not 0 <= core < num_cores for core in cores):
+                    self.fail(f"incorrect sharding format for inputs: the tiled sharding of operand "
+                              f"{index} assigns {len(cores)} tile(s) to cores {cores}, for {count} "
+                              f"tile(s) on {num_cores} logical cores")
+                # Split at the new parallel_execute (_split_tiled_inputs); a placeholder until then.
+                for position, core in enumerate(cores):
+                    lists[core].append(_Tile(index, position))
+                self.tiled_inputs[index] = sharding
+                continue
             if _is_replicated(sharding):
                 for core in range(num_cores):
                     lists[core].append(value)
@@ -369,9 +391,27 @@ class _Rewrite:
                 lists[core].append(value)
         return lists
 
+    def _split_tiled_inputs(self, input_lists, new_pe):
+        """The tiled operands split before `new_pe` (in operand order, as TF does), their tiles put
+        where :meth:`_inputs_per_core` left placeholders."""
+        tiles = {}
+        ip = ir.InsertionPoint(new_pe)
+        for index, sharding in self.tiled_inputs.items():
+            tiles[index] = tpu_tiles.split_operand(self.op.operands[index], sharding, self.loc, ip)
+        for inputs in input_lists:
+            for k, value in enumerate(inputs):
+                if isinstance(value, _Tile):
+                    inputs[k] = tiles[value.operand][value.position]
+
     def _tiled_mismatch(self, index, size, num_cores):
         self.fail(f"incorrect {index}-th tiled input sharding received. Product of tile sharding "
                   f"splits({size}) must be equal to number of logical devices : {num_cores}")
+
+    def _core_result_type(self, index, sharding):
+        """The type core results take for cluster_func result `index`: its tile type when the
+        result is tiled across the cores, else its own."""
+        result_type = self.op.results[index].type
+        return tpu_tiles.tile_type(result_type, sharding) if _is_split(sharding) else result_type
 
     def _outputs_of_core(self, core, shardings):
         """The cluster_func result indices core `core` returns (TF's
@@ -563,7 +603,7 @@ class _Rewrite:
             if first.name != CLUSTER_FUNC:
                 types.extend(r.type for r in first.results)
         for core in range(num_cores):
-            types.extend(self.op.results[i].type for i in core_outputs[core])
+            types.extend(self._core_result_type(i, self.output_shardings[i]) for i in core_outputs[core])
         moved = len(regions) - 1
         new_pe = ir.Operation.create(PARALLEL_EXECUTE, results=types, regions=moved + num_cores,
                                      loc=old_pe.location, ip=ip)
@@ -607,6 +647,21 @@ class _Rewrite:
                         position = core_outputs[core].index(cluster_index)
                         part.replace_all_uses_with(region_outputs[cluster_idx + core][position])
                 continue
+            if _is_split(sharding):
+                last = sharding.tile_assignment_dimensions[-1]
+                tiles = []
+                for tile, core in enumerate(xla_protos.expanded_devices(sharding)):
+                    if sharding.replicate_on_last_tile_dim and tile % last:
+                        continue  # a copy of the tile before it
+                    if not 0 <= core < len(core_outputs) or cluster_index not in core_outputs[core]:
+                        raise PassFailure(f"Attempted to map cluster_func output index {cluster_index} "
+                                          f"to program assigned to core {core}. The tensor at this "
+                                          f"output index was not assigned or sharded to this core.",
+                                          self.op)
+                    position = core_outputs[core].index(cluster_index)
+                    tiles.append(region_outputs[cluster_idx + core][position])
+                tpu_tiles.concat_result(old, tiles, sharding, new_pe, self.loc)
+                continue
             core = sharding.tile_assignment_devices[0] \
                 if sharding.type == xla_protos.SHARDING_MAXIMAL else 0
             if cluster_index not in core_outputs[core]:
@@ -614,6 +669,14 @@ class _Rewrite:
                                   f"logical core {core}", self.op)
             position = core_outputs[core].index(cluster_index)
             old.replace_all_uses_with(region_outputs[cluster_idx + core][position])
+
+
+class _Tile:
+    """Where a tile of a tiled operand goes until the operand is split."""
+    __slots__ = ("operand", "position")
+
+    def __init__(self, operand, position):
+        self.operand, self.position = operand, position
 
 
 def _append(op, block):

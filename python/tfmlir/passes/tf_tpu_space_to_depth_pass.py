@@ -99,6 +99,7 @@ Failures where TF has no answer (the module is left as it was):
 import numpy as np
 from mlir import ir
 
+from . import attributes
 from .analysis.calls import nearest_module
 from .analysis.devices import parse_full_name
 from .names import CAST, CLUSTER_FUNC, CONST, FUNC, REPLICATE
@@ -218,14 +219,6 @@ def _producer(value):
     return value.owner.operation
 
 
-def _string_attr(op, name, default=None):
-    attributes = op.attributes
-    if name not in attributes:
-        return default
-    attr = attributes[name]
-    return ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else None
-
-
 def _qualifying_argument(value):
     """``(argument number, number of uses)`` when `value` is a block argument of ranked type
     whose batch size and channels are small enough, else None."""
@@ -242,7 +235,7 @@ def _qualifying_argument(value):
 def _input_argument(conv):
     """TF's ``GetConv2DInputArgNum``: the qualifying block argument behind `conv`'s input
     (through tf.Pad and tf.Cast ops), as ``(number, uses)``, or None."""
-    if _string_attr(conv, "data_format", "NHWC") != "NHWC":
+    if attributes.string(conv, "data_format", "NHWC") != "NHWC":
         return None
     if len(ir.ArrayAttr(conv.attributes["strides"])) != 4:
         return None
@@ -337,7 +330,7 @@ def _is_host_input(op):
     """TF's ``IsSupportedHostInputOp``: a tf.IteratorGetNext placed on a CPU."""
     if op.name != ITERATOR_GET_NEXT:
         return False
-    device = _string_attr(op, "device")
+    device = attributes.string(op, "device")
     if device is None:
         return False
     parsed = parse_full_name(device)

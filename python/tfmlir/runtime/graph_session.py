@@ -93,6 +93,23 @@ def _read_graph_def(program):
         raise ProgramError(f"the program is not a serialized GraphDef: {exc}") from None
 
 
+def tpu_cores(graph_def):
+    """How many TPU cores (XLA devices) the graph's TPU computations need: one per replica, or as
+    many as the topology of their device assignment has (model parallelism:
+    ``num_cores_per_replica`` > 1 needs one). ProgramError when the metadata disagree."""
+    replicas = num_replicas(graph_def)
+    topologies = []
+    for node in graph_def.node:
+        if node.op == TPU_REPLICATE_METADATA:
+            attr = node.attr.get("topology")
+            if attr is not None and attr.which("value") == "s":
+                topologies.append(bytes(attr.s) if not isinstance(attr.s, str) else attr.s.encode())
+    try:
+        return driver.tpu_core_count(replicas, topologies)
+    except ValueError as exc:
+        raise ProgramError(f"TPUReplicateMetadata: {exc}") from None
+
+
 def num_replicas(graph_def):
     """The replica count of the graph's TPU computations (1 without any); ProgramError when
     its ``TPUReplicateMetadata`` nodes disagree."""
@@ -163,6 +180,7 @@ class GraphSession(_session.SessionBase):
         self._graph, self._graph_digest = _read_graph_def(graph_def)
         self._nodes = {node.name: node for node in self._graph.node}
         self._replicas = num_replicas(self._graph)
+        self._cores = tpu_cores(self._graph)
         _check_names(self._graph)
         self._has_tpu = any(node.op == TPU_REPLICATE_METADATA for node in self._graph.node)
         # Before any device list is built: replicas run one per XLA device.
@@ -171,9 +189,11 @@ class GraphSession(_session.SessionBase):
         if why is not None:
             raise ProgramError(f"no {device} platform for the device programs: {why}")
         available = _jaxlib.device_count(device)
-        if self._replicas > available:
+        if self._cores > available:
             extra = " (TFMLIR_CPU_DEVICES sets how many, before jax starts)" if device == "cpu" else ""
-            raise ProgramError(f"TPUReplicateMetadata asks for {self._replicas} replicas, but replicas run "
+            asks = (f"{self._replicas} replicas" if self._cores == self._replicas
+                    else f"a topology of {self._cores} TPU cores")
+            raise ProgramError(f"TPUReplicateMetadata asks for {asks}, but TPU cores run "
                                f"one per XLA device and the {device} platform has {available}{extra}")
         self._container = f"tfmlir_graph_session_{next(_session._sessions)}"
         self._signatures = {}
@@ -255,7 +275,7 @@ class GraphSession(_session.SessionBase):
         if store is not None and self._graph_digest is not None:
             entry = cache.key("bridged", cache.package_identity(), self._graph_digest,
                               repr((list(feeds), list(fetches), list(targets), self.v1_compat,
-                                    driver.device_list(self._replicas))))
+                                    driver.device_list(self._cores))))
             data = store.get("bridged", entry)
             if data is not None:
                 try:
@@ -287,7 +307,7 @@ class GraphSession(_session.SessionBase):
         from .. import driver
         from ..tfcore.errors import TFImportError
 
-        options = driver.BridgeOptions(v1_compat=self.v1_compat, replicas=self._replicas)
+        options = driver.BridgeOptions(v1_compat=self.v1_compat, replicas=self._cores)
         try:
             return driver.import_and_bridge(self._graph, feeds, fetches, targets, options,
                                             context=context)

@@ -104,11 +104,40 @@ module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:loc
 
 // -----
 
-// tfmlir does not split tiled operands across logical cores (TF inserts tf.Split).
+// A tiled operand whose tiles do not make one per logical core.
 module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:localhost/replica:0/task:0/device:CPU:0", "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", "/job:localhost/replica:0/task:0/device:TPU:0", "/job:localhost/replica:0/task:0/device:TPU:1"]} {
-  func.func @tiled(%arg0: tensor<8xf32>) -> tensor<8xf32> {
-    // expected-error @+1 {{operand 0 has a tiled sharding across logical cores}}
-    %0 = "tf_device.cluster_func"(%arg0) {_replication_info = "c", _xla_compile_device_type = "TPU", func = @f, num_cores_per_replica = 2 : i64, step_marker_location = "", topology = "\0A\04\02\01\01\01\10\01\18\02\22\08\00\00\00\00\01\00\00\00", device_assignment = [0, 0, 0, 0, 1, 0, 0, 0], input_sharding_configuration = ["{devices=[2]0,1}"], output_sharding_configuration = [""], use_spmd_for_xla_partitioning = false} : (tensor<8xf32>) -> tensor<8xf32>
+  func.func @tiles_for_four_cores(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{incorrect 0-th tiled input sharding received. Product of tile sharding splits(4) must be equal to number of logical devices : 2}}
+    %0 = "tf_device.cluster_func"(%arg0) {_replication_info = "c", _xla_compile_device_type = "TPU", func = @f, num_cores_per_replica = 2 : i64, step_marker_location = "", topology = "\0A\04\02\01\01\01\10\01\18\02\22\08\00\00\00\00\01\00\00\00", device_assignment = [0, 0, 0, 0, 1, 0, 0, 0], input_sharding_configuration = ["{devices=[4]0,1,0,1}"], output_sharding_configuration = [""], use_spmd_for_xla_partitioning = false} : (tensor<8xf32>) -> tensor<8xf32>
+    func.return %0 : tensor<8xf32>
+  }
+  func.func private @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    func.return %arg0 : tensor<8xf32>
+  }
+}
+
+// -----
+
+// A tiled dimension of unknown size elsewhere in the shape cannot be padded: 7 does not split
+// in two.
+module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:localhost/replica:0/task:0/device:CPU:0", "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", "/job:localhost/replica:0/task:0/device:TPU:0", "/job:localhost/replica:0/task:0/device:TPU:1"]} {
+  func.func @uneven_without_padding(%arg0: tensor<7x?xf32>) -> tensor<7x?xf32> {
+    // expected-error @+1 {{0-th dimension of the input must be evenly divisible by 2}}
+    %0 = "tf_device.cluster_func"(%arg0) {_replication_info = "c", _xla_compile_device_type = "TPU", func = @f, num_cores_per_replica = 2 : i64, step_marker_location = "", topology = "\0A\04\02\01\01\01\10\01\18\02\22\08\00\00\00\00\01\00\00\00", device_assignment = [0, 0, 0, 0, 1, 0, 0, 0], input_sharding_configuration = ["{devices=[2,1]0,1}"], output_sharding_configuration = [""], use_spmd_for_xla_partitioning = false} : (tensor<7x?xf32>) -> tensor<7x?xf32>
+    func.return %0 : tensor<7x?xf32>
+  }
+  func.func private @f(%arg0: tensor<7x?xf32>) -> tensor<7x?xf32> {
+    func.return %arg0 : tensor<7x?xf32>
+  }
+}
+
+// -----
+
+// A tiled result whose tile assignment names a core outside the computation.
+module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:localhost/replica:0/task:0/device:CPU:0", "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", "/job:localhost/replica:0/task:0/device:TPU:0", "/job:localhost/replica:0/task:0/device:TPU:1"]} {
+  func.func @result_tiles_on_core_two(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{Number of tiled outputs(3) must match the number of logical devices(2)}}
+    %0 = "tf_device.cluster_func"(%arg0) {_replication_info = "c", _xla_compile_device_type = "TPU", func = @f, num_cores_per_replica = 2 : i64, step_marker_location = "", topology = "\0A\04\02\01\01\01\10\01\18\02\22\08\00\00\00\00\01\00\00\00", device_assignment = [0, 0, 0, 0, 1, 0, 0, 0], input_sharding_configuration = [""], output_sharding_configuration = ["{devices=[3]0,1,2}"], use_spmd_for_xla_partitioning = false} : (tensor<8xf32>) -> tensor<8xf32>
     func.return %0 : tensor<8xf32>
   }
   func.func private @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {

@@ -118,3 +118,68 @@ module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:loc
     func.return %arg0 : tensor<f32>
   }
 }
+
+// -----
+
+// Tiled operands are split on the host and tiled results concatenated (TF's xla_sharding_util):
+// tile i goes to core tile_assignment_devices[i]; a dimension that does not divide evenly is
+// padded before the split, and the padding is sliced off after the concatenation. Results are
+// merged right after the parallel_execute, the last result's ops first.
+
+// CHECK-LABEL: func.func @tiled
+// CHECK:      %[[COMPILE:.*]]:3 = "tf_device.launch"
+// CHECK:      %[[PADS:.*]] = "tf.Const"() <{value = dense<{{\[\[}}0, 1], [0, 0]]> : tensor<2x2xi64>}>
+// CHECK-NEXT: %[[PADDED:.*]] = "tf.Pad"(%arg0, %[[PADS]]) : (tensor<7x4xf32>, tensor<2x2xi64>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[DIM0:.*]] = "tf.Const"() <{value = dense<0> : tensor<i32>}>
+// CHECK-NEXT: %[[ROWS:.*]]:2 = "tf.Split"(%[[DIM0]], %[[PADDED]]) {num_split = 2 : i32} : (tensor<i32>, tensor<8x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+// CHECK-NEXT: %[[DIM1:.*]] = "tf.Const"() <{value = dense<1> : tensor<i32>}>
+// CHECK-NEXT: %[[COLS:.*]]:2 = "tf.Split"(%[[DIM1]], %arg1) {num_split = 2 : i32} : (tensor<i32>, tensor<4x6xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+// CHECK-NEXT: %[[PE:.*]]:4 = "tf_device.parallel_execute"
+// CHECK:        "tf.TPUExecute"(%[[ROWS]]#0, %[[COLS]]#1, %[[COMPILE]]#1) : (tensor<4x4xf32>, tensor<4x3xf32>, tensor<3x!tf_type.string>) -> (tensor<4x4xf32>, tensor<4x3xf32>)
+// CHECK:        "tf.TPUExecute"(%[[ROWS]]#1, %[[COLS]]#0, %[[COMPILE]]#2) : (tensor<4x4xf32>, tensor<4x3xf32>, tensor<3x!tf_type.string>) -> (tensor<4x4xf32>, tensor<4x3xf32>)
+// CHECK:      %[[AXIS1:.*]] = "tf.Const"() <{value = dense<1> : tensor<i32>}>
+// CHECK-NEXT: %[[OUT1:.*]] = "tf.Concat"(%[[AXIS1]], %[[PE]]#3, %[[PE]]#1) : (tensor<i32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: %[[AXIS0:.*]] = "tf.Const"() <{value = dense<0> : tensor<i32>}>
+// CHECK-NEXT: %[[MERGED:.*]] = "tf.Concat"(%[[AXIS0]], %[[PE]]#0, %[[PE]]#2) : (tensor<i32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[BEGIN:.*]] = "tf.Const"() <{value = dense<0> : tensor<2xi64>}>
+// CHECK-NEXT: %[[SIZE:.*]] = "tf.Const"() <{value = dense<[7, 4]> : tensor<2xi64>}>
+// CHECK-NEXT: %[[OUT0:.*]] = "tf.Slice"(%[[MERGED]], %[[BEGIN]], %[[SIZE]]) : (tensor<8x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<7x4xf32>
+// CHECK-NEXT: return %[[OUT0]], %[[OUT1]]
+module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:localhost/replica:0/task:0/device:CPU:0", "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", "/job:localhost/replica:0/task:0/device:TPU:0", "/job:localhost/replica:0/task:0/device:TPU:1"]} {
+  func.func @tiled(%arg0: tensor<7x4xf32>, %arg1: tensor<4x6xf32>) -> (tensor<7x4xf32>, tensor<4x6xf32>) {
+    %0:2 = "tf_device.cluster_func"(%arg0, %arg1) {_replication_info = "c", _xla_compile_device_type = "TPU", func = @f, num_cores_per_replica = 2 : i64, step_marker_location = "", topology = "\0A\04\02\01\01\01\10\01\18\02\22\08\00\00\00\00\01\00\00\00", device_assignment = [0, 0, 0, 0, 1, 0, 0, 0], input_sharding_configuration = ["{devices=[2,1]0,1}", "{devices=[1,2]1,0}"], output_sharding_configuration = ["{devices=[2,1]0,1}", "{devices=[1,2]1,0}"], use_spmd_for_xla_partitioning = false} : (tensor<7x4xf32>, tensor<4x6xf32>) -> (tensor<7x4xf32>, tensor<4x6xf32>)
+    func.return %0#0, %0#1 : tensor<7x4xf32>, tensor<4x6xf32>
+  }
+  func.func private @f(%arg0: tensor<7x4xf32>, %arg1: tensor<4x6xf32>) -> (tensor<7x4xf32>, tensor<4x6xf32>) {
+    func.return %arg0, %arg1 : tensor<7x4xf32>, tensor<4x6xf32>
+  }
+}
+
+// -----
+
+// Two tiled dimensions over four cores: a tree of splits (rows, then each half's columns) and of
+// concatenations (columns first, then rows), the tiles in the sharding's device order.
+
+// CHECK-LABEL: func.func @tiled_2x2
+// CHECK:      %[[COMPILE:.*]]:5 = "tf_device.launch"
+// CHECK:      %[[ROWS:.*]]:2 = "tf.Split"(%{{.*}}, %arg0) {num_split = 2 : i32} : (tensor<i32>, tensor<4x6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>)
+// CHECK:      %[[TOP:.*]]:2 = "tf.Split"(%{{.*}}, %[[ROWS]]#0) {num_split = 2 : i32} : (tensor<i32>, tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK:      %[[BOTTOM:.*]]:2 = "tf.Split"(%{{.*}}, %[[ROWS]]#1) {num_split = 2 : i32}
+// CHECK:      %[[PE:.*]]:4 = "tf_device.parallel_execute"
+// CHECK:        "tf.TPUExecute"(%[[TOP]]#0, %[[COMPILE]]#1)
+// CHECK:        "tf.TPUExecute"(%[[TOP]]#1, %[[COMPILE]]#2)
+// CHECK:        "tf.TPUExecute"(%[[BOTTOM]]#0, %[[COMPILE]]#3)
+// CHECK:        "tf.TPUExecute"(%[[BOTTOM]]#1, %[[COMPILE]]#4)
+// CHECK:      %[[UPPER:.*]] = "tf.Concat"(%{{.*}}, %[[PE]]#3, %[[PE]]#2) : (tensor<i32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+// CHECK:      %[[LOWER:.*]] = "tf.Concat"(%{{.*}}, %[[PE]]#1, %[[PE]]#0) : (tensor<i32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+// CHECK:      %[[ALL:.*]] = "tf.Concat"(%{{.*}}, %[[UPPER]], %[[LOWER]]) : (tensor<i32>, tensor<2x6xf32>, tensor<2x6xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: return %[[ALL]]
+module attributes {tf.versions = {producer = 888 : i32}, tf.devices = ["/job:localhost/replica:0/task:0/device:CPU:0", "/job:localhost/replica:0/task:0/device:TPU_SYSTEM:0", "/job:localhost/replica:0/task:0/device:TPU:0", "/job:localhost/replica:0/task:0/device:TPU:1", "/job:localhost/replica:0/task:0/device:TPU:2", "/job:localhost/replica:0/task:0/device:TPU:3"]} {
+  func.func @tiled_2x2(%arg0: tensor<4x6xf32>) -> tensor<4x6xf32> {
+    %0 = "tf_device.cluster_func"(%arg0) {_replication_info = "c", _xla_compile_device_type = "TPU", func = @f, num_cores_per_replica = 4 : i64, step_marker_location = "", topology = "\0A\04\02\02\01\01\10\01\18\04\22\10\00\00\00\00\01\00\00\00\00\01\00\00\01\01\00\00", device_assignment = [0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0], input_sharding_configuration = ["{devices=[2,2]0,1,2,3}"], output_sharding_configuration = ["{devices=[2,2]3,2,1,0}"], use_spmd_for_xla_partitioning = false} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+    func.return %0 : tensor<4x6xf32>
+  }
+  func.func private @f(%arg0: tensor<4x6xf32>) -> tensor<4x6xf32> {
+    func.return %arg0 : tensor<4x6xf32>
+  }
+}
