@@ -94,6 +94,8 @@ def prepare(device_program: str):
         messages = "; ".join(d.message for d in err.error_diagnostics) or str(err)
         raise LegalizationError(f"tfmlir's preparation for TensorFlow's legalization failed: "
                                 f"{messages}") from None
+    with context, ir.Location.unknown():
+        _all_reduce_to_cross_replica_sum(module)
     foreign = []
 
     def visit(op):
@@ -106,6 +108,55 @@ def prepare(device_program: str):
     if foreign:
         return None
     return tfmlir.print_ir(module, debug_info=True)
+
+
+def _all_reduce_to_cross_replica_sum(module):
+    """Every ``tf.XlaAllReduce`` over replicas (``mode = "CrossReplica"``) summing (``reduce_op =
+    "Add"``) or averaging (``"Mean"``: the sum divided by the size of the replica groups) becomes a
+    ``tf.CrossReplicaSum`` over the same groups, which TensorFlow's legalization lowers for
+    XLA:CPU (its XlaAllReduce kernel exists for TPUs only). ``tf-xla-broadcast`` creates such sums
+    for the values a replicated computation takes from the host. Other reductions are left for
+    the legalization to report."""
+    from mlir import ir
+
+    from ..passes import attributes
+
+    found = []
+
+    def visit(op):
+        if op.name == "tf.XlaAllReduce":
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for op in found:
+        reduce_op = attributes.string(op, "reduce_op")
+        if attributes.string(op, "mode") != "CrossReplica" or reduce_op not in ("Add", "Mean"):
+            continue
+        value, groups = op.operands[0], op.operands[1]
+        group_type = groups.type
+        if reduce_op == "Mean" and not (isinstance(group_type, ir.RankedTensorType)
+                                        and ir.RankedTensorType(group_type).has_static_shape
+                                        and ir.RankedTensorType(group_type).rank == 2):
+            continue  # the group size is not known here
+        ip = ir.InsertionPoint(op)
+        result_type = op.results[0].type
+        total = ir.Operation.create("tf.CrossReplicaSum", results=[result_type], operands=[value, groups],
+                                    loc=op.location, ip=ip).results[0]
+        if reduce_op == "Mean":
+            size = ir.RankedTensorType(group_type).shape[1]
+            element = ir.ShapedType(result_type).element_type
+            scalar = ir.RankedTensorType.get([], element)
+            if isinstance(element, ir.IntegerType):
+                attr = ir.DenseElementsAttr.get_splat(scalar, ir.IntegerAttr.get(element, size))
+            else:
+                attr = ir.DenseElementsAttr.get_splat(scalar, ir.FloatAttr.get(element, float(size)))
+            count = ir.Operation.create("tf.Const", results=[scalar], attributes={"value": attr},
+                                        loc=op.location, ip=ip).results[0]
+            total = ir.Operation.create("tf.Div", results=[result_type], operands=[total, count],
+                                        loc=op.location, ip=ip).results[0]
+        op.results[0].replace_all_uses_with(total)
+        op.erase()
 
 
 def to_stablehlo(device_program: str):
