@@ -65,11 +65,11 @@ module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0", "/job:w
 
 // -----
 
-// A TopologyProto device assignment is not implemented: an explicit failure.
+// A topology that does not describe the module's devices (no tasks): TF's device assignment error.
 
 module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0", "/job:w/replica:0/task:0/device:TPU_SYSTEM:0", "/job:w/replica:0/task:0/device:TPU:0"]} {
   func.func @topology(%arg0: tensor<i32>) -> tensor<i32> {
-    // expected-error @+1 {{a non-empty 'topology' is not supported}}
+    // expected-error @+1 {{error in fetching TPU compilation/execution devices: number of tasks from available TPU devices must be 'num_tasks' in 'topology' (0), got 1}}
     %0 = "tf_device.cluster"() ({
       %1 = "tf.Abs"(%arg0) {_xla_outside_compilation = "oc"} : (tensor<i32>) -> tensor<i32>
       tf_device.return %1 : tensor<i32>

@@ -150,6 +150,23 @@ module attributes {tf.devices = ["/job:worker/replica:0/task:0/device:CPU:0", "/
 
 // -----
 
+// A device assignment over a topology (model parallelism: two cores, here on two hosts): the host
+// of the TPU that logical core 0 is assigned to (coordinate (0, 0, 0, 1): task 1's TPU).
+
+module attributes {tf.devices = ["/job:w/replica:0/task:0/device:CPU:0", "/job:w/replica:0/task:0/device:TPU_SYSTEM:0", "/job:w/replica:0/task:0/device:TPU:0", "/job:w/replica:0/task:1/device:CPU:0", "/job:w/replica:0/task:1/device:TPU_SYSTEM:0", "/job:w/replica:0/task:1/device:TPU:0"]} {
+  // CHECK-LABEL: func @topology_hosts
+  // CHECK: "tf_device.launch"() <{device = "/job:w/replica:0/task:1/device:CPU:0"}>
+  func.func @topology_hosts(%arg0: tensor<i32>) -> tensor<i32> {
+    %0 = "tf_device.cluster"() ({
+      %1 = "tf.Abs"(%arg0) {_xla_outside_compilation = "oc"} : (tensor<i32>) -> tensor<i32>
+      tf_device.return %1 : tensor<i32>
+    }) {num_cores_per_replica = 2, topology = "\0A\04\01\01\01\02\10\02\18\01\22\08\00\00\00\00\00\00\00\01", device_assignment = [0, 0, 0, 1, 0, 0, 0, 0]} : () -> tensor<i32>
+    func.return %0 : tensor<i32>
+  }
+}
+
+// -----
+
 // Nested clusters: an op belongs to its innermost cluster (here replicated,
 // inside a non-replicated one).
 

@@ -18,7 +18,8 @@ from dataclasses import replace
 from mlir import ir
 
 from ..framework import PassFailure
-from .tpu_devices import TPUDeviceError, _system_devices, _tpu_devices
+from .tpu_devices import (TPUDeviceError, _system_devices, _tpu_devices, compilation_and_execution_devices,
+                          device_coordinates)
 from ...device_names import (TPU_REPLICATED_CORE, ParsedName, is_complete_specification,  # noqa: F401
                              is_tpu_replicated_core, name_to_string, parse_full_name)
 
@@ -201,13 +202,19 @@ def _full_mesh_hosts(cluster, devices):
         if len(tpus) != counts[0]:
             fail(prefix + f"expected the number of TPU devices per host to be {counts[0]}, got "
                  f"{len(tpus)}")
-    topology = ir.StringAttr(attributes[TOPOLOGY_ATTR]).value
+    topology = ir.StringAttr(attributes[TOPOLOGY_ATTR]).value_bytes
+    cores = num_cores_per_replica(cluster)
     if topology:
-        fail(f"cannot determine the host device for outside compilation: a non-empty "
-             f"'{TOPOLOGY_ATTR}' is not supported", True)
+        # A device assignment over the topology's cores (model parallelism): the host of each
+        # core's TPU.
+        try:
+            _, execution = compilation_and_execution_devices(
+                devices, 1, cores, topology, device_coordinates(assignment))
+        except TPUDeviceError as error:
+            fail(prefix + str(error))
+        return [host for _, host in execution[0]]
     if len(assignment):
         fail(prefix + f"'{DEVICE_ASSIGNMENT_ATTR}' must not be set when '{TOPOLOGY_ATTR}' is not set")
-    cores = num_cores_per_replica(cluster)
     if cores != 1:
         fail(prefix + f"'{NUM_CORES_PER_REPLICA_ATTR}' must be equal to 1, got {cores}")
     if not first:
