@@ -109,35 +109,67 @@ def device_count(platform: str = "cpu") -> int:
     return len(backend(platform).local_devices())
 
 
-def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1, host_callbacks=()):
-    """Compiles StableHLO text for `num_replicas` devices.
+def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1, num_partitions: int = 1,
+            device_ids=None, host_callbacks=()):
+    """Compiles StableHLO text for `num_replicas` replicas of `num_partitions` partitions each.
 
-    Returns (executable, devices, (argument types, result types) of ``main``
-    as MLIR type strings, {argument index: result index} of its
-    ``tf.aliasing_output`` attributes)), all read from the same parse.
+    With `num_partitions` > 1 XLA's SPMD partitioner splits the program by the
+    ``mhlo.sharding`` attributes of ``main``'s arguments and results and of
+    its sharding custom calls; `device_ids` (num_replicas rows of
+    num_partitions XLA device ids: the device of replica r, partition p) is
+    the device assignment, devices 0..R*P-1 row-major when None (with one
+    partition: the replicas on the first `num_replicas` devices).
+
+    Returns (executable, devices (in the executable's order: replica-major,
+    partition-minor), (argument types, result types) of ``main`` as MLIR type
+    strings, {argument index: result index} of its ``tf.aliasing_output``
+    attributes)), all read from the same parse.
     """
     s = _load()
     client = backend(platform)
-    devices = client.local_devices()
-    if len(devices) < num_replicas:
-        raise ValueError(f"{num_replicas} replicas need {num_replicas} {platform} devices, "
-                         f"{len(devices)} are available")
-    devices = devices[:num_replicas]
+    available = client.local_devices()
+    count = num_replicas * num_partitions
+    if len(available) < count:
+        what = (f"{num_replicas} replicas" if num_partitions == 1 else
+                f"{num_replicas} replica(s) of {num_partitions} partitions")
+        raise ValueError(f"{what} need {count} {platform} devices, {len(available)} are available")
+    if device_ids is None:
+        devices = available[:count]
+        ids = [[devices[r * num_partitions + p].id for p in range(num_partitions)] for r in range(num_replicas)]
+    else:
+        ids = [[int(i) for i in row] for row in device_ids]
+        by_id = {d.id: d for d in available}
+        if len(ids) != num_replicas or any(len(row) != num_partitions for row in ids):
+            raise ValueError(f"the device assignment {ids} is not {num_replicas} x {num_partitions}")
+        flat = [i for row in ids for i in row]
+        if len(set(flat)) != len(flat) or any(i not in by_id for i in flat):
+            raise ValueError(f"the device assignment {ids} must name distinct {platform} devices of "
+                             f"{sorted(by_id)}")
+        devices = [by_id[i] for i in flat]
     with s["jax_mlir"].make_ir_context():
         module = s["jax_ir"].Module.parse(stablehlo_text)
         signature = _main_signature(module, s["jax_ir"])
     xc = s["xla_client"]
     options = xc.CompileOptions()
-    assignment = xc.DeviceAssignment.create(np.array([d.id for d in devices]).reshape(num_replicas, 1))
+    assignment = xc.DeviceAssignment.create(np.array(ids, dtype=np.int64).reshape(num_replicas, num_partitions))
     options.num_replicas = num_replicas
     options.device_assignment = assignment
-    options.executable_build_options.num_replicas = num_replicas
-    options.executable_build_options.device_assignment = assignment
+    build = options.executable_build_options
+    build.num_replicas = num_replicas
+    build.device_assignment = assignment
+    if num_partitions > 1:
+        options.num_partitions = num_partitions
+        build.num_partitions = num_partitions
+        build.use_spmd_partitioning = True
+        # The program carries GSPMD's mhlo.sharding attributes (XLA falls back to GSPMD's
+        # propagation for them anyway, with a warning).
+        build.use_shardy_partitioner = False
     device_list = xc.DeviceList(tuple(devices))
     # The on-disk cache holds executables without host callbacks (those hold Python objects).
     store = cache.default() if not host_callbacks else None
     if store is not None:
         entry = cache.key("executable", *_compiler_identity(client, devices), str(num_replicas),
+                          *((f"partitions={num_partitions}", f"assignment={ids}") if num_partitions > 1 else ()),
                           stablehlo_text)
         data = store.get("executable", entry)
         if data is not None:
@@ -155,6 +187,96 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
         if data is not None:
             store.put("executable", entry, data)
     return executable, devices, signature
+
+
+def partition_main(stablehlo_text: str, arguments, results) -> str:
+    """`stablehlo_text` with ``main``'s arguments and results given the shardings of a
+    partitioned (SPMD) compilation, in the per-device form the runtime exchanges.
+
+    `arguments` / `results`: per argument / result of ``main``, (serialized
+    xla.OpSharding, tiles) where tiles is None (the value is whole on every
+    device: replicated or maximal) or the number of tiles of each dimension:
+    ``main`` then takes / returns each device's tile (every dimension divided
+    by its tiles, rounded up), marked ``{manual}``, and converts it to the full
+    value with the sharding (``SPMDShardToFullShape``; a result: ``Sharding``
+    then ``SPMDFullToShardShape``), as jax's shard_map does. Every
+    ``mhlo.sharding`` of ``main``'s signature is replaced by the given one.
+    (Besides giving the devices' shapes in ``main``'s signature, manual results
+    are what PJRT's executable wrapper accepts with replicas: a tiled result
+    with more than one replica aborts it.)
+    """
+    s = _load()
+    ir = s["jax_ir"]
+    with s["jax_mlir"].make_ir_context(), ir.Location.unknown():
+        module = ir.Module.parse(stablehlo_text)
+        main = _main(module, ir)
+        if main is None:
+            raise ValueError("the device program has no function @main")
+        ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+        inputs, outputs = list(ftype.inputs), list(ftype.results)
+        if len(arguments) != len(inputs) or len(results) != len(outputs):
+            raise ValueError(f"@main takes {len(inputs)} argument(s) and returns {len(outputs)}; "
+                             f"{len(arguments)} and {len(results)} shardings were given")
+        block = main.regions[0].blocks[0]
+        manual = ir.StringAttr.get("{manual}")
+
+        def shard_type(t, tiles, what):
+            ranked = ir.RankedTensorType(t)
+            shape = list(ranked.shape)
+            if len(tiles) != len(shape) or any(ir.ShapedType.is_dynamic_size(d) for d in shape):
+                raise ValueError(f"{what} {t} cannot be split into {tiles} tiles")
+            return ir.RankedTensorType.get([-(-d // n) for d, n in zip(shape, tiles)], ranked.element_type)
+
+        def attrs_with(old, sharding):
+            entries = {} if old is None else {a.name: a.attr for a in ir.DictAttr(old)}
+            entries["mhlo.sharding"] = sharding
+            return ir.DictAttr.get(entries)
+
+        old_args = list(ir.ArrayAttr(main.attributes["arg_attrs"])) if "arg_attrs" in main.attributes else []
+        old_results = list(ir.ArrayAttr(main.attributes["res_attrs"])) if "res_attrs" in main.attributes else []
+        new_inputs, arg_attrs = [], []
+        for i, (data, tiles) in enumerate(arguments):
+            sharding = ir.StringAttr.get(bytes(data))
+            t = inputs[i]
+            if tiles is not None:
+                argument = block.arguments[i]
+                shard = shard_type(t, tiles, f"argument {i}")
+                argument.set_type(shard)
+                ip = ir.InsertionPoint.at_block_begin(block)
+                full = ir.Operation.create(
+                    "stablehlo.custom_call", results=[t], operands=[argument],
+                    attributes={"call_target_name": ir.StringAttr.get("SPMDShardToFullShape"),
+                                "mhlo.sharding": sharding}, loc=argument.location, ip=ip)
+                argument.replace_all_uses_except(full.result, full)
+                t, sharding = shard, manual
+            new_inputs.append(t)
+            arg_attrs.append(attrs_with(old_args[i] if i < len(old_args) else None, sharding))
+        terminator = list(block.operations)[-1]
+        new_outputs, res_attrs = [], []
+        for j, (data, tiles) in enumerate(results):
+            sharding = ir.StringAttr.get(bytes(data))
+            t = outputs[j]
+            if tiles is not None:
+                shard = shard_type(t, tiles, f"result {j}")
+                ip = ir.InsertionPoint(terminator)
+                value = terminator.operands[j]
+                marked = ir.Operation.create(
+                    "stablehlo.custom_call", results=[t], operands=[value],
+                    attributes={"call_target_name": ir.StringAttr.get("Sharding"), "mhlo.sharding": sharding},
+                    loc=terminator.location, ip=ip)
+                local = ir.Operation.create(
+                    "stablehlo.custom_call", results=[shard], operands=[marked.result],
+                    attributes={"call_target_name": ir.StringAttr.get("SPMDFullToShardShape"),
+                                "mhlo.sharding": manual}, loc=terminator.location, ip=ip)
+                terminator.operands[j] = local.result
+                t, sharding = shard, manual
+            new_outputs.append(t)
+            res_attrs.append(attrs_with(old_results[j] if j < len(old_results) else None, sharding))
+        main.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(new_inputs, new_outputs))
+        main.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
+        main.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
+        module.operation.verify()
+        return module.operation.get_asm(enable_debug_info=True)
 
 
 def _compiler_identity(client, devices):

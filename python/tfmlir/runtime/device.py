@@ -1,4 +1,4 @@
-"""Device programs: legalized once, compiled per (argument shapes, replica count), run on XLA.
+"""Device programs: legalized once, compiled per (argument shapes, replica and partition count), run on XLA.
 
 A :class:`DeviceProgram` holds the tf-dialect module of one
 ``tf._TPUCompileMlir`` (entry ``main``). :meth:`DeviceProgram.executable`
@@ -128,13 +128,23 @@ def collective_problem(kind, rows, num_replicas):
 
 
 class Executable:
-    """A compiled device program for one argument signature and replica count."""
+    """A compiled device program for one argument signature, replica count and partition count.
 
-    def __init__(self, stablehlo_text, num_replicas, host_callbacks=(), platform="cpu"):
+    With partitions (``num_partitions`` > 1, XLA's SPMD partitioner; the
+    program's ``main`` in the per-device form of :func:`._jaxlib.partition_main`)
+    the executable runs on ``num_replicas * num_partitions`` devices,
+    ``devices`` in replica-major order; :meth:`run` takes and returns values
+    per device in that order.
+    """
+
+    def __init__(self, stablehlo_text, num_replicas, host_callbacks=(), platform="cpu", num_partitions=1,
+                 device_ids=None):
         self.stablehlo = stablehlo_text
         self.num_replicas = num_replicas
+        self.num_partitions = num_partitions
         self._executable, self.devices, (arguments, results, aliases) = _jaxlib.compile(
-            stablehlo_text, platform=platform, num_replicas=num_replicas, host_callbacks=host_callbacks)
+            stablehlo_text, platform=platform, num_replicas=num_replicas, num_partitions=num_partitions,
+            device_ids=device_ids, host_callbacks=host_callbacks)
         self.arguments = [type_info(t) for t in arguments]
         self.results = [type_info(t) for t in results]
         # {argument index: result index} of main's tf.aliasing_output attributes: the variable
@@ -145,11 +155,12 @@ class Executable:
         self._place = _jaxlib.argument_placer(self.arguments, self.devices, copied=set(aliases))
 
     def run(self, per_replica_args):
-        """`per_replica_args[r][i]` is argument i of replica r; returns per-replica result lists."""
+        """`per_replica_args[r][i]` is argument i of replica r (of device r in :attr:`devices`'
+        order, with partitions); returns per-replica (per-device) result lists."""
         outputs, _placed, _kept = self._run(per_replica_args, ())
-        if self.num_replicas == 1:
+        if len(self.devices) == 1:
             return [[out[0] for out in outputs]]
-        return [[outputs[k][r] for k in range(len(outputs))] for r in range(self.num_replicas)]
+        return [[outputs[k][r] for k in range(len(outputs))] for r in range(len(self.devices))]
 
     def run_single(self, args, keep=()):
         """One replica, whose arguments may also be device arrays of this executable's device
@@ -160,32 +171,40 @@ class Executable:
         return [out[0] for out in outputs], placed, {k: v[0] for k, v in kept.items()}
 
     def _run(self, per_replica_args, keep):
-        if len(per_replica_args) != self.num_replicas:
-            raise DeviceProgramError(f"expected arguments for {self.num_replicas} replicas, "
-                                     f"got {len(per_replica_args)}")
+        if len(per_replica_args) != len(self.devices):
+            what = (f"{self.num_replicas} replicas" if self.num_partitions == 1 else
+                    f"{len(self.devices)} devices ({self.num_replicas} replica(s) x "
+                    f"{self.num_partitions} partitions)")
+            raise DeviceProgramError(f"expected arguments for {what}, got {len(per_replica_args)}")
         count = len(self.arguments)
         columns = []
         for i, (shape, dtype) in enumerate(self.arguments):
             column = []
             for r, args in enumerate(per_replica_args):
                 if len(args) != count:
-                    raise DeviceProgramError(f"replica {r}: expected {count} arguments, got {len(args)}")
+                    raise DeviceProgramError(f"{self._who(r)}: expected {count} arguments, got {len(args)}")
                 value = args[i]
                 if type(value) is not np.ndarray:
                     # A device array of this device is used as it is, except where the program
                     # may write the argument (then it is copied, as numpy).
-                    if not (self.num_replicas == 1 and i not in self.aliases
+                    if not (len(self.devices) == 1 and i not in self.aliases
                             and _jaxlib.is_device_array(value) and value.devices() == {self.devices[0]}):
                         value = np.asarray(value)
                 if value.dtype != dtype or value.shape != shape:
                     raise DeviceProgramError(
-                        f"replica {r}, argument {i}: expected {dtype.name}{list(shape)}, "
+                        f"{self._who(r)}, argument {i}: expected {dtype.name}{list(shape)}, "
                         f"got {value.dtype.name}{list(value.shape)}")
                 column.append(value)
             columns.append(column)
         placed = self._place(columns)
         outputs, kept = _jaxlib.execute(self._executable, placed, keep)
         return outputs, placed, kept
+
+    def _who(self, k):
+        """Device `k` of :attr:`devices` in messages: its replica (and partition)."""
+        if self.num_partitions == 1:
+            return f"replica {k}"
+        return f"replica {k // self.num_partitions}, partition {k % self.num_partitions}"
 
     def release(self):
         """Drops the compiled executable (and the host callbacks it holds)."""

@@ -182,6 +182,7 @@ class RunState:
         self.alive = {}      # replica -> set of participant ids
         self.waiting = {}    # replica -> {participant: key}
         self.device_participant = {}
+        self.meetings = {}   # key -> ReplicaGroup: threads meeting at each device execution
         self.error = None
         self._ids = 0
         self.callback_seconds = 0.0
@@ -202,7 +203,22 @@ class RunState:
         with self.cond:
             if self.error is None:
                 self.error = exc
+            for meeting in self.meetings.values():  # nobody waits for a thread that failed
+                meeting.abort()
             self.cond.notify_all()
+
+    def meeting(self, key, n):
+        """The :class:`ReplicaGroup` of `n` threads meeting under `key` in this run (made by the
+        first to ask; aborted when any thread of the run fails)."""
+        with self.cond:
+            found = self.meetings.get(key)
+            if found is None:
+                found = self.meetings[key] = ReplicaGroup(n)
+                if self.error is not None:
+                    found.abort()
+            elif found.n != n:
+                raise RunError(f"{n} threads meet at a device execution that {found.n} meet at")
+            return found
 
     def put(self, key, replica, values, origin):
         """Sends `values` (numpy arrays) under `key`; `origin` says who sent them (messages)."""
@@ -236,7 +252,8 @@ class RunState:
 
 
 class ReplicaGroup:
-    """The N replica threads of one ``tf_device.replicate``: they meet at each device execution."""
+    """The N replica threads of one ``tf_device.replicate``: they meet at each device execution.
+    (Also the R x C core threads of a model-parallel program's executions: RunState.meeting.)"""
 
     def __init__(self, n):
         self.n = n
@@ -884,6 +901,8 @@ class Builder:
             return Nothing(w)
         if name == "tf.Const":
             return Constant(w, self.constant(op, w), outs[0])
+        if name == "tf.TPUDummyInput":
+            return Constant(w, self.dummy_input(op, w), outs[0])
         if name in ("tf.If", "tf.StatelessIf"):
             branches = [self.function(_sym(op, "then_branch"), w), self.function(_sym(op, "else_branch"), w)]
             return If(w, ins[0], branches, ins[1:], outs, False)
@@ -951,6 +970,19 @@ class Builder:
             return _TF.tf.constant(_TF.tf.make_ndarray(proto))
         except Exception as exc:
             raise ProgramError(f"{w}: the constant cannot be made a TensorFlow tensor: {exc}") from None
+
+    def dummy_input(self, op, w):
+        """``tf.TPUDummyInput``: zeros of its static result type (what ``tf-xla-broadcast`` gives
+        the replicas that do not hold the broadcast value; TensorFlow has a kernel for TPUs only)."""
+        dtype, shape = type_info(op.result.type)
+        if dtype is None or shape is None or dtype == np.dtype(object):
+            raise ProgramError(f"{w}: a dummy input of type {op.result.type} cannot be made (it needs a "
+                               f"static shape and a numeric element type)")
+        size = _materialised_bytes(op.result.type)
+        if size is not None and size > _T.MAX_EXPANDED_BYTES:
+            raise ProgramError(f"{w}: the dummy input {op.result.type} would take {size} bytes on the "
+                               f"host; the runtime materialises at most {_T.MAX_EXPANDED_BYTES} bytes")
+        return np.zeros(shape, dtype)
 
     def tf_op(self, op, w, func, ins, outs):
         try:

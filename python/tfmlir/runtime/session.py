@@ -58,11 +58,12 @@ class _Status:
 
 class ProgramKey:
     """A ``_TPUCompileMlir`` program key: the compiled device program it names (and the
-    compile op's record: what its metadata says)."""
+    compile op's record: what its metadata says), for logical core `core` (program#core)."""
 
-    def __init__(self, program, compiled=None):
+    def __init__(self, program, compiled=None, core=0):
         self.program = program
         self.compiled = compiled
+        self.core = core
 
 
 class _Compiled:
@@ -70,14 +71,17 @@ class _Compiled:
     of the ops using it) and what its metadata asks for (`replicas`: the metadata's num_replicas,
     None when it gives none; `args`: its argument count, None when it describes none)."""
     __slots__ = ("where", "text", "session", "replicas", "args", "_program", "ordinals", "transfers",
-                 "signature")
+                 "signature", "cores", "layout", "executes")
 
-    def __init__(self, where_, text, session, replicas, args):
+    def __init__(self, where_, text, session, replicas, args, layout=None):
         self.where, self.text, self.session, self.replicas, self.args = where_, text, session, replicas, args
         self._program = None
         self.ordinals = set()   # TPU device ordinals the unreplicated TPUExecutes of it run on
         self.transfers = []     # (where, device_ordinal, replicas) of its _XlaRecvAtHost/_XlaSendFromHost
-        self.signature = None   # the device program's main: ([(type text, facts)], result count)
+        self.signature = None   # the device program's main: [(type text, facts)] of inputs, of results
+        self.layout = layout    # _Partitioning of a program of several cores per replica, else None
+        self.cores = layout.cores if layout is not None else 1
+        self.executes = []      # (core, (parallel_execute, region) or None, where) of its TPUExecutes
 
     def check_transfers(self):
         """A host transfer with a fixed ``device_ordinal`` meets the program only on that device
@@ -97,13 +101,129 @@ class _Compiled:
     @property
     def program(self):
         if self._program is None:
-            self._program = self.session._device_program(self.text, self.where)
+            self._program = self.session._device_program(self.text, self.where, self.layout)
         return self._program
+
+    def check_executes(self):
+        """The TPUExecutes of a program of several cores per replica meet for one execution:
+        exactly one per logical core, each in its own region of one tf_device.parallel_execute
+        (else some would wait for cores that never come)."""
+        if self.layout is None or not self.executes:
+            return
+        cores = sorted(core for core, _, _ in self.executes)
+        places = {place for _, place, _ in self.executes}
+        parents = {place[0] if place is not None else None for place in places}
+        if cores != list(range(self.cores)) or len(places) != self.cores or len(parents) != 1 or None in parents:
+            listed = "; ".join(f"core {core}: {w}" for core, _, w in self.executes)
+            raise ProgramError(
+                f"{self.where}: the program runs on {self.cores} cores per replica, which execute it "
+                f"together: it needs one TPUExecute per core, each in its own region of one "
+                f"tf_device.parallel_execute (found {listed})")
 
     def check_replicas(self, n, where_, error):
         if self.replicas is not None and self.replicas != n:
             raise error(f"{where_}: the program of {self.where} is compiled for {self.replicas} replica(s) "
                         f"(its metadata's num_replicas) but runs on {n}")
+
+
+class _Partitioning:
+    """How the C logical cores of a model-parallel program (num_cores_per_replica = C > 1) share
+    its arguments and results, from its TPUCompileMetadataProto, as tf-tpu-rewrite distributed
+    them over the cores' TPUExecutes (``xla_protos.sharding_cores``).
+
+    The C TPUExecutes of one replica run as one execution of the program compiled by XLA's SPMD
+    partitioner (partition c = core c). Core c's TPUExecute takes the arguments i whose sharding
+    involves core c (in order): a replicated argument whole, a split one core c's tile, a
+    MAXIMAL one only on its core; partition c's argument i is core c's operand where it takes
+    i, else the owning core's (XLA's partitioner reads a maximal argument on its device only,
+    but every partition has the full shape). Results likewise: core c returns the results whose
+    sharding involves it (tiles of split results, replicated results whole, maximal ones on
+    their core).
+    """
+
+    def __init__(self, meta, signature, where_):
+        from ..passes.lib import tpu_tiles
+        from ..shapes import xla_protos
+
+        cores = self.cores = meta.num_cores_per_replica
+        inputs, results = signature if signature is not None else (None, None)
+        if inputs is None:
+            raise ProgramError(f"{where_}: the device program's @main cannot be read, so its "
+                               f"{cores} cores' shares of it cannot be told")
+        if len(meta.retvals) != len(results):
+            raise ProgramError(f"{where_}: the metadata describes {len(meta.retvals)} result(s), the device "
+                               f"program's @main returns {len(results)}: a program of {cores} cores per "
+                               "replica needs every result's sharding")
+
+        def share(sharding_message, what, facts):
+            data = sharding_message.SerializeToString()
+            sharding = xla_protos.parse_op_sharding(data)
+            if sharding is None:
+                raise ProgramError(f"{where_}: the sharding of {what} is not an xla.OpSharding")
+            names = xla_protos.SHARDING_TYPES
+            kind = names[sharding.type] if 0 <= sharding.type < len(names) else f"type-{sharding.type}"
+            held = xla_protos.sharding_cores(sharding, cores)
+            if held is None or sharding.last_tile_dims:
+                raise ProgramError(f"{where_}: {what} has a {kind} sharding"
+                                   f"{' with last_tile_dims' if held is not None else ''}; the runtime "
+                                   "runs replicated, maximal and tiled shardings")
+            if any(not 0 <= c < cores for c in held):
+                raise ProgramError(f"{where_}: the {kind} sharding of {what} names core(s) {held}; the "
+                                   f"program has {cores} cores per replica")
+            tiles = None
+            if xla_protos.is_split(sharding):
+                if sorted(held) != list(range(cores)):
+                    raise ProgramError(f"{where_}: the tiled sharding of {what} assigns its tiles to cores "
+                                       f"{held}; XLA's partitioner needs each of the {cores} cores once")
+                shape = facts[1] if facts is not None else None
+                if shape is None or any(d < 0 for d in shape):
+                    raise ProgramError(f"{where_}: {what} is tiled but has no static shape")
+                try:
+                    split = tpu_tiles.split_dimensions(sharding)
+                except tpu_tiles.TileError as exc:
+                    raise ProgramError(f"{where_}: {what}: {exc}") from None
+                dims = len(sharding.tile_assignment_dimensions) - (1 if sharding.replicate_on_last_tile_dim else 0)
+                if dims != len(shape):
+                    raise ProgramError(f"{where_}: the tiled sharding of {what} has {dims} tile dimension(s) "
+                                       f"for a rank-{len(shape)} value")
+                tiles = tuple(split.get(d, 1) for d in range(len(shape)))
+                held = sorted(set(held))
+            elif sharding.type == xla_protos.SHARDING_REPLICATED:
+                data = b"\x08\x00"  # {replicated} (an empty message reads as that too, explicitly)
+            return data, tiles, held
+
+        self.arguments, self.results = [], []   # per argument / result: (sharding, tiles or None)
+        self.arg_cores, self.result_cores = [], []
+        self.arg_facts = []  # per argument: (DataType, per-core shape) as the cores' TPUExecutes take it
+        for i, (arg, (_t, facts)) in enumerate(zip(meta.args, inputs)):
+            data, tiles, held = share(arg.sharding, f"argument {i}", facts)
+            self.arguments.append((data, tiles))
+            self.arg_cores.append(held)
+            if facts is not None and tiles is not None:
+                facts = (facts[0], tuple(-(-d // n) for d, n in zip(facts[1], tiles)))
+            self.arg_facts.append(facts)
+        for j, (retval, (_t, facts)) in enumerate(zip(meta.retvals, results)):
+            data, tiles, held = share(retval.sharding, f"result {j}", facts)
+            self.results.append((data, tiles))
+            self.result_cores.append(held)
+        self.core_args = [[i for i, held in enumerate(self.arg_cores) if c in held] for c in range(cores)]
+        self.core_results = [[j for j, held in enumerate(self.result_cores) if c in held] for c in range(cores)]
+        # Partition c's argument i: (core, position in that core's operands).
+        self.sources = []
+        for c in range(cores):
+            row = []
+            for i, held in enumerate(self.arg_cores):
+                owner = c if c in held else held[0]
+                row.append((owner, self.core_args[owner].index(i)))
+            self.sources.append(row)
+        self.assignment = None  # [replica][core] -> XLA device id, from the metadata
+        if meta.HasField("device_assignment"):
+            computations = meta.device_assignment.computation_devices
+            replicas = meta.device_assignment.replica_count
+            self.assignment = [[int(computations[c].replica_device_ids[r]) for c in range(cores)]
+                               for r in range(replicas)]
+        self.key = (tuple(self.arguments), tuple(self.results),
+                    None if self.assignment is None else tuple(map(tuple, self.assignment)))
 
 
 class _PlaceholderKey:
@@ -114,9 +234,10 @@ class DeviceProgram:
     """One ``_TPUCompileMlir`` device program: legalized and host transfers made callbacks
     when the session is built; compiled per replica count on first use."""
 
-    def __init__(self, session, text, where_):
+    def __init__(self, session, text, where_, layout=None):
         self.session = weakref.ref(session)
         self.where = where_
+        self.layout = layout
         t0 = time.perf_counter()
         self.source = _device.DeviceProgram(text)
         try:
@@ -127,6 +248,16 @@ class DeviceProgram:
             self.text, self.groups = host_transfer.rewrite(stablehlo, platform=session.platform)
         except host_transfer.HostTransferError as exc:
             raise ProgramError(f"{where_}: {exc}") from None
+        if layout is not None:
+            if self.groups:
+                raise ProgramError(f"{where_}: the device program has host computations (outside "
+                                   f"compilation); the runtime runs those in programs of one core per "
+                                   f"replica, this one has {layout.cores}")
+            try:
+                self.text = _jaxlib.partition_main(self.text, layout.arguments, layout.results)
+            except Exception as exc:  # noqa: BLE001 - ValueError, or jaxlib's MLIR errors
+                raise ProgramError(f"{where_}: the device program cannot be partitioned over "
+                                   f"{layout.cores} cores: {exc}") from None
         # Cross-replica collectives, checked per replica count before XLA compiles.
         self.collectives = _device.collectives(self.text)
         session._timings["legalize"] += time.perf_counter() - t0
@@ -149,14 +280,21 @@ class DeviceProgram:
                 session = self.session()
                 t0 = time.perf_counter()
                 callbacks = [self._callback(g) for g in self.groups]
+                partitions, ids = 1, None
+                if self.layout is not None:
+                    partitions, ids = self.layout.cores, self.layout.assignment
+                    if ids is not None and len(ids) != num_replicas:
+                        ids = None  # (the replica count is checked against the metadata's)
                 try:
-                    found = _device.Executable(self.text, num_replicas, callbacks, session.platform)
+                    found = _device.Executable(self.text, num_replicas, callbacks, session.platform,
+                                               num_partitions=partitions, device_ids=ids)
                 except Exception as exc:  # noqa: BLE001 - XLA's parser/compiler errors, of jaxlib's classes
                     raise ProgramError(f"{self.where}: the device program cannot be compiled: {exc}") from None
                 took = time.perf_counter() - t0
                 session._timings["compile"] += took
+                cores = f" x {self.layout.cores} cores" if self.layout is not None else ""
                 session._progress(f"compiled the device program of {self.where} for {num_replicas} "
-                                  f"replica(s) in {took:.2f} s", took)
+                                  f"replica(s){cores} in {took:.2f} s", took)
                 self._executables[num_replicas] = found
             return found
 
@@ -224,6 +362,18 @@ class DeviceProgram:
             session._timings["execute"] += time.perf_counter() - t0
             session._timings["executions"] += 1
 
+    def run_partitioned(self, executable, everyone, state, where_):
+        """One execution of a model-parallel program: `everyone[r * C + c]` is what core c of
+        replica r offers (its TPUExecute's operands); returns each one's results."""
+        layout = self.layout
+        cores = layout.cores
+        per_device = []
+        for k in range(len(everyone)):
+            r, c = divmod(k, cores)
+            per_device.append([everyone[r * cores + owner][position] for owner, position in layout.sources[c]])
+        outputs = self.run(executable, per_device, state, where_)
+        return [[outputs[k][j] for j in layout.core_results[k % cores]] for k in range(len(everyone))]
+
     def release(self):
         with self._lock:
             for e in self._executables.values():
@@ -239,7 +389,9 @@ class _Compile(H.Step):
 
     def run(self, frame, ctx):
         frame[self.outs[0]] = _Status()
-        frame[self.outs[1]] = ProgramKey(self.compiled.program, self.compiled)
+        program = self.compiled.program
+        for core, slot in enumerate(self.outs[1:]):
+            frame[slot] = ProgramKey(program, self.compiled, core)
 
 
 class _CompileAssert(H.Step):
@@ -266,6 +418,8 @@ class _Execute(H.Step):
         key = frame[self.key]
         if not isinstance(key, ProgramKey):
             raise RunError(f"{self.where}: the program key operand is not a _TPUCompileMlir program key")
+        if key.compiled is not None and key.compiled.layout is not None:
+            return self._run_partitioned(frame, ctx, key)
         program = key.program
         group = ctx.group
         if key.compiled is not None:
@@ -280,39 +434,75 @@ class _Execute(H.Step):
                 return self._run_values(frame, ctx, program, executable)
             values = [H.to_numpy(frame[slot]) for slot in self.args]
         else:
-            values = []
-            for i, slot in enumerate(self.args):
-                v = frame[slot]
-                if i in self.resources:
-                    H.RESIDENT.before_host_use(v, True)
-                    v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
-                values.append(H.to_numpy(v))
+            values = self._read_operands(frame)
         ctx.run.device_participant[ctx.replica] = ctx.participant
         if group is not None:
             outputs = group.execute(ctx.replica, values,
                                     lambda all_args: program.run(executable, all_args, ctx.run, self.where))
         else:
             outputs = program.run(executable, [values], ctx.run, self.where)[0]
-        if not self.resources:  # no variables, no updates (merged updates are of resource operands)
-            rest = outputs
-        else:
-            updates = self._updates(executable)
-            for arg, out in updates.items():
-                tensor = H.to_tensor(outputs[out])
-                H.RESIDENT.before_host_use(frame[self.args[arg]], False)
-                H.eager(self.where, "AssignVariableOp", 0, [frame[self.args[arg]], tensor],
-                        ("dtype", self.resources[arg], "validate_shape", False))
-            updated = set(updates.values())
-            rest = [o for k, o in enumerate(outputs) if k not in updated]
-        self._set_results(frame, rest)
+        self._set_results(frame, self._assign_updates(frame, outputs, self._updates(executable)))
 
-    def _updates(self, executable):
-        """{resource operand index: program output index} of the variables the program writes."""
+    def _read_operands(self, frame):
+        """The operands as numpy arrays, a resource operand's variable read by TensorFlow."""
+        values = []
+        for i, slot in enumerate(self.args):
+            v = frame[slot]
+            if i in self.resources:
+                H.RESIDENT.before_host_use(v, True)
+                v = H.eager(self.where, "ReadVariableOp", 1, [v], ("dtype", self.resources[i]))[0]
+            values.append(H.to_numpy(v))
+        return values
+
+    def _assign_updates(self, frame, outputs, updates):
+        """Assigns the variable updates among `outputs` (`updates`: resource operand index ->
+        output index) to their variables; returns the other outputs."""
+        if not self.resources:  # no variables, no updates (merged updates are of resource operands)
+            return outputs
+        for arg, out in updates.items():
+            tensor = H.to_tensor(outputs[out])
+            H.RESIDENT.before_host_use(frame[self.args[arg]], False)
+            H.eager(self.where, "AssignVariableOp", 0, [frame[self.args[arg]], tensor],
+                    ("dtype", self.resources[arg], "validate_shape", False))
+        updated = set(updates.values())
+        return [o for k, o in enumerate(outputs) if k not in updated]
+
+    def _updates(self, executable, layout=None, core=0):
+        """{resource operand index: program output index} of the variables the program writes
+        (with `layout`: of core `core`'s operands and results)."""
         updates = dict(self.merged_updates)
         for arg, out in executable.aliases.items():
+            if layout is not None:
+                if arg not in layout.core_args[core] or out not in layout.core_results[core]:
+                    continue
+                arg, out = layout.core_args[core].index(arg), layout.core_results[core].index(out)
             if arg in self.resources and arg not in updates:
                 updates[arg] = out
         return updates
+
+    def _run_partitioned(self, frame, ctx, key):
+        """Core `key.core` of a model-parallel program: the C cores' TPUExecutes of every replica
+        meet (R x C threads) and one of them runs the program once, partitioned by XLA
+        (:meth:`DeviceProgram.run_partitioned`). Variables are read from TensorFlow and their
+        updates assigned back (no device-resident copies)."""
+        compiled, core = key.compiled, key.core
+        layout = compiled.layout
+        group = ctx.group
+        replicas = group.n if group is not None else 1
+        compiled.check_replicas(replicas, self.where, RunError)
+        program = key.program
+        executable = program.executable(replicas)
+        taken = layout.core_args[core]
+        if len(self.args) != len(taken):
+            raise RunError(f"{self.where}: core {core} of the program of {compiled.where} takes {len(taken)} "
+                           f"argument(s) (the program's {taken}), the op has {len(self.args)}")
+        values = self._read_operands(frame)
+        meeting = ctx.run.meeting(compiled, replicas * layout.cores)
+        outputs = meeting.execute(ctx.replica * layout.cores + core, values,
+                                  lambda everyone: program.run_partitioned(executable, everyone, ctx.run,
+                                                                           self.where))
+        updates = self._updates(executable, layout, core)
+        self._set_results(frame, self._assign_updates(frame, outputs, updates))
 
     def _set_results(self, frame, rest):
         if len(rest) != len(self.outs):
@@ -453,10 +643,15 @@ class _TPUSteps:
     def step(self, builder, op, name, w, fname, func, ins, outs):
         from mlir import ir
         if name == "tf._TPUCompileMlir":
-            if len(outs) != 2:
-                raise ProgramError(f"{w}: {len(outs) - 1} program keys (cores per replica); the runtime runs "
-                                   "one core per replica")
-            return _Compile(w, self._compile_record(op, w), outs)
+            compiled = self._compile_record(op, w)
+            if len(outs) - 1 != compiled.cores:
+                if compiled.layout is None and len(outs) > 2:
+                    raise ProgramError(f"{w}: {len(outs) - 1} program keys (cores per replica) but no "
+                                       "metadata telling how the cores share the program's arguments and "
+                                       "results")
+                raise ProgramError(f"{w}: {len(outs) - 1} program key(s), but the metadata's "
+                                   f"num_cores_per_replica is {compiled.cores}")
+            return _Compile(w, compiled, outs)
         if name == "tf.TPUCompileSucceededAssert":
             return _CompileAssert(w, ins[0])
         if name in ("tf.TPUExecute", "tf.TPUExecuteAndUpdateVariables"):
@@ -477,15 +672,29 @@ class _TPUSteps:
                                        f"operands {sorted(resources)}, one update index each")
                 merged = {r: u for r, u in zip(reads, updates) if u >= 0}
             self._check_execute_device(builder, op, w)
-            compiled = self._program_of(op.operands[len(operands) - 1], w)
+            compiled, core = self._key_source(op.operands[len(operands) - 1], w)
             if compiled is not None:
                 compiled.check_replicas(builder.replicas, w, ProgramError)
                 if builder.replicas == 1:
                     compiled.ordinals.add(_launch_ordinal(op, w))
-                if compiled.args is not None and compiled.args != len(operands) - 1:
-                    raise ProgramError(f"{w}: {len(operands) - 1} program argument(s), the metadata of "
-                                       f"{compiled.where} describes {compiled.args}")
-                _check_execute_operands(operands[:-1], compiled, w)
+                layout = compiled.layout
+                if layout is None:
+                    if compiled.args is not None and compiled.args != len(operands) - 1:
+                        raise ProgramError(f"{w}: {len(operands) - 1} program argument(s), the metadata of "
+                                           f"{compiled.where} describes {compiled.args}")
+                    _check_execute_operands(operands[:-1], compiled, w)
+                else:
+                    if core is None or not 0 <= core < layout.cores:
+                        raise ProgramError(f"{w}: its program key is not one of the {layout.cores} keys of "
+                                           f"{compiled.where}")
+                    taken = layout.core_args[core]
+                    if len(operands) - 1 != len(taken):
+                        raise ProgramError(f"{w}: {len(operands) - 1} program argument(s), but core {core} of "
+                                           f"the program of {compiled.where} takes {len(taken)} (the program's "
+                                           f"arguments {taken}, by their shardings)")
+                    _check_execute_operands(operands[:-1], compiled, w,
+                                            [(i, layout.arg_facts[i]) for i in taken])
+                    compiled.executes.append((core, _parallel_region(op), w))
                 compiled.program.executable(builder.replicas)  # compile now: errors before anything runs
             return _Execute(w, ins[:-1], ins[-1], outs, resources, merged)
         if name in ("tf._XlaRecvAtHost", "tf._XlaSendFromHost"):
@@ -540,7 +749,10 @@ class _TPUSteps:
                 _check_signature(meta, signature, w)
             replicas = meta.num_replicas if meta is not None and meta.num_replicas > 0 else None
             args = len(meta.args) if meta is not None and meta.args else None
-            found = self._compiled[op] = _Compiled(w, text, self.session, replicas, args)
+            layout = None
+            if meta is not None and meta.num_cores_per_replica > 1:
+                layout = _Partitioning(meta, signature, w)
+            found = self._compiled[op] = _Compiled(w, text, self.session, replicas, args, layout)
             found.signature = signature
         return found
 
@@ -549,6 +761,7 @@ class _TPUSteps:
         TPUExecute has compiled yet (errors when the session is built, not when it runs)."""
         for compiled in self._compiled.values():
             compiled.check_transfers()
+            compiled.check_executes()
         for compiled in self._compiled.values():
             compiled.program
 
@@ -563,23 +776,25 @@ class _TPUSteps:
         if ordinal < 0:
             raise ProgramError(f"{w}: device_ordinal = {ordinal}")
         key = op.operands[len(op.operands) - 1]
-        compiled = self._program_of(key, w)
+        compiled, _core = self._key_source(key, w)
         if compiled is not None:
             compiled.transfers.append((w, ordinal, builder.replicas))
 
-    def _program_of(self, key, w):
-        """The :class:`_Compiled` of the compile op a program key operand comes from (through
-        launches and Identity), or None if it cannot be told before running."""
+    def _key_source(self, key, w):
+        """(the :class:`_Compiled` of the compile op a program key operand comes from (through
+        launches and Identity), the logical core of the key (program#core), None when that is
+        not a program key), or (None, None) if it cannot be told before running."""
         from mlir import ir
         value = key
         for _ in range(100):
             owner = value.owner
             if isinstance(owner, ir.Block):
-                return None
+                return None, None
             owner = owner.operation
             name = irsafe.op_name(owner)
             if name == "tf._TPUCompileMlir":
-                return self._compile_record(owner, H.where(owner))
+                index = list(owner.results).index(value)
+                return self._compile_record(owner, H.where(owner)), (index - 1 if index > 0 else None)
             if name == "tf_device.launch":
                 index = list(owner.results).index(value)
                 value = list(owner.regions[0].blocks[0].operations)[-1].operands[index]
@@ -590,8 +805,8 @@ class _TPUSteps:
                 terminator = list(owner.regions[0].blocks[0].operations)[-1]
                 value = terminator.operands[index]
             else:
-                return None
-        return None
+                return None, None
+        return None, None
 
     def _check_metadata(self, op, w):
         """The op's TPUCompileMetadataProto (None when it has none), checked for what the
@@ -607,15 +822,19 @@ class _TPUSteps:
             meta = tpu_protos.parse_metadata(data)
         except ValueError as exc:
             raise ProgramError(f"{w}: the metadata is not a TPUCompileMetadataProto: {exc}") from None
-        if meta.num_cores_per_replica > 1:
-            raise ProgramError(f"{w}: num_cores_per_replica = {meta.num_cores_per_replica}; the runtime runs "
-                               "one core per replica")
         if meta.num_replicas < 0:
             raise ProgramError(f"{w}: the metadata's num_replicas is {meta.num_replicas}")
+        if meta.num_cores_per_replica < 0:
+            raise ProgramError(f"{w}: the metadata's num_cores_per_replica is {meta.num_cores_per_replica}")
         available = self.max_replicas()
+        cores = max(meta.num_cores_per_replica, 1)
         if meta.num_replicas > available:
             raise ProgramError(f"{w}: the metadata asks for {meta.num_replicas} replicas, but replicas run "
                                f"one per XLA device and {self.devices_text(available)}")
+        if max(meta.num_replicas, 1) * cores > available:
+            raise ProgramError(f"{w}: the metadata asks for {max(meta.num_replicas, 1)} replica(s) of {cores} "
+                               f"cores, but every core of every replica runs on an XLA device of its own "
+                               f"({max(meta.num_replicas, 1) * cores} needed) and {self.devices_text(available)}")
         if meta.HasField("device_assignment"):
             self._check_device_assignment(meta, w, available)
         return meta
@@ -694,7 +913,7 @@ def _shapes_conflict(a, b):
 
 
 def _main_signature(text, w):
-    """The device program `text`'s ``main``: ([(type text, facts)] of its inputs, result count)."""
+    """The device program `text`'s ``main``: [(type text, facts)] of its inputs and of its results."""
     from mlir import ir
 
     from .. import parse_module
@@ -713,7 +932,7 @@ def _main_signature(text, w):
     if main is None:
         raise ProgramError(f"{w}: the device program ('mlir_module') has no function @main")
     ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
-    return [(str(t), _tensor_facts(t)) for t in ftype.inputs], len(ftype.results)
+    return [(str(t), _tensor_facts(t)) for t in ftype.inputs], [(str(t), _tensor_facts(t)) for t in ftype.results]
 
 
 def _check_signature(meta, signature, w):
@@ -726,9 +945,9 @@ def _check_signature(meta, signature, w):
     if len(meta.args) != len(inputs):
         raise ProgramError(f"{w}: the metadata describes {len(meta.args)} argument(s), the device "
                            f"program's @main takes {len(inputs)}")
-    if meta.retvals and len(meta.retvals) != results:
+    if meta.retvals and len(meta.retvals) != len(results):
         raise ProgramError(f"{w}: the metadata describes {len(meta.retvals)} result(s), the device "
-                           f"program's @main returns {results}")
+                           f"program's @main returns {len(results)}")
     for i, (arg, (t, facts)) in enumerate(zip(meta.args, inputs)):
         if facts is None:
             continue
@@ -744,12 +963,25 @@ def _check_signature(meta, signature, w):
                                f"device program's @main takes {t}")
 
 
-def _check_execute_operands(operands, compiled, w):
+def _check_execute_operands(operands, compiled, w, core_inputs=None):
     """ProgramError unless TPUExecute's program operands fit the device program's ``main``
-    (count; dtype and static dimensions of each), as TensorFlow checks them at execution."""
+    (count; dtype and static dimensions of each), as TensorFlow checks them at execution.
+    `core_inputs`: for one core of a model-parallel program, [(program argument index, (DataType,
+    the core's shape))] of the arguments the core takes."""
     if compiled.signature is None:
         return
     inputs, _ = compiled.signature
+    if core_inputs is not None:
+        for k, (value, (i, facts)) in enumerate(zip(operands, core_inputs)):
+            given = _tensor_facts(value.type)
+            if facts is None or given is None:
+                continue
+            if given[0] != facts[0] or (given[1] is not None and facts[1] is not None
+                                        and _shapes_conflict(given[1], facts[1])):
+                raise ProgramError(f"{w}: operand {k} is {value.type}, but its core's share of argument {i} "
+                                   f"({inputs[i][0]}) of the device program of {compiled.where} is "
+                                   f"{_shape_text(facts[1])}")
+        return
     if len(operands) != len(inputs):
         raise ProgramError(f"{w}: {len(operands)} program argument(s), the device program of "
                            f"{compiled.where} takes {len(inputs)}")
@@ -761,6 +993,21 @@ def _check_execute_operands(operands, compiled, w):
                                     and _shapes_conflict(given[1], facts[1])):
             raise ProgramError(f"{w}: operand {i} is {value.type}, the device program of {compiled.where} "
                                f"takes {t}")
+
+
+def _parallel_region(op):
+    """(the tf_device.parallel_execute, its region index) the TPUExecute `op` runs in (directly or
+    in a launch), or None."""
+    child = op.parent if op.parent is not None and irsafe.op_name(op.parent) == "tf_device.launch" else op
+    parent = child.parent
+    if parent is None or irsafe.op_name(parent) != "tf_device.parallel_execute":
+        return None
+    child = child.operation
+    for k, region in enumerate(parent.regions):
+        for block in region.blocks:
+            if any(inner.operation == child for inner in block.operations):
+                return parent.operation, k
+    return None
 
 
 def _string_attr(attr, what):
@@ -864,10 +1111,11 @@ class ProgramSession(SessionBase):
             raise
 
     # --- building ---------------------------------------------------------------------------------
-    def _device_program(self, text, w):
-        program = self._programs.get(text)
+    def _device_program(self, text, w, layout=None):
+        key = (text, None if layout is None else layout.key)
+        program = self._programs.get(key)
         if program is None:
-            program = self._programs[text] = DeviceProgram(self, text, w)
+            program = self._programs[key] = DeviceProgram(self, text, w, layout)
         return program
 
     def _progress(self, line, seconds):

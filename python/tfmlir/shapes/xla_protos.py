@@ -412,6 +412,44 @@ def decode_sharding(data):
         return None
 
 
+def is_replicated_other(sharding):
+    """An OTHER sharding that replicates the value: every data dimension has one tile, the rest
+    of the tile assignment is the last dimension under ``replicate_on_last_tile_dim`` or the
+    ``last_tile_dims`` subgroups (how TF's tf-tpu-rewrite reads such a sharding)."""
+    tiled = len(sharding.tile_assignment_dimensions) - (1 if sharding.replicate_on_last_tile_dim else 0) \
+        - len(sharding.last_tile_dims)
+    if any(d != 1 for d in sharding.tile_assignment_dimensions[:max(tiled, 0)]):
+        return False
+    return sharding.type == SHARDING_OTHER and (
+        sharding.replicate_on_last_tile_dim or bool(sharding.last_tile_dims))
+
+
+def is_split(sharding):
+    """A tiled sharding: each logical core holds a tile of the value (the host splits operands
+    and concatenates results of this sharding)."""
+    return sharding.type == SHARDING_OTHER and not is_replicated_other(sharding)
+
+
+def is_replicated(sharding):
+    """A sharding that gives every logical core the whole value."""
+    return sharding.type == SHARDING_REPLICATED or is_replicated_other(sharding)
+
+
+def sharding_cores(sharding, num_cores):
+    """The logical cores of a computation of `num_cores` cores that hold a value of `sharding`,
+    as tf-tpu-rewrite distributes operands and results over the cores' TPUExecutes: every core
+    for a replicated sharding, the tiles' cores (tile assignment order, repeats kept) for a
+    split one, the one device of a MAXIMAL one (core 0 when it names none); None for the other
+    types (TUPLE, MANUAL, ...)."""
+    if is_replicated(sharding):
+        return list(range(num_cores))
+    if is_split(sharding):
+        return expanded_devices(sharding)
+    if sharding.type == SHARDING_MAXIMAL:
+        return [sharding.tile_assignment_devices[0] if sharding.tile_assignment_devices else 0]
+    return None
+
+
 def same_sharding(a, b):
     """XLA's ``HloSharding`` equality of two decoded shardings (metadata ignored)."""
     if a.type != b.type:
