@@ -11,7 +11,9 @@ issue's: variables updated across steps, 1/2/4 replicas with
 in a ``tf.cond`` and a ``tf.while_loop`` (control flow v2), several outside
 clusters, outside compilation with replicas, automatic outside compilation of
 string ops, control flow v1 (``while_loop`` + ``cond`` with v2 disabled), a
-small Keras model; TensorArrays and TensorLists in TPU computations (a
+small Keras model; eight replicas summing across replicas a value computed from a
+placeholder every replica reads (a broadcast from the host); TensorArrays and TensorLists in
+TPU computations (a
 ``while_loop`` accumulating a TensorArray, ``tf.map_fn``, an RNN unrolled by a
 ``while_loop`` over TensorArrays of its inputs and outputs: TensorList ops in
 control flow v2); and a
@@ -37,7 +39,7 @@ import sys
 PROGRAMS = ("variables_steps", "replicate_1", "replicate_2", "replicate_4", "outside_head",
             "outside_tail", "outside_middle", "outside_in_cond", "outside_in_while",
             "outside_several", "outside_replicated", "automatic_strings", "control_flow_v1",
-            "keras_small", "tensor_array_loop", "map_fn", "rnn_loop")
+            "keras_small", "tensor_array_loop", "map_fn", "rnn_loop", "broadcast_8")
 LARGE_PROGRAMS = ("resnet50",)
 # Programs tfmlir must refuse with a clear error before anything runs (no expected values).
 BAD_PROGRAMS = ("bad_string_op_on_tpu", "bad_replica_counts")
@@ -298,6 +300,22 @@ def _programs(tf, np):
         tf.identity(y, name="out")
         return {x: floats(2, 64, 64, 3, low=0.0, high=1.0)}, ["out"], 1
 
+    def broadcast_8(api):
+        # Eight replicas read the same placeholder (captured by the computation, not a
+        # replicated input: tf-xla-broadcast makes it an XlaAllReduce of replica 0's value and
+        # zeros) and sum a per-replica reduction across replicas.
+        x = tf1.placeholder(tf.float32, [4], name="x")
+        scales = [tf.constant(float(r + 1)) for r in range(8)]
+
+        def computation(scale):
+            local = tf.reduce_sum(x * scale)
+            return [api.cross_replica_sum(local, lambda r: tf.reduce_sum(x * scales[r]))]
+
+        outputs = api.replicate(computation, [[scale] for scale in scales])
+        tf.identity(outputs[0][0], name="out_0")
+        tf.identity(outputs[7][0], name="out_7")
+        return {x: floats(4)}, ["out_0", "out_7"], 1
+
     def bad_string_op_on_tpu(api):
         # A string op in the computation, soft placement off: neither XLA nor (without
         # outside compilation) the host may run it.
@@ -325,7 +343,7 @@ def _programs(tf, np):
             "outside_replicated": outside_replicated, "automatic_strings": automatic_strings,
             "control_flow_v1": control_flow_v1, "keras_small": keras_small, "resnet50": resnet50,
             "tensor_array_loop": single([4, 3], tensor_array_loop), "map_fn": single([3, 4], map_fn),
-            "rnn_loop": rnn_loop}
+            "rnn_loop": rnn_loop, "broadcast_8": broadcast_8}
 
 
 def _value(np, a):
