@@ -322,7 +322,7 @@ class _Rewrite:
                 self.fail(f"incorrect sharding format for outputs. Maximal sharding should be "
                           f"assigned to device id in range [0, {num_cores}). Currently assigned "
                           f"to {device}")
-            if _is_split(sharding):
+            if xla_protos.is_split(sharding):
                 try:
                     tpu_tiles.split_dimensions(sharding)
                 except tpu_tiles.TileError as exc:
@@ -362,7 +362,7 @@ class _Rewrite:
                     for i, core in enumerate(xla_protos.expanded_devices(sharding)):
                         lists[core].append(parts[i])
                 continue
-            if _is_split(sharding):
+            if xla_protos.is_split(sharding):
                 try:
                     count = tpu_tiles.tile_count(sharding)
                     tpu_tiles.check_split(value.type, sharding)
@@ -370,7 +370,7 @@ class _Rewrite:
                     self.fail(str(exc))
                 if count != num_cores:
                     self._tiled_mismatch(index, count, num_cores)
-                cores = tpu_tiles.sharding_devices(sharding)
+                cores = xla_protos.expanded_devices(sharding)
                 if len(cores) > count or any(not 0 <= core < num_cores for core in cores):
                     self.fail(f"incorrect sharding format for inputs: the tiled sharding of operand "
                               f"{index} assigns {len(cores)} tile(s) to cores {cores}, for {count} "
@@ -380,7 +380,7 @@ class _Rewrite:
                     lists[core].append(_Tile(index, position))
                 self.tiled_inputs[index] = sharding
                 continue
-            if _is_replicated(sharding):
+            if xla_protos.is_replicated(sharding):
                 for core in range(num_cores):
                     lists[core].append(value)
             else:
@@ -411,14 +411,14 @@ class _Rewrite:
         """The type core results take for cluster_func result `index`: its tile type when the
         result is tiled across the cores, else its own."""
         result_type = self.op.results[index].type
-        return tpu_tiles.tile_type(result_type, sharding) if _is_split(sharding) else result_type
+        return tpu_tiles.tile_type(result_type, sharding) if xla_protos.is_split(sharding) else result_type
 
     def _outputs_of_core(self, core, shardings):
         """The cluster_func result indices core `core` returns (TF's
         ``GetOutputTypesForLogicalDeviceComputation``)."""
         out = []
         for index, sharding in enumerate(shardings):
-            if _is_split(sharding) or _is_replicated(sharding) or (
+            if xla_protos.is_split(sharding) or xla_protos.is_replicated(sharding) or (
                     sharding.type == xla_protos.SHARDING_MAXIMAL
                     and sharding.tile_assignment_devices[0] == core):
                 out.append(index)
@@ -647,7 +647,7 @@ class _Rewrite:
                         position = core_outputs[core].index(cluster_index)
                         part.replace_all_uses_with(region_outputs[cluster_idx + core][position])
                 continue
-            if _is_split(sharding):
+            if xla_protos.is_split(sharding):
                 last = sharding.tile_assignment_dimensions[-1]
                 tiles = []
                 for tile, core in enumerate(xla_protos.expanded_devices(sharding)):
@@ -721,23 +721,6 @@ def _data_type(mlir_type):
     if not isinstance(mlir_type, (ir.RankedTensorType, ir.UnrankedTensorType)):
         return None
     return tf_types.dtype_of_element(str(ir.ShapedType(mlir_type).element_type))
-
-
-def _is_replicated_other(sharding):
-    tiled = len(sharding.tile_assignment_dimensions) - (1 if sharding.replicate_on_last_tile_dim else 0) \
-        - len(sharding.last_tile_dims)
-    if any(d != 1 for d in sharding.tile_assignment_dimensions[:max(tiled, 0)]):
-        return False
-    return sharding.type == xla_protos.SHARDING_OTHER and (
-        sharding.replicate_on_last_tile_dim or bool(sharding.last_tile_dims))
-
-
-def _is_split(sharding):
-    return sharding.type == xla_protos.SHARDING_OTHER and not _is_replicated_other(sharding)
-
-
-def _is_replicated(sharding):
-    return sharding.type == xla_protos.SHARDING_REPLICATED or _is_replicated_other(sharding)
 
 
 def _sharding_to_proto(sharding, message):

@@ -21,7 +21,6 @@ build the ops.
 """
 from mlir import ir
 
-from ...shapes import xla_protos
 from ..names import CONST
 
 SPLIT = "tf.Split"
@@ -230,7 +229,3 @@ def concat_result(result, tiles, sharding, anchor, loc):
     result.replace_all_uses_with(merged)
     return merged
 
-
-def sharding_devices(sharding):
-    """The logical cores of a tiled sharding's tiles (iota shardings expanded)."""
-    return list(xla_protos.expanded_devices(sharding))
