@@ -7,7 +7,8 @@ a ``DeviceAssignment`` of ``cores`` cores per replica over a topology of
 (``use_sharding_op=True``): values assigned to one core (MAXIMAL),
 replicated on every core, split into tiles (one dimension, two dimensions,
 partially replicated, an uneven split the host pads), a cross-replica sum
-of split values, a variable updated by every step -- the GraphDef tfmlir
+of split values, a variable updated by every step, host computations
+(outside compilation, with replicated and split values) -- the GraphDef tfmlir
 imports, bridges and runs; and once without them (the computation called
 directly per replica, the annotations left out) in a ``tf.compat.v1.Session``:
 the expected numbers.
@@ -48,12 +49,14 @@ PROGRAMS = {
     "cross_replica_sum_2x2": ("cross_replica_sum", 2, 2),
     "variables_1x2": ("variables", 1, 2),
     "variables_1x4": ("variables", 1, 4),
+    # Host computations (outside compilation): they talk to core 0.
+    "outside_1x2": ("outside", 1, 2),
+    "outside_2x2": ("outside", 2, 2),
+    "outside_split_1x4": ("outside_split", 1, 4),
 }
 BAD_PROGRAMS = {
     # More cores than the runtime's XLA devices (8 unless TFMLIR_CPU_DEVICES says otherwise).
     "too_many_cores": ("replicated", 2, 8),
-    # A host computation (outside compilation) in a program of 2 cores.
-    "outside_compilation_1x2": ("outside", 1, 2),
 }
 STEPS = {"variables_1x2": 3, "variables_1x4": 3}
 
@@ -159,6 +162,11 @@ def _build(tf, np, kind, replicas, cores, tpu):
             h = api.replicate(xr * 2.0)
             z = tf1.tpu.outside_compilation(lambda v: tf.strings.to_number(tf.strings.as_string(v)), h)
             return [tf.reduce_sum(z, axis=1), z + 1.0]
+        if kind == "outside_split":
+            # Split rows and weights, a host round trip of the (gathered) activation, a split result.
+            h = tf.nn.relu(tf.matmul(api.split(xr, 0), api.split(w.read_value(), 1)) + b)
+            z = tf1.tpu.outside_compilation(lambda v: tf.strings.to_number(tf.strings.as_string(v)), h)
+            return [tf.reduce_sum(z, axis=1), api.split(z * 2.0, 0)]
         if kind == "variables":
             # b is read and updated by every step; w lives on the last core.
             h = tf.nn.relu(tf.matmul(xr, api.on_core(w.read_value(), cores - 1)) + b)

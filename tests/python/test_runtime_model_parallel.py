@@ -298,16 +298,3 @@ def test_cores_that_would_not_all_meet_are_refused():
                                            r"needs one TPUExecute per core.*core 2:.*core 2:"):
         runtime.Session(broken)
 
-
-@pytest.mark.tf
-@pytest.mark.slow
-def test_host_computations_in_a_model_parallel_program_are_refused():
-    from tfmlir import runtime
-    from tfmlir.runtime import ProgramError
-
-    spec = programs.spec("outside_compilation_1x2")
-    with pytest.raises(ProgramError, match=r"host computations \(outside compilation\); the runtime runs "
-                                           r"those in programs of one core per replica, this one has 2"):
-        with runtime.Session(programs.path("outside_compilation_1x2")) as session:
-            session.run(targets=_targets(spec))
-            session.run(spec["fetches"], spec["feeds"])

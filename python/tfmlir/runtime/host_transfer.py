@@ -55,8 +55,13 @@ def _rendezvous(op, jax_ir):
     return match.group(1), match.group(2), int(match.group(3))
 
 
-def rewrite(stablehlo_text: str, platform: str = "cpu"):
-    """(new StableHLO text, [HostComputation]) with every host transfer group a callback."""
+def rewrite(stablehlo_text: str, platform: str = "cpu", core=None):
+    """(new StableHLO text, [HostComputation]) with every host transfer group a callback.
+
+    `core`: in a program partitioned over several cores (model parallelism), the logical core
+    whose host the callbacks talk to -- TPU host computations run on core 0 unless told
+    otherwise (``XlaHostCompute``'s ``tpu_core``): each call gets that core's MAXIMAL
+    sharding, as XLA's partitioner requires of side-effecting ops."""
     s = _jaxlib._load()
     jax_ir = s["jax_ir"]
     with s["jax_mlir"].make_ir_context() as context, jax_ir.Location.unknown():
@@ -73,12 +78,12 @@ def rewrite(stablehlo_text: str, platform: str = "cpu"):
         module.operation.walk(collect)
         groups = []
         for block in blocks:
-            groups.extend(_rewrite_block(block, jax_ir, len(groups), _jaxlib.callback_target(platform)))
+            groups.extend(_rewrite_block(block, jax_ir, len(groups), _jaxlib.callback_target(platform), core))
         module.operation.verify()
         return str(module), groups
 
 
-def _rewrite_block(block, jax_ir, first_index, target):
+def _rewrite_block(block, jax_ir, first_index, target, core=None):
     sends, recvs = {}, {}
     for op in block.operations:
         name = op.operation.name
@@ -138,7 +143,7 @@ def _rewrite_block(block, jax_ir, first_index, target):
         groups.append(_rewrite_group(block, jax_ir, first_index + offset, target,
                                      _ordered(sends.get(skey), skey, "dtoh") if skey else [],
                                      _ordered(recvs.get(rkey), rkey, "htod") if rkey else [],
-                                     skey, rkey, echo=in_condition and rkey is None))
+                                     skey, rkey, echo=in_condition and rkey is None, core=core))
     return groups
 
 
@@ -148,7 +153,7 @@ def _ordered(by_pos, key, direction):
     return [by_pos[i] for i in range(len(by_pos))]
 
 
-def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey, echo=False):
+def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey, echo=False, core=None):
     token_type = jax_ir.Type.parse("!stablehlo.token")
     # The call takes the token the sends (or, receive-only, the receives) wait on.
     token_in = send_ops[0].operands[1] if send_ops else recv_ops[0].operands[0]
@@ -175,6 +180,8 @@ def _rewrite_group(block, jax_ir, index, target, send_ops, recv_ops, skey, rkey,
                 "backend_config": jax_ir.StringAttr.get(""),
                 "mhlo.backend_config": backend,
             })
+        if core is not None:
+            call.attributes["mhlo.sharding"] = jax_ir.StringAttr.get(f"{{maximal device={core}}}")
     token_out = call.results[0]
     # Everything that waited on the group's tokens now waits on the call.
     for op in send_ops:

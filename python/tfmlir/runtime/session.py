@@ -245,14 +245,11 @@ class DeviceProgram:
         except Exception as exc:
             raise ProgramError(f"{where_}: the device program cannot be compiled: {exc}") from None
         try:
-            self.text, self.groups = host_transfer.rewrite(stablehlo, platform=session.platform)
+            self.text, self.groups = host_transfer.rewrite(
+                stablehlo, platform=session.platform, core=0 if layout is not None else None)
         except host_transfer.HostTransferError as exc:
             raise ProgramError(f"{where_}: {exc}") from None
         if layout is not None:
-            if self.groups:
-                raise ProgramError(f"{where_}: the device program has host computations (outside "
-                                   f"compilation); the runtime runs those in programs of one core per "
-                                   f"replica, this one has {layout.cores}")
             try:
                 self.text = _jaxlib.partition_main(self.text, layout.arguments, layout.results)
             except Exception as exc:  # noqa: BLE001 - ValueError, or jaxlib's MLIR errors
