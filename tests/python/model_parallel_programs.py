@@ -8,7 +8,9 @@ a ``DeviceAssignment`` of ``cores`` cores per replica over a topology of
 replicated on every core, split into tiles (one dimension, two dimensions,
 partially replicated, an uneven split the host pads), a cross-replica sum
 of split values, a variable updated by every step, host computations
-(outside compilation, with replicated and split values) -- the GraphDef tfmlir
+(outside compilation, with replicated and split values), an input assembled
+by ``TPUPartitionedInputV2`` and a result cut by ``TPUPartitionedOutputV2``
+outside the computation -- the GraphDef tfmlir
 imports, bridges and runs; and once without them (the computation called
 directly per replica, the annotations left out) in a ``tf.compat.v1.Session``:
 the expected numbers.
@@ -49,6 +51,10 @@ PROGRAMS = {
     "cross_replica_sum_2x2": ("cross_replica_sum", 2, 2),
     "variables_1x2": ("variables", 1, 2),
     "variables_1x4": ("variables", 1, 4),
+    # The input assembled from per-core parts by TPUPartitionedInputV2 and the result cut into
+    # parts by TPUPartitionedOutputV2 outside the computation (the host does both).
+    "partitioned_io_1x2": ("partitioned_io", 1, 2),
+    "partitioned_io_2x2": ("partitioned_io", 2, 2),
     # Host computations (outside compilation): they talk to core 0.
     "outside_1x2": ("outside", 1, 2),
     "outside_2x2": ("outside", 2, 2),
@@ -145,7 +151,7 @@ def _build(tf, np, kind, replicas, cores, tpu):
         if kind == "replicated":
             h = tf.nn.relu(tf.matmul(xr, api.replicate(w.read_value())) + b)
             return [tf.reduce_sum(h, axis=1), api.replicate(h - 1.0)]
-        if kind in ("split", "split_uneven"):
+        if kind in ("split", "split_uneven", "partitioned_io"):
             ws = api.split(w.read_value(), 1)
             h = tf.nn.relu(tf.matmul(api.split(xr, 0), ws) + b)
             return [tf.reduce_sum(h, axis=1), api.split(h, 0)]
@@ -175,10 +181,22 @@ def _build(tf, np, kind, replicas, cores, tpu):
                 return [tf.reduce_sum(h, axis=1), tf.identity(h)]
         raise ValueError(kind)
 
-    outputs = api.run(computation, [[x[r * rows:(r + 1) * rows]] for r in range(replicas)])
+    inputs = [[x[r * rows:(r + 1) * rows]] for r in range(replicas)]
+    partitioned = kind == "partitioned_io" and tpu
+    if partitioned:
+        # Each replica's rows in one part per core, put together by TPUPartitionedInputV2.
+        part = rows // cores
+        inputs = [[tf.raw_ops.TPUPartitionedInputV2(
+            inputs=[x[r * rows + c * part:r * rows + (c + 1) * part] for c in range(cores)],
+            partition_dims=[cores, 1])] for r in range(replicas)]
+    outputs = api.run(computation, inputs)
     for r in range(replicas):
         tf.identity(outputs[r][0], name=f"out_{r}")
-        tf.identity(outputs[r][1], name=f"y_{r}")
+        y = outputs[r][1]
+        if partitioned:
+            y = tf.concat(tf.raw_ops.TPUPartitionedOutputV2(inputs=y, num_splits=cores,
+                                                            partition_dims=[cores, 1]), axis=0)
+        tf.identity(y, name=f"y_{r}")
         fetches += [f"out_{r}", f"y_{r}"]
     init = tf1.global_variables_initializer()
     value = (np.arange(replicas * rows * 8, dtype=np.float32).reshape(replicas * rows, 8) % 7) / 5.0 - 0.4

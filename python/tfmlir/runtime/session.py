@@ -566,8 +566,7 @@ class _TPUSteps:
 
     _NOT_BRIDGED = ("tf.TPUReplicatedInput", "tf.TPUReplicatedOutput", "tf.TPUReplicateMetadata",
                     "tf.TPUPartitionedCall", "tf._XlaHostComputeMlir", "tf.TPUCompile",
-                    "tf.ConfigureDistributedTPU", "tf.TPUPartitionedInput", "tf.TPUPartitionedOutput",
-                    "tf.TPUPartitionedInputV2", "tf.TPUPartitionedOutputV2")
+                    "tf.ConfigureDistributedTPU")
 
     def __init__(self, session):
         self.session = session
@@ -708,6 +707,8 @@ class _TPUSteps:
             return H.Constant(w, _PlaceholderKey(), outs[0])
         if name == "tf._TPUDeviceOrdinalPlaceholder":
             return H.DeviceOrdinal(w, outs[0])
+        if name in _PARTITIONED_DATA_OPS:
+            return _partitioned_step(op, name, w, ins, outs)
         if name in self._NOT_BRIDGED:
             raise ProgramError(f"{w}: the program is not TPU-rewritten; the runtime takes programs after "
                                "tf-tpu-rewrite")
@@ -872,6 +873,93 @@ class _TPUSteps:
             d["shared_name"] = H._exporter._name_from_loc(op.location, "VarHandleOp")
         self.session._variables.add((d["container"], d["shared_name"], d.get("dtype")))
         return [x for kv in sorted(d.items()) for x in kv]
+
+
+# The partitioned input/output ops tf-tpu-rewrite leaves on the host (when they are not the
+# computation's own operands or results: then the rewrite uses their parts directly).
+_PARTITIONED_DATA_OPS = ("tf.TPUPartitionedInput", "tf.TPUPartitionedInputV2", "tf.TPUPartitionedOutput",
+                         "tf.TPUPartitionedOutputV2")
+
+
+def _partitioned_step(op, name, w, ins, outs):
+    """A TPU partitioned input or output op left on the host, as the data movement it stands for:
+    the tiles of a value over the logical cores, row-major over ``partition_dims`` (V1: split
+    along ``partition_dim``; -1: not split)."""
+    from mlir import ir
+
+    attributes = op.attributes
+    if name.endswith("V2"):
+        dims = [int(ir.IntegerAttr(a).value) for a in ir.ArrayAttr(attributes["partition_dims"])]
+    else:
+        axis = int(ir.IntegerAttr(attributes["partition_dim"]).value) if "partition_dim" in attributes else 0
+        count = len(ins) if "Input" in name else len(outs)
+        dims = None if axis < 0 else (axis, count)
+    for value in list(op.operands) + list(op.results):
+        if "resource" in str(value.type):
+            raise ProgramError(f"{w}: partitioned resources (TPU variables split over cores) are not "
+                               f"supported on the host")
+    if "Input" in name:
+        packed = bool(ir.BoolAttr(attributes["is_packed"]).value) if "is_packed" in attributes else False
+        return _PartitionedInput(w, ins, outs[0], dims, packed)
+    return _PartitionedOutput(w, ins[0], outs, dims)
+
+
+def _tile_grid(dims, rank, w):
+    """[(axis, tiles)] of a V2 ``partition_dims`` list or a V1 (axis, count) pair."""
+    if dims is None:
+        return []
+    if isinstance(dims, tuple):
+        axis, count = dims
+        if axis >= rank:
+            raise RunError(f"{w}: partition_dim {axis} of a rank-{rank} value")
+        return [(axis, count)]
+    if len(dims) != rank:
+        raise RunError(f"{w}: partition_dims {dims} for a rank-{rank} value")
+    return [(axis, n) for axis, n in enumerate(dims) if n > 1]
+
+
+class _PartitionedInput(H.Step):
+    """``TPUPartitionedInput(V2)`` on the host: the full value assembled from its tiles (a packed
+    input is every core's tile)."""
+    __slots__ = ("ins", "out", "dims", "packed")
+
+    def __init__(self, where_, ins, out, dims, packed):
+        self.where, self.ins, self.out, self.dims, self.packed = where_, ins, out, dims, packed
+
+    def run(self, frame, ctx):
+        tiles = [H.to_numpy(frame[slot]) for slot in self.ins]
+        grid = _tile_grid(self.dims, tiles[0].ndim, self.where)
+        count = int(np.prod([n for _, n in grid])) if grid else 1
+        if self.packed:
+            tiles = tiles * count
+        elif grid and len(tiles) != count:
+            raise RunError(f"{self.where}: {len(tiles)} input(s) for {count} tiles")
+        for axis, n in reversed(grid):
+            tiles = [np.concatenate(tiles[i:i + n], axis=axis) for i in range(0, len(tiles), n)]
+        frame[self.out] = tiles[0]
+
+
+class _PartitionedOutput(H.Step):
+    """``TPUPartitionedOutput(V2)`` on the host: the value cut into its tiles."""
+    __slots__ = ("input", "outs", "dims")
+
+    def __init__(self, where_, input_, outs, dims):
+        self.where, self.input, self.outs, self.dims = where_, input_, outs, dims
+
+    def run(self, frame, ctx):
+        value = H.to_numpy(frame[self.input])
+        tiles = [value]
+        for axis, n in _tile_grid(self.dims, value.ndim, self.where):
+            if value.shape[axis] % n:
+                raise RunError(f"{self.where}: dimension {axis} of size {value.shape[axis]} does not split "
+                               f"into {n} equal tiles")
+            tiles = [part for tile in tiles for part in np.split(tile, n, axis=axis)]
+        if len(tiles) != len(self.outs):
+            tiles = tiles * len(self.outs) if len(tiles) == 1 else tiles
+        if len(tiles) != len(self.outs):
+            raise RunError(f"{self.where}: {len(tiles)} tiles for {len(self.outs)} outputs")
+        for slot, tile in zip(self.outs, tiles):
+            frame[slot] = tile
 
 
 def _launch_ordinal(op, w):
