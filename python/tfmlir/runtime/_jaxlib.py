@@ -84,6 +84,69 @@ def _load():
         return _state
 
 
+def join_distributed(coordinator: str, num_processes: int, process_id: int, *, timeout_s: float = 60.0,
+                     heartbeat_s: int = 10):
+    """Joins a job of `num_processes` processes on PJRT's distributed runtime (XLA's coordination
+    service, as ``jax.distributed`` uses it; process 0 runs the service at `coordinator`,
+    ``host:port``), with gloo collectives between the processes' CPU devices. Must come before
+    any device is used in this process (the CPU client is created for the job).
+
+    A coordinator that does not answer within `timeout_s` is a TimeoutError (checked before
+    XLA's client connects: XLA's own failure to connect ends the process). Once joined, a
+    process of the job that stops sending heartbeats for `heartbeat_s` seconds makes XLA end
+    every other process of the job (XLA's coordination service; there is no way to turn that
+    into an exception with this jaxlib) -- run the job's processes as children of a process
+    that watches them (:func:`tfmlir.runtime.distributed.launch`).
+    """
+    import socket
+    import time
+
+    s = _load()
+    jax = s["jax"]
+    if _backend_started(jax):
+        raise RuntimeError("join the distributed job before any device is used in this process")
+    if not 0 <= process_id < num_processes:
+        raise ValueError(f"process id {process_id} is not in [0, {num_processes})")
+    host, _, port = coordinator.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"the coordinator address '{coordinator}' is not host:port")
+    if process_id != 0:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                with socket.create_connection((host, int(port)), timeout=1.0):
+                    break
+            except OSError as exc:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(f"the coordinator {coordinator} did not answer within {timeout_s:g} s "
+                                       f"({exc.strerror or exc})") from None
+                time.sleep(0.1)
+    jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    try:
+        jax.distributed.initialize(coordinator, num_processes=num_processes, process_id=process_id,
+                                   initialization_timeout=max(1, int(timeout_s)),
+                                   heartbeat_timeout_seconds=heartbeat_s,
+                                   shutdown_timeout_seconds=max(1, int(timeout_s)))
+    except Exception as exc:  # noqa: BLE001 - jaxlib's errors
+        raise RuntimeError(f"joining the distributed job at {coordinator} as process {process_id} of "
+                           f"{num_processes} failed: {exc}") from None
+
+
+def leave_distributed():
+    """Leaves the job joined by :func:`join_distributed` (waits for the other processes)."""
+    _load()["jax"].distributed.shutdown()
+
+
+def process_index(platform: str = "cpu") -> int:
+    """This process's index in the job (0 outside one)."""
+    return backend(platform).process_index()
+
+
+def global_devices(platform: str = "cpu"):
+    """Every device of the job, this process's and the others' (by id)."""
+    return sorted(backend(platform).devices(), key=lambda d: d.id)
+
+
 def _backend_started(jax) -> bool:
     from jax._src import xla_bridge
 
@@ -127,7 +190,10 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
     """
     s = _load()
     client = backend(platform)
-    available = client.local_devices()
+    # In a job of several processes the replicas span the job's devices (by id); each process
+    # then places and gets its own devices' shards (process_local_placer).
+    local = client.local_devices()
+    available = global_devices(platform) if len(client.devices()) > len(local) else local
     count = num_replicas * num_partitions
     if len(available) < count:
         what = (f"{num_replicas} replicas" if num_partitions == 1 else
@@ -405,6 +471,31 @@ def argument_placer(arguments, devices, copied=()):
 
 
 _ALIGNMENT = 64  # what XLA:CPU needs to use a host buffer in place
+
+
+def process_local_placer(arguments, devices):
+    """:func:`argument_placer` for an executable whose devices span several processes of a job:
+    the function takes per argument the values of this process's devices (in `devices` order)
+    and makes the global arrays :func:`execute` takes, this process's shards only (copied)."""
+    s = _load()
+    jax = s["jax"]
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    devices = list(devices)
+    mine = [d for d in devices if d.process_index == process_index(devices[0].platform)]
+    sharding = NamedSharding(Mesh(np.array(devices), ("replica",)), PartitionSpec("replica"))
+
+    def place(columns):
+        placed = []
+        for (shape, dtype), column in zip(arguments, columns):
+            if len(column) != len(mine):
+                raise ValueError(f"{len(column)} value(s) for this process's {len(mine)} device(s)")
+            shards = [jax.device_put(np.ascontiguousarray(value, dtype=dtype)[None], device)
+                      for value, device in zip(column, mine)]
+            placed.append(jax.make_array_from_single_device_arrays(
+                (len(devices),) + tuple(shape), sharding, shards))
+        return placed
+    return place, mine
 
 
 def replicated_argument(per_replica, devices):

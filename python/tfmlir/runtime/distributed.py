@@ -1,0 +1,160 @@
+"""Several processes, one XLA job: PJRT's distributed runtime, and a launcher that watches it.
+
+A job is ``num_processes`` processes that each :func:`join` the coordination
+service of XLA's distributed runtime (process 0 runs it at the coordinator
+address, ``host:port``; the processes' CPU devices then form one device set
+and their collectives go through gloo). :func:`launch` starts such a job on
+this machine: one child per process, the coordinator on ``127.0.0.1``, each
+told who it is through the environment (:data:`ENV_COORDINATOR`,
+:data:`ENV_NUM_PROCESSES`, :data:`ENV_PROCESS_ID`; :func:`from_environment`
+reads them back).
+
+Failures are bounded and named: a coordinator that does not answer is a
+TimeoutError in :func:`join`; a process that ends with an error (or is
+killed) makes :func:`launch` stop the others and raise
+:class:`DistributedError` naming it with the end of its stderr; a job that
+runs past its time limit is stopped the same way. (XLA's coordination service
+itself ends every other process of a job whose process stops sending
+heartbeats -- that is why the processes run as children of a launcher.)
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+from . import _jaxlib
+
+ENV_COORDINATOR = "TFMLIR_COORDINATOR"
+ENV_NUM_PROCESSES = "TFMLIR_NUM_PROCESSES"
+ENV_PROCESS_ID = "TFMLIR_PROCESS_ID"
+
+
+class DistributedError(RuntimeError):
+    """A process of a job failed, or the job did not finish in time."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """Who this process is in a job: the coordinator's ``host:port``, the number of processes
+    and this process's id (0 runs the coordination service)."""
+    coordinator: str
+    num_processes: int
+    process_id: int
+
+
+def from_environment(environ=None):
+    """The :class:`Job` the launcher described in the environment, or None outside a job."""
+    environ = os.environ if environ is None else environ
+    if ENV_COORDINATOR not in environ:
+        return None
+    try:
+        return Job(environ[ENV_COORDINATOR], int(environ[ENV_NUM_PROCESSES]), int(environ[ENV_PROCESS_ID]))
+    except (KeyError, ValueError) as exc:
+        raise DistributedError(f"the environment describes a distributed job badly ({exc!r}): "
+                               f"{ENV_COORDINATOR}, {ENV_NUM_PROCESSES} and {ENV_PROCESS_ID} must all "
+                               f"be set, the last two to integers") from None
+
+
+def join(job, *, timeout_s=60.0, heartbeat_s=10):
+    """Joins `job` (a :class:`Job`) before this process uses any device; see
+    :func:`tfmlir.runtime._jaxlib.join_distributed`."""
+    _jaxlib.join_distributed(job.coordinator, job.num_processes, job.process_id,
+                             timeout_s=timeout_s, heartbeat_s=heartbeat_s)
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None):
+    """Runs `argv` (a command line: the same program for every process) as the `num_processes`
+    processes of one job on this machine and returns their stdout texts (process 0 first).
+
+    Each child gets the job in its environment (:func:`from_environment`); `env` adds to the
+    environment. When a process exits with an error the others are stopped and
+    :class:`DistributedError` names it (its exit status and the end of its stderr); so when the
+    job runs past `timeout_s` seconds.
+    """
+    if num_processes < 1:
+        raise ValueError(f"a job needs at least one process, not {num_processes}")
+    coordinator = f"127.0.0.1:{free_port()}"
+    children = []
+    logs = []
+    try:
+        for process_id in range(num_processes):
+            child_env = dict(os.environ)
+            child_env.update(env or {})
+            child_env.update({ENV_COORDINATOR: coordinator, ENV_NUM_PROCESSES: str(num_processes),
+                              ENV_PROCESS_ID: str(process_id)})
+            out = _TempText()
+            err = _TempText()
+            logs.append((out, err))
+            children.append(subprocess.Popen(list(argv), stdout=out.file, stderr=err.file, env=child_env,
+                                             cwd=cwd))
+        deadline = time.monotonic() + timeout_s
+        while True:
+            codes = [child.poll() for child in children]
+            failed = [(i, code) for i, code in enumerate(codes) if code not in (None, 0)]
+            if failed:
+                process_id, code = failed[0]
+                _stop(children)
+                why = f"exit status {code}" if code > 0 else f"signal {-code}"
+                raise DistributedError(f"process {process_id} of {num_processes} failed ({why}); the others "
+                                       f"were stopped. Its stderr ends with:\n"
+                                       f"{_tail(logs[process_id][1].read())}")
+            if all(code == 0 for code in codes):
+                return [out.read() for out, _ in logs]
+            if time.monotonic() >= deadline:
+                running = [i for i, code in enumerate(codes) if code is None]
+                _stop(children)
+                raise DistributedError(f"the job of {num_processes} processes did not finish within "
+                                       f"{timeout_s:g} s (still running: processes {running}); they were "
+                                       f"stopped")
+            time.sleep(0.05)
+    finally:
+        _stop(children)
+        for out, err in logs:
+            out.close()
+            err.close()
+
+
+def _stop(children):
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    for child in children:
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def _tail(text, lines=20):
+    kept = [line for line in text.splitlines() if line.strip()]
+    return "\n".join(kept[-lines:]) or "(nothing)"
+
+
+class _TempText:
+    """A temporary file a child writes and the launcher reads (no pipe to fill up)."""
+
+    def __init__(self):
+        import tempfile
+        self.file = tempfile.TemporaryFile("w+b")
+
+    def read(self):
+        self.file.seek(0)
+        return self.file.read().decode("utf-8", "replace")
+
+    def close(self):
+        self.file.close()
+
+
+def python_argv(module, *args):
+    """The command line running `module` (``python -m``) with this interpreter."""
+    return [sys.executable, "-m", module, *map(str, args)]
