@@ -72,3 +72,50 @@ def test_the_environment_describes_the_job():
     assert job == distributed.Job("127.0.0.1:1234", 3, 2)
     with pytest.raises(distributed.DistributedError, match="must all be set"):
         distributed.from_environment({distributed.ENV_COORDINATOR: "127.0.0.1:1234"})
+
+
+# -- TPU programs over several processes, through `tfmlir run --processes` -------------------------
+
+def _run_cli(args, env_extra):
+    import os
+    import subprocess
+
+    env = dict(os.environ, **env_extra)
+    return subprocess.run([sys.executable, "-m", "tfmlir.runtime.cli", *map(str, args)], capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("name, processes, devices", [
+    ("replicate_2", 2, 1),      # one replica per process
+    ("replicate_4", 2, 2),      # two replicas per process, a cross-replica sum over both processes
+    ("outside_replicated", 2, 1),  # host computations in the process of their replica
+    ("variables_steps", 2, 1),  # one replica: process 0 runs it, the other takes its results
+])
+def test_a_tpu_program_over_several_processes_gives_plain_tf_numbers(tmp_path, name, processes, devices):
+    import numpy as np
+
+    import tpu_e2e_programs as programs
+
+    spec = programs.spec(name)
+    feeds = []
+    for k, (tensor, value) in enumerate(spec["feeds"].items()):
+        path = tmp_path / f"feed{k}.npy"
+        np.save(path, value)
+        feeds += ["--feed", f"{tensor}={path}"]
+    fetches = [arg for f in spec["fetches"] for arg in ("--fetch", f)]
+    targets = [arg for t in spec["targets"] for arg in ("--target", t.split(":")[0])]
+    expected = spec["expected"]
+    saved = tmp_path / "out.npz"
+    proc = _run_cli([programs.path(name), *targets, *feeds, *fetches, "--repeat", len(expected),
+                     "--processes", processes, "--timing", "--save", saved],
+                    {"TFMLIR_CPU_DEVICES": str(devices), "TFMLIR_JOB_TIMEOUT": "300"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert f"timing: {processes} processes" in proc.stderr
+    assert all(f"timing: process {k}:" in proc.stderr for k in range(processes))
+    got = np.load(saved)
+    # --repeat N fetches N times; the values saved are the last step's.
+    for fetch, want in zip(spec["fetches"], expected[-1]):
+        value = got[fetch.replace(":", "_")]
+        np.testing.assert_allclose(value.astype(np.float64), np.asarray(want, np.float64), rtol=1e-6,
+                                   atol=1e-6 * float(np.max(np.abs(want)) or 1.0), err_msg=f"{name}: {fetch}")

@@ -147,6 +147,41 @@ def global_devices(platform: str = "cpu"):
     return sorted(backend(platform).devices(), key=lambda d: d.id)
 
 
+def in_job() -> bool:
+    """Whether this process joined a job of several processes (:func:`join_distributed`)."""
+    if not _state:
+        return False
+    from jax._src import distributed
+    return distributed.global_state.client is not None and (distributed.global_state.num_processes or 1) > 1
+
+
+def local_positions(count: int, platform: str = "cpu"):
+    """The positions among the first `count` devices for replicas (:func:`device_count`'s) that
+    are this process's: all of them outside a job."""
+    if not in_job():
+        return list(range(count))
+    me = process_index(platform)
+    return [k for k, d in enumerate(global_devices(platform)[:count]) if d.process_index == me]
+
+
+def job_put(key: str, data: bytes):
+    """Publishes `data` under `key` in the job's key-value store (XLA's coordination service)."""
+    from jax._src import distributed
+    distributed.global_state.client.key_value_set_bytes(key, data)
+
+
+def job_get(key: str, timeout_s: float) -> bytes:
+    """What a process of the job published under `key`, waiting at most `timeout_s` seconds
+    (TimeoutError then)."""
+    from jax._src import distributed
+    try:
+        return distributed.global_state.client.blocking_key_value_get_bytes(key, int(timeout_s * 1000))
+    except Exception as exc:  # noqa: BLE001 - jaxlib's errors
+        if "DEADLINE_EXCEEDED" in str(exc) or "deadline" in str(exc).lower():
+            raise TimeoutError(f"nothing was published under '{key}' within {timeout_s:g} s") from None
+        raise
+
+
 def _backend_started(jax) -> bool:
     from jax._src import xla_bridge
 
@@ -168,8 +203,10 @@ def backend(platform: str = "cpu"):
 
 
 def device_count(platform: str = "cpu") -> int:
-    """How many XLA devices of `platform` this process has (replicas run one per device)."""
-    return len(backend(platform).local_devices())
+    """How many XLA devices of `platform` there are for replicas (one per device): this process's,
+    or in a job of several processes (:func:`join_distributed`) the job's."""
+    client = backend(platform)
+    return len(client.devices() if in_job() else client.local_devices())
 
 
 def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1, num_partitions: int = 1,
@@ -231,8 +268,9 @@ def compile(stablehlo_text: str, *, platform: str = "cpu", num_replicas: int = 1
         # propagation for them anyway, with a warning).
         build.use_shardy_partitioner = False
     device_list = xc.DeviceList(tuple(devices))
-    # The on-disk cache holds executables without host callbacks (those hold Python objects).
-    store = cache.default() if not host_callbacks else None
+    # The on-disk cache holds executables without host callbacks (those hold Python objects), of
+    # one process (an executable of a job's devices is compiled by each of its processes).
+    store = cache.default() if not host_callbacks and len(available) == len(local) else None
     if store is not None:
         entry = cache.key("executable", *_compiler_identity(client, devices), str(num_replicas),
                           *((f"partitions={num_partitions}", f"assignment={ids}") if num_partitions > 1 else ()),

@@ -56,6 +56,10 @@ def build_parser():
     p.add_argument("--save", metavar="FILE.npz", help="also write the fetched values to an .npz file")
     p.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="run (GraphDefs: fetch) N times (timings cover all runs)")
+    p.add_argument("--processes", type=int, default=1, metavar="N",
+                   help="run as a job of N local processes on PJRT's distributed runtime (the replicas "
+                        "divided between them, each process with TFMLIR_CPU_DEVICES devices; results "
+                        "printed by process 0)")
     return p
 
 
@@ -135,14 +139,49 @@ def _run_mlir(text, args, feeds):
         return names, values, session.timings
 
 
+def _launch(argv, args, out):
+    """``--processes N``: the same command in N child processes forming one job; process 0's
+    output is the command's, each process's timing line is printed with its index."""
+    from . import distributed
+
+    if args.processes < 1:
+        print(f"tfmlir run: error: --processes {args.processes}: expected at least 1", file=sys.stderr)
+        return 1
+    command = [sys.executable, "-m", "tfmlir.runtime.cli", *argv]
+    try:
+        outputs = distributed.launch(command, args.processes, timeout_s=float(
+            os.environ.get("TFMLIR_JOB_TIMEOUT", "3600")), capture_stderr=True)
+    except distributed.DistributedError as exc:
+        print(f"tfmlir run: error: {exc}", file=sys.stderr)
+        return 1
+    out.write(outputs[0][0])
+    if args.timing:
+        print(f"timing: {args.processes} processes", file=sys.stderr)
+        for k, (_stdout, stderr) in enumerate(outputs):
+            for line in stderr.splitlines():
+                if line.startswith("timing: "):
+                    print(f"timing: process {k}: {line[len('timing: '):]}", file=sys.stderr)
+    return 0
+
+
 def main(argv=None, out=None):
     out = out or sys.stdout
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from . import distributed
+    job = distributed.from_environment()
+    if args.processes > 1 and job is None:
+        return _launch(argv, args, out)
     from .errors import ProgramError, RunError
     try:
         if args.repeat < 1:
             raise _UsageError(f"--repeat {args.repeat}: expected at least 1")
+        if job is not None:
+            try:
+                distributed.join(job)
+            except (TimeoutError, RuntimeError, ValueError) as exc:
+                raise _UsageError(f"process {job.process_id} cannot join the job: {exc}") from None
         feeds = dict(_feed(f) for f in args.feed)
         program, graph = _read_program(args.program)
         if graph:
@@ -160,7 +199,7 @@ def main(argv=None, out=None):
     with np.printoptions(threshold=50):
         for name, value in zip(names, values):
             print(f"{name} = {value!r}", file=out)
-    if args.save:
+    if args.save and (job is None or job.process_id == 0):
         try:
             np.savez(args.save, **{n.replace(":", "_"): v for n, v in zip(names, values)})
         except OSError as exc:

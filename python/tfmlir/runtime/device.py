@@ -153,14 +153,28 @@ class Executable:
         # Arguments go to the device without a copy where XLA allows, except those the
         # program may write (tf.aliasing_output): they are copied.
         self._place = _jaxlib.argument_placer(self.arguments, self.devices, copied=set(aliases))
+        # In a job of several processes (runtime.distributed) the executable spans the job's
+        # devices and this process gives and gets the values of its own: positions `local` of
+        # `devices`. (Everything is local in a process of its own.)
+        self.local = list(range(len(self.devices)))
+        if _jaxlib.in_job():
+            me = _jaxlib.process_index(platform)
+            self.local = [k for k, d in enumerate(self.devices) if d.process_index == me]
+            if len(self.local) < len(self.devices):
+                if num_partitions > 1:
+                    raise DeviceProgramError("model-parallel programs run in one process (a job of "
+                                             "several processes runs replicas of one core)")
+                self._place, _ = _jaxlib.process_local_placer(self.arguments, self.devices)
 
     def run(self, per_replica_args):
         """`per_replica_args[r][i]` is argument i of replica r (of device r in :attr:`devices`'
-        order, with partitions); returns per-replica (per-device) result lists."""
+        order, with partitions; in a job of several processes, of this process's devices
+        :attr:`local` only); returns per-replica (per-device) result lists."""
         outputs, _placed, _kept = self._run(per_replica_args, ())
-        if len(self.devices) == 1:
+        count = len(self.local)
+        if count == 1:
             return [[out[0] for out in outputs]]
-        return [[outputs[k][r] for k in range(len(outputs))] for r in range(len(self.devices))]
+        return [[outputs[k][r] for k in range(len(outputs))] for r in range(count)]
 
     def run_single(self, args, keep=()):
         """One replica, whose arguments may also be device arrays of this executable's device
@@ -171,7 +185,10 @@ class Executable:
         return [out[0] for out in outputs], placed, {k: v[0] for k, v in kept.items()}
 
     def _run(self, per_replica_args, keep):
-        if len(per_replica_args) != len(self.devices):
+        if len(self.local) != len(self.devices) and len(per_replica_args) != len(self.local):
+            raise DeviceProgramError(f"expected arguments for this process's {len(self.local)} of the "
+                                     f"{len(self.devices)} devices, got {len(per_replica_args)}")
+        if len(self.local) == len(self.devices) and len(per_replica_args) != len(self.devices):
             what = (f"{self.num_replicas} replicas" if self.num_partitions == 1 else
                     f"{len(self.devices)} devices ({self.num_replicas} replica(s) x "
                     f"{self.num_partitions} partitions)")

@@ -64,6 +64,44 @@ def join(job, *, timeout_s=60.0, heartbeat_s=10):
                              timeout_s=timeout_s, heartbeat_s=heartbeat_s)
 
 
+# How long a process waits for another's values before the run fails.
+EXCHANGE_TIMEOUT_S = float(os.environ.get("TFMLIR_EXCHANGE_TIMEOUT", "300"))
+
+
+def exchange(key, mine, count):
+    """Every process's values, given this process's: `mine` maps indices of ``range(count)`` (the
+    replicas this process ran) to values (lists of arrays); returns the values of every index,
+    the others' read from the job's key-value store under `key` (each process publishes its
+    own). RunError when a process does not publish within :data:`EXCHANGE_TIMEOUT_S`."""
+    import pickle
+
+    from .errors import RunError
+
+    for index, values in mine.items():
+        _jaxlib.job_put(f"{key}/{index}", pickle.dumps([_plain(v) for v in values]))
+    out = []
+    for index in range(count):
+        if index in mine:
+            out.append(mine[index])
+            continue
+        try:
+            data = _jaxlib.job_get(f"{key}/{index}", EXCHANGE_TIMEOUT_S)
+        except TimeoutError:
+            raise RunError(f"replica {index}'s values ('{key}') did not come from its process within "
+                           f"{EXCHANGE_TIMEOUT_S:g} s") from None
+        out.append(pickle.loads(data))
+    return out
+
+
+def _plain(value):
+    import numpy as np
+    if isinstance(value, np.ndarray):
+        return value
+    if hasattr(value, "numpy"):
+        return value.numpy()
+    return np.asarray(value)
+
+
 def free_port():
     """A TCP port of 127.0.0.1 nothing listens on now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -71,9 +109,10 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None):
+def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None, capture_stderr=False):
     """Runs `argv` (a command line: the same program for every process) as the `num_processes`
-    processes of one job on this machine and returns their stdout texts (process 0 first).
+    processes of one job on this machine and returns their stdout texts (process 0 first;
+    with `capture_stderr`, (stdout, stderr) pairs).
 
     Each child gets the job in its environment (:func:`from_environment`); `env` adds to the
     environment. When a process exits with an error the others are stopped and
@@ -85,6 +124,8 @@ def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None):
     coordinator = f"127.0.0.1:{free_port()}"
     children = []
     logs = []
+    # A launcher stopped by SIGTERM stops its job too (its children would otherwise run on).
+    previous = _on_sigterm()
     try:
         for process_id in range(num_processes):
             child_env = dict(os.environ)
@@ -108,6 +149,8 @@ def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None):
                                        f"were stopped. Its stderr ends with:\n"
                                        f"{_tail(logs[process_id][1].read())}")
             if all(code == 0 for code in codes):
+                if capture_stderr:
+                    return [(out.read(), err.read()) for out, err in logs]
                 return [out.read() for out, _ in logs]
             if time.monotonic() >= deadline:
                 running = [i for i, code in enumerate(codes) if code is None]
@@ -116,11 +159,36 @@ def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None):
                                        f"{timeout_s:g} s (still running: processes {running}); they were "
                                        f"stopped")
             time.sleep(0.05)
+    except _Terminated:
+        raise DistributedError(f"the launcher was terminated; the job of {num_processes} processes was "
+                               f"stopped") from None
     finally:
         _stop(children)
         for out, err in logs:
             out.close()
             err.close()
+        if previous is not None:
+            import signal
+            signal.signal(signal.SIGTERM, previous)
+
+
+class _Terminated(BaseException):
+    """The launcher got SIGTERM."""
+
+
+def _on_sigterm():
+    """Makes SIGTERM unwind the launcher (so that its job is stopped); returns the handler it
+    replaced (None off the main thread, where signals cannot be handled)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum, frame):
+        raise _Terminated()
+
+    return signal.signal(signal.SIGTERM, handler)
 
 
 def _stop(children):

@@ -26,6 +26,7 @@ import threading
 import numpy as np
 
 from .. import irsafe
+from . import _jaxlib
 from ..exporters import graphdef as _exporter
 from .device import element_dtype
 from ..tfcore import tf_types as _T
@@ -255,17 +256,22 @@ class ReplicaGroup:
     """The N replica threads of one ``tf_device.replicate``: they meet at each device execution.
     (Also the R x C core threads of a model-parallel program's executions: RunState.meeting.)"""
 
-    def __init__(self, n):
+    def __init__(self, n, members=None):
         self.n = n
-        self.barrier = threading.Barrier(n)
-        self.slots = [None] * n
+        # The replicas that meet here: all n, or in a job of several processes this process's.
+        self.members = list(range(n)) if members is None else list(members)
+        self._index = {r: k for k, r in enumerate(self.members)}
+        self.barrier = threading.Barrier(len(self.members))
+        self.slots = [None] * len(self.members)
         self.result = None
 
     def execute(self, replica, arguments, run_all):
-        """Replica `replica` offers its arguments; one thread runs all replicas; each gets its part.
+        """Replica `replica` offers its arguments; one thread runs all replicas (of this process);
+        each gets its part.
 
         Two meetings: all arguments are in; the result is out. A replica can only overwrite
         `result` after the next first meeting, when every replica has read this one."""
+        replica = self._index[replica]
         self.slots[replica] = arguments
         try:
             if self.barrier.wait() == 0:
@@ -637,7 +643,10 @@ class Replicate(Step):
     def run(self, frame, ctx):
         if ctx.group is not None:
             raise RunError(f"{self.where}: nested tf_device.replicate is not supported")
-        group = ReplicaGroup(self.n)
+        # In a job of several processes each runs the replicas of its devices, and the replicas'
+        # results are exchanged afterwards (every process goes on with all of them).
+        members = _jaxlib.local_positions(self.n, ctx.session.platform)
+        group = ReplicaGroup(self.n, members)
         produced = [None] * self.n
 
         def body(r):
@@ -654,7 +663,11 @@ class Replicate(Step):
                     raise
             return go
 
-        run_threads([(body(r), r, group) for r in range(self.n)], ctx, "replica")
+        run_threads([(body(r), r, group) for r in members], ctx, "replica")
+        if len(members) < self.n:
+            from . import distributed
+            produced = distributed.exchange(ctx.session.exchange_key(self.where),
+                                            {r: produced[r] for r in members}, self.n)
         count = len(self.block.yields)
         for i in range(count):
             for r in range(self.n):

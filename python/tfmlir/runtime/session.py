@@ -30,6 +30,7 @@ from ..tfcore.tensor_names import parse_tensor_name
 from .errors import ProgramError, RunError
 
 _sessions = itertools.count(1)
+_program_sessions = itertools.count(1)
 _OBJECT = np.dtype(object)
 _live = weakref.WeakSet()
 
@@ -422,6 +423,8 @@ class _Execute(H.Step):
         if key.compiled is not None:
             key.compiled.check_replicas(group.n if group is not None else 1, self.where, RunError)
         executable = program.executable(group.n if group is not None else 1)
+        if group is None and _jaxlib.in_job():
+            return self._run_in_job(frame, ctx, program, executable)
         if self.resources and group is None:
             keys = [H.RESIDENT.key_of(frame[self.args[i]]) for i in self.resources]
             if None not in keys and len(set(keys)) == len(keys):
@@ -438,6 +441,21 @@ class _Execute(H.Step):
                                     lambda all_args: program.run(executable, all_args, ctx.run, self.where))
         else:
             outputs = program.run(executable, [values], ctx.run, self.where)[0]
+        self._set_results(frame, self._assign_updates(frame, outputs, self._updates(executable)))
+
+    def _run_in_job(self, frame, ctx, program, executable):
+        """One replica in a job of several processes: the process of its device runs it and the
+        others take its results (every process assigns the variable updates, so all keep the same
+        variables)."""
+        from . import distributed
+        key = ctx.session.exchange_key(self.where)
+        if executable.local:
+            values = self._read_operands(frame)
+            ctx.run.device_participant[ctx.replica] = ctx.participant
+            outputs = program.run(executable, [values], ctx.run, self.where)[0]
+            distributed.exchange(key, {0: outputs}, 1)
+        else:
+            outputs = distributed.exchange(key, {}, 1)[0]
         self._set_results(frame, self._assign_updates(frame, outputs, self._updates(executable)))
 
     def _read_operands(self, frame):
@@ -1175,6 +1193,11 @@ class ProgramSession(SessionBase):
         self.progress = progress
         self._timings = dict(legalize=0.0, compile=0.0, execute=0.0, callback=0.0, executions=0, callbacks=0)
         self._container = container or f"tfmlir_session_{next(_sessions)}"
+        # Keys of the values processes of a job exchange (runtime.distributed): the same on every
+        # process, which builds the same sessions and runs the same steps in the same order.
+        self._serial = next(_program_sessions)
+        self._exchanges = {}
+        self._exchange_lock = threading.Lock()
         self._variables = set()
         self._handles = []  # variable handles the plan keeps (host.ResidentVariables knows them)
         self._programs = {}
@@ -1196,6 +1219,14 @@ class ProgramSession(SessionBase):
             raise
 
     # --- building ---------------------------------------------------------------------------------
+    def exchange_key(self, where_):
+        """A key for the values the step at `where_` exchanges between the processes of a job,
+        new each time the step runs."""
+        with self._exchange_lock:
+            count = self._exchanges.get(where_, 0)
+            self._exchanges[where_] = count + 1
+        return f"tfmlir/{self._serial}/{where_}/{count}"
+
     def _device_program(self, text, w, layout=None):
         key = (text, None if layout is None else layout.key)
         program = self._programs.get(key)
