@@ -6,6 +6,10 @@ job with tfmlir's jaxlib entry points, runs it with this process's values (repli
 gives ``r + 1``) and prints this process's index and results as JSON.
 ``python distributed_worker.py die``: joins, then process 1 exits with status 3 before
 the collective while the others wait in it.
+``python distributed_worker.py session PROGRAM.pb FEED.npy TARGET FETCH...``: opens
+``runtime.Session(PROGRAM, distributed=<the job>)``, runs TARGET, then fetches with ``x:0``
+fed -- process 0 from FEED.npy, the others with zeros (process 0's feeds are the ones used) --
+and prints the values as JSON.
 """
 import json
 import os
@@ -26,6 +30,23 @@ module @sum attributes {{mhlo.num_replicas = {n} : i32, mhlo.num_partitions = 1 
   }}
 }}
 """
+
+
+def session(program, feed, target, *fetches):
+    import numpy as np
+
+    from tfmlir import runtime
+    from tfmlir.runtime import distributed
+
+    job = distributed.from_environment()
+    value = np.load(feed)
+    if job.process_id != 0:
+        value = np.zeros_like(value)
+    with runtime.Session(program, distributed=job) as sess:
+        sess.run(targets=[target])
+        got = sess.run(list(fetches), {"x:0": value})
+    print(json.dumps({"process": job.process_id, "values": [np.asarray(v).tolist() for v in got]}))
+    sys.stdout.flush()
 
 
 def main(mode):
@@ -53,4 +74,7 @@ def main(mode):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "session":
+        session(*sys.argv[2:])
+    else:
+        main(sys.argv[1])

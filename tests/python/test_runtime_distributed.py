@@ -119,3 +119,22 @@ def test_a_tpu_program_over_several_processes_gives_plain_tf_numbers(tmp_path, n
         value = got[fetch.replace(":", "_")]
         np.testing.assert_allclose(value.astype(np.float64), np.asarray(want, np.float64), rtol=1e-6,
                                    atol=1e-6 * float(np.max(np.abs(want)) or 1.0), err_msg=f"{name}: {fetch}")
+
+
+@pytest.mark.tf
+def test_sessions_of_a_job_take_process_0s_feeds(tmp_path):
+    import numpy as np
+
+    import tpu_e2e_programs as programs
+    from tfmlir.runtime import distributed
+
+    spec = programs.spec("replicate_4")
+    feed = tmp_path / "x.npy"
+    np.save(feed, spec["feeds"]["x:0"])
+    outputs = distributed.launch([sys.executable, str(WORKER), "session", programs.path("replicate_4"), feed,
+                                  spec["targets"][0].split(":")[0], *spec["fetches"]], 2, timeout_s=300,
+                                 env={"TFMLIR_CPU_DEVICES": "2"})
+    reports = [json.loads(text.strip().splitlines()[-1]) for text in outputs]
+    for report in reports:
+        np.testing.assert_allclose(np.asarray(report["values"], np.float64),
+                                   np.asarray(spec["expected"][0], np.float64), rtol=1e-6, atol=1e-7)

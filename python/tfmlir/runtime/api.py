@@ -14,9 +14,18 @@ from .session import ProgramSession, SessionBase
 __all__ = ["Session", "open_session"]
 
 
-def open_session(program, *args, **options):
+def open_session(program, *args, distributed=None, **options):
     """A :class:`.graph_session.GraphSession` for a GraphDef, a
-    :class:`.session.ProgramSession` for a bridged program; `options` are theirs."""
+    :class:`.session.ProgramSession` for a bridged program; `options` are theirs.
+
+    `distributed`: a :class:`.distributed.Job` this process joins first (unless it already
+    has): the session then runs in a job of several processes, each opening the same session
+    and making the same runs (feeds come from process 0)."""
+    if distributed is not None:
+        from . import _jaxlib
+        from . import distributed as _distributed
+        if not _jaxlib.in_job():
+            _distributed.join(distributed)
     if is_graph_def(program):
         return GraphSession(program, *args, **options)
     return ProgramSession(program, *args, **options)
@@ -44,4 +53,6 @@ class Session(metaclass=_Factory):
     entry ``main``) a :class:`.session.ProgramSession` (option ``container``). Both run
     with ``tf.compat.v1.Session`` semantics: ``run(fetches, feeds, targets)``,
     ``timings``, ``sync_variables()``, ``close()``, and ``with`` closes them.
+    ``distributed=Job(...)`` runs the session in a job of several processes (see
+    :func:`open_session`).
     """

@@ -196,6 +196,8 @@ class GraphSession(_session.SessionBase):
             raise ProgramError(f"TPUReplicateMetadata asks for {asks}, but TPU cores run "
                                f"one per XLA device and the {device} platform has {available}{extra}")
         self._container = f"tfmlir_graph_session_{next(_session._sessions)}"
+        from .distributed import JobFeeds
+        self._job_feeds = JobFeeds(self._container, device)
         self._signatures = {}
         self._bridge_seconds = 0.0
         self._bridges = 0
@@ -324,6 +326,7 @@ class GraphSession(_session.SessionBase):
             module, context = self.bridged_module(specs, fetches, targets)
             inner = _session.ProgramSession(module, device=self.platform, progress=self.progress,
                                      container=self._container)
+            inner._job_feeds = None  # this session's feeds are process 0's already
             inner._keep_context = context  # the module's context lives as long as the session
             self._signatures[key] = inner
         return inner
@@ -341,6 +344,7 @@ class GraphSession(_session.SessionBase):
         if not fetches and not targets:
             raise RunError("nothing to run: give fetches or targets")
         feeds = {name: self._feed_value(name, value) for name, value in (feeds or {}).items()}
+        feeds = self._job_feeds.of_this_run(feeds)
         with self._lock:
             inner = self._signature(feeds, fetches, targets)
             values = inner.run(None, feeds)

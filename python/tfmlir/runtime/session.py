@@ -1196,6 +1196,8 @@ class ProgramSession(SessionBase):
         # Keys of the values processes of a job exchange (runtime.distributed): the same on every
         # process, which builds the same sessions and runs the same steps in the same order.
         self._serial = next(_program_sessions)
+        from .distributed import JobFeeds
+        self._job_feeds = JobFeeds(f"program_session_{self._serial}", device)
         self._exchanges = {}
         self._exchange_lock = threading.Lock()
         self._variables = set()
@@ -1408,6 +1410,8 @@ class ProgramSession(SessionBase):
         if self._closed:
             raise RunError("the session is closed")
         feeds = dict(feeds or {})
+        if self._job_feeds is not None:
+            feeds = self._job_feeds.of_this_run(feeds)
         if isinstance(fetches, str):
             fetches = [fetches]
         if isinstance(targets, str):
