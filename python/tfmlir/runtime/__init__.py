@@ -22,6 +22,8 @@
   ``tf._XlaHostComputeMlir`` to become XLA host callbacks (with the replica id);
 * :mod:`.device` -- compiled executables per replica count, arguments checked
   against the compiled signature, N replicas on N XLA devices;
+* :mod:`.distributed` -- several processes as one XLA job (PJRT's distributed
+  runtime): joining a job, launching one locally, the values processes exchange;
 * :mod:`._jaxlib` -- every private jaxlib entry point, behind a version check.
 
 docs/runtime.md describes the design and its limits.
@@ -30,6 +32,7 @@ from .errors import LegalizationError, ProgramError, RunError
 from .api import Session, open_session
 from .session import ProgramSession, run
 from .graph_session import GraphSession, run_function, run_graph_def
+from . import distributed
 
-__all__ = ["Session", "open_session", "ProgramSession", "GraphSession", "run", "run_graph_def", "run_function", "ProgramError", "RunError",
+__all__ = ["Session", "open_session", "distributed", "ProgramSession", "GraphSession", "run", "run_graph_def", "run_function", "ProgramError", "RunError",
            "LegalizationError"]
