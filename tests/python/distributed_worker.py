@@ -5,7 +5,8 @@
 job with tfmlir's jaxlib entry points, runs it with this process's values (replica r
 gives ``r + 1``) and prints this process's index and results as JSON.
 ``python distributed_worker.py die``: joins, then process 1 exits with status 3 before
-the collective while the others wait in it.
+the collective while the others wait in it; ``kill``: process 1 kills itself (SIGKILL)
+there instead.
 ``python distributed_worker.py session PROGRAM.pb FEED.npy TARGET FETCH...``: opens
 ``runtime.Session(PROGRAM, distributed=<the job>)``, runs TARGET, then fetches with ``x:0``
 fed -- process 0 from FEED.npy, the others with zeros (process 0's feeds are the ones used) --
@@ -64,6 +65,9 @@ def main(mode):
     if mode == "die" and job.process_id == 1:
         sys.stdout.flush()
         os._exit(3)
+    if mode == "kill" and job.process_id == 1:
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)
     values = [np.full(3, devices.index(d) + 1, np.float32) for d in mine]
     outputs, _ = _jaxlib.execute(executable, place([values]))
     print(json.dumps({"process": _jaxlib.process_index(), "devices": n,

@@ -452,9 +452,12 @@ def test_runtime_checks_the_metadata_of_compile_ops():
     with ir.Context() as context:
         for data in (b"", T.serialize_metadata(m), T.serialize_metadata(m, debug=True)):
             steps._check_metadata(_compile_op(context, data), "compile")
+        # Several cores per replica run (model parallelism), on a device assignment of that
+        # many computations: this metadata's has one.
         m.num_cores_per_replica = 2
         for debug in (False, True):
-            with pytest.raises(ProgramError, match="num_cores_per_replica = 2"):
+            with pytest.raises(ProgramError, match="device_assignment has computation_count 1, "
+                                                   "num_cores_per_replica is 2"):
                 steps._check_metadata(_compile_op(context, T.serialize_metadata(m, debug)), "compile")
         with pytest.raises(ProgramError, match="compile: the metadata is not a TPUCompileMetadataProto"):
             steps._check_metadata(_compile_op(context, b"\xff\xfe"), "compile")

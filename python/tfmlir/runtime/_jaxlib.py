@@ -147,12 +147,20 @@ def global_devices(platform: str = "cpu"):
     return sorted(backend(platform).devices(), key=lambda d: d.id)
 
 
+_IN_JOB = []  # the answer of in_job() once devices are in use (a job is joined before that)
+
+
 def in_job() -> bool:
     """Whether this process joined a job of several processes (:func:`join_distributed`)."""
+    if _IN_JOB:
+        return _IN_JOB[0]
     if not _state:
         return False
     from jax._src import distributed
-    return distributed.global_state.client is not None and (distributed.global_state.num_processes or 1) > 1
+    joined = distributed.global_state.client is not None and (distributed.global_state.num_processes or 1) > 1
+    if _backend_started(_state["jax"]):
+        _IN_JOB.append(joined)
+    return joined
 
 
 def local_positions(count: int, platform: str = "cpu"):

@@ -138,15 +138,18 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None, capture_stderr=False):
+def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None, capture_stderr=False,
+           grace_s=60.0):
     """Runs `argv` (a command line: the same program for every process) as the `num_processes`
     processes of one job on this machine and returns their stdout texts (process 0 first;
     with `capture_stderr`, (stdout, stderr) pairs).
 
     Each child gets the job in its environment (:func:`from_environment`); `env` adds to the
-    environment. When a process exits with an error the others are stopped and
-    :class:`DistributedError` names it (its exit status and the end of its stderr); so when the
-    job runs past `timeout_s` seconds.
+    environment. When a process exits with an error, the others are given `grace_s` seconds to
+    end by themselves (XLA's coordination service ends every process of a job one of whose
+    processes died, after the heartbeat timeout of :func:`join`), then stopped; the
+    :class:`DistributedError` names the process (its exit status and the end of its stderr) and
+    how each other one ended. A job running past `timeout_s` seconds is stopped the same way.
     """
     if num_processes < 1:
         raise ValueError(f"a job needs at least one process, not {num_processes}")
@@ -172,11 +175,19 @@ def launch(argv, num_processes, *, timeout_s=600.0, env=None, cwd=None, capture_
             failed = [(i, code) for i, code in enumerate(codes) if code not in (None, 0)]
             if failed:
                 process_id, code = failed[0]
-                _stop(children)
-                why = f"exit status {code}" if code > 0 else f"signal {-code}"
-                raise DistributedError(f"process {process_id} of {num_processes} failed ({why}); the others "
-                                       f"were stopped. Its stderr ends with:\n"
-                                       f"{_tail(logs[process_id][1].read())}")
+                # The others end by themselves (XLA's coordination service ends every process of
+                # a job one of whose processes died); those that do not within `grace_s` are
+                # stopped.
+                ends = _wait_for_the_others(children, grace_s)
+                lines = []
+                for k, end in enumerate(ends):
+                    if k == process_id:
+                        continue
+                    last = _reason(logs[k][1].read()) if end not in ("stopped", 0) else ""
+                    lines.append(f"  process {k}: {_ending(end)}" + (f": {last}" if last else ""))
+                raise DistributedError(f"process {process_id} of {num_processes} failed ({_ending(code)}). "
+                                       f"Its stderr ends with:\n{_tail(logs[process_id][1].read())}\n"
+                                       f"The other processes:\n" + "\n".join(lines))
             if all(code == 0 for code in codes):
                 if capture_stderr:
                     return [(out.read(), err.read()) for out, err in logs]
@@ -220,6 +231,25 @@ def _on_sigterm():
     return signal.signal(signal.SIGTERM, handler)
 
 
+def _wait_for_the_others(children, grace_s):
+    """Each child's end once the others have ended by themselves or `grace_s` passed: its exit
+    code, or "stopped" when the launcher had to stop it."""
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and any(child.poll() is None for child in children):
+        time.sleep(0.05)
+    running = [k for k, child in enumerate(children) if child.poll() is None]
+    _stop(children)
+    return ["stopped" if k in running else child.returncode for k, child in enumerate(children)]
+
+
+def _ending(end):
+    if end == "stopped":
+        return "still running, stopped"
+    if end == 0:
+        return "finished"
+    return f"exit status {end}" if end > 0 else f"signal {-end}"
+
+
 def _stop(children):
     for child in children:
         if child.poll() is None:
@@ -230,6 +260,19 @@ def _stop(children):
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+
+
+def _reason(text):
+    """The line of a process's stderr that says why it ended: XLA's fatal message when there is
+    one (a stack trace follows it), else the last line that is not part of a stack trace."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if "Terminating process because" in line:
+            return line[line.index("Terminating process because"):]
+    for line in reversed(lines):
+        if not line.startswith(("@ ", "*** ", "File ", "Traceback", "^")):
+            return line
+    return "(nothing on stderr)"
 
 
 def _tail(text, lines=20):
