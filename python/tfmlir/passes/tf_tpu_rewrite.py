@@ -324,7 +324,7 @@ class _Rewrite:
                           f"to {device}")
             if xla_protos.is_split(sharding):
                 try:
-                    tpu_tiles.split_dimensions(sharding)
+                    tpu_tiles.tile_type(self.op.results[index].type, sharding)  # (checks the tiling)
                 except tpu_tiles.TileError as exc:
                     self.fail(str(exc))
             out.append(sharding)
@@ -395,9 +395,8 @@ class _Rewrite:
         """The tiled operands split before `new_pe` (in operand order, as TF does), their tiles put
         where :meth:`_inputs_per_core` left placeholders."""
         tiles = {}
-        ip = ir.InsertionPoint(new_pe)
         for index, sharding in self.tiled_inputs.items():
-            tiles[index] = tpu_tiles.split_operand(self.op.operands[index], sharding, self.loc, ip)
+            tiles[index] = tpu_tiles.split_operand(self.op.operands[index], sharding, self.loc, new_pe)
         for inputs in input_lists:
             for k, value in enumerate(inputs):
                 if isinstance(value, _Tile):

@@ -83,12 +83,13 @@ def scalar_attr(element, value):
 
 
 class OpBuilder:
-    """Creates ops before `root` (where TF's rewriter inserts them), with TF's builders' types."""
+    """Creates ops before `root` (where TF's rewriter inserts them), with TF's builders' types,
+    at `loc` (default: `root`'s location)."""
 
-    def __init__(self, root):
+    def __init__(self, root, loc=None):
         self.root = root
         self.ip = ir.InsertionPoint(root)
-        self.loc = root.location
+        self.loc = root.location if loc is None else loc
 
     def op(self, name, operands, result_types=(), attributes=None):
         return ir.Operation.create(name, results=list(result_types), operands=list(operands),

@@ -21,7 +21,7 @@ build the ops.
 """
 from mlir import ir
 
-from ..names import CONST
+from .tf_builders import OpBuilder, scalar_attr
 
 SPLIT = "tf.Split"
 CONCAT = "tf.Concat"
@@ -119,34 +119,27 @@ def tile_type(value_type, sharding):
     return ir.RankedTensorType.get(shape, ranked.element_type)
 
 
-def _i32_scalar(value, loc, ip):
-    i32 = ir.IntegerType.get_signless(32)
-    attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], i32), ir.IntegerAttr.get(i32, value))
-    return ir.Operation.create(CONST, results=[attr.type], attributes={"value": attr}, loc=loc, ip=ip)
+def _i32_scalar(b, value):
+    return b.const(scalar_attr(ir.IntegerType.get_signless(32), value))
 
 
-def _i64_const(values, shape, loc, ip):
+def _i64_const(b, values):
     import numpy as np
     i64 = ir.IntegerType.get_signless(64)
-    attr = ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int64).reshape(shape),
-                                    type=ir.RankedTensorType.get(shape, i64))
-    return ir.Operation.create(CONST, results=[attr.type], attributes={"value": attr}, loc=loc, ip=ip)
+    array = np.asarray(values, dtype=np.int64)
+    return b.const(ir.DenseElementsAttr.get(array, type=ir.RankedTensorType.get(list(array.shape), i64)))
 
 
-def _split(value, dim, n, pad, loc, ip):
+def _split(b, value, dim, n, pad):
     """TF's ``CreateSplitOp``: `value` padded by `pad` at the end of `dim`, split `n` ways."""
     value_type = value.type
     if pad > 0:
         ranked = ir.RankedTensorType(value_type)
         shape = list(ranked.shape)
-        pairs = []
-        for d in range(len(shape)):
-            pairs += [0, pad if d == dim else 0]
-        paddings = _i64_const(pairs, [len(shape), 2], loc, ip)
+        paddings = _i64_const(b, [[0, pad if d == dim else 0] for d in range(len(shape))])
         shape[dim] += pad
         padded = ir.RankedTensorType.get(shape, ranked.element_type)
-        value = ir.Operation.create(PAD, results=[padded], operands=[value, paddings.results[0]],
-                                    loc=loc, ip=ip).results[0]
+        value = b.value(PAD, [value, paddings], padded)
         value_type = padded
     if isinstance(value_type, ir.RankedTensorType):
         ranked = ir.RankedTensorType(value_type)
@@ -154,58 +147,58 @@ def _split(value, dim, n, pad, loc, ip):
         if not ir.ShapedType.is_dynamic_size(shape[dim]):
             shape[dim] //= n
             value_type = ir.RankedTensorType.get(shape, ranked.element_type)
-    split_dim = _i32_scalar(dim, loc, ip)
+    split_dim = _i32_scalar(b, dim)
     i32 = ir.IntegerType.get_signless(32)
-    return ir.Operation.create(SPLIT, results=[value_type] * n, operands=[split_dim.results[0], value],
-                               attributes={"num_split": ir.IntegerAttr.get(i32, n)}, loc=loc, ip=ip)
+    return b.op(SPLIT, [split_dim, value], [value_type] * n, {"num_split": ir.IntegerAttr.get(i32, n)})
 
 
-def split_operand(value, sharding, loc, ip):
-    """Splits `value` into its tiles at `ip` (TF's ``HandleTileShardedInputsUsingTfSplitOps``);
+def split_operand(value, sharding, loc, anchor):
+    """Splits `value` into its tiles before `anchor`, at `loc` (TF's
+    ``HandleTileShardedInputsUsingTfSplitOps``);
     returns the tile values in ``tile_assignment_devices`` order, each repeated
     :func:`repeat_count` times. Call :func:`check_split` first."""
+    b = OpBuilder(anchor, loc)
     shape = _static_shape(value.type)
     level = None
     for dim, n in split_dimensions(sharding).items():
         pad = padding(shape[dim], n) if shape is not None else 0
         if level is None:
-            level = [_split(value, dim, n, pad, loc, ip)]
+            level = [_split(b, value, dim, n, pad)]
             continue
-        level = [_split(part, dim, n, pad, loc, ip) for split in level for part in split.results]
+        level = [_split(b, part, dim, n, pad) for split in level for part in split.results]
     repeat = repeat_count(sharding)
     return [part for split in level for part in split.results for _ in range(repeat)]
 
 
-class _After:
+class _After(OpBuilder):
     """Places ops one after another right after `anchor` (MLIR's insertion point after an op): each
-    is created before `anchor` (``ip``) and moved to its place."""
+    is created before `anchor` and moved to its place."""
 
-    def __init__(self, anchor):
+    def __init__(self, anchor, loc):
+        super().__init__(anchor, loc)
         self.last = anchor
-        self.ip = ir.InsertionPoint(anchor)
 
-    def add(self, op):
-        op.move_after(self.last)
-        self.last = op
-        return op
+    def op(self, name, operands, result_types=(), attributes=None):
+        created = super().op(name, operands, result_types, attributes)
+        created.move_after(self.last)
+        self.last = created
+        return created
 
 
 def concat_result(result, tiles, sharding, anchor, loc):
     """Merges `tiles` (the cores' tile values of `result`, in ``tile_assignment_devices`` order, one
     per distinct tile) into `result`'s value right after `anchor` (TF's
     ``HandleTileShardedOutputsUsingTfConcatOps``); `result`'s uses move to the merged value."""
-    after = _After(anchor)
-    result_type = result.type
-    shape = _static_shape(result_type)
-    dims = split_dimensions(sharding)
+    b = _After(anchor, loc)
+    shape = _static_shape(result.type)
     padded = False
     parts = list(tiles)
-    for dim, n in reversed(list(dims.items())):
+    for dim, n in reversed(list(split_dimensions(sharding).items())):
+        padded |= (padding(shape[dim], n) if shape is not None else 0) > 0
         merged = []
         for start in range(0, len(parts), n):
             group = parts[start:start + n]
-            padded |= (padding(shape[dim], n) if shape is not None else 0) > 0
-            axis = after.add(_i32_scalar(dim, loc, after.ip))
+            axis = _i32_scalar(b, dim)
             part_type = group[0].type
             if isinstance(part_type, ir.RankedTensorType):
                 ranked = ir.RankedTensorType(part_type)
@@ -213,19 +206,13 @@ def concat_result(result, tiles, sharding, anchor, loc):
                 if not ir.ShapedType.is_dynamic_size(dims_now[dim]):
                     dims_now[dim] *= len(group)
                     part_type = ir.RankedTensorType.get(dims_now, ranked.element_type)
-            concat = after.add(ir.Operation.create(CONCAT, results=[part_type],
-                                                   operands=[axis.results[0]] + group, loc=loc, ip=after.ip))
-            merged.append(concat.results[0])
+            merged.append(b.value(CONCAT, [axis] + group, part_type))
         parts = merged
     merged = parts[0]
     if padded:
-        begin = after.add(_i64_const([0] * len(shape), [len(shape)], loc, after.ip))
-        size = after.add(_i64_const(shape, [len(shape)], loc, after.ip))
-        element = ir.RankedTensorType(result_type).element_type
-        sliced = after.add(ir.Operation.create(
-            SLICE, results=[ir.RankedTensorType.get(shape, element)],
-            operands=[merged, begin.results[0], size.results[0]], loc=loc, ip=after.ip))
-        merged = sliced.results[0]
+        begin = _i64_const(b, [0] * len(shape))
+        size = _i64_const(b, shape)
+        element = ir.RankedTensorType(result.type).element_type
+        merged = b.value(SLICE, [merged, begin, size], ir.RankedTensorType.get(shape, element))
     result.replace_all_uses_with(merged)
     return merged
-
