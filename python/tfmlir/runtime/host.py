@@ -969,12 +969,15 @@ class Builder:
             self.replicate_devices = {}
         return Replicate(w, n, replicated_map, packed_map, block, outs)
 
-    def constant(self, op, w):
+    def _check_host_size(self, op, w, what):
         size = _materialised_bytes(op.result.type)
         if size is not None and size > _T.MAX_EXPANDED_BYTES:
-            raise ProgramError(f"{w}: the constant {op.result.type} would take {size} bytes on the host; "
+            raise ProgramError(f"{w}: the {what} {op.result.type} would take {size} bytes on the host; "
                                f"the runtime materialises constants of at most {_T.MAX_EXPANDED_BYTES} "
                                "bytes (a GraphDef holds at most 2 GiB)")
+
+    def constant(self, op, w):
+        self._check_host_size(op, w, "constant")
         try:
             from tensorflow.core.framework import tensor_pb2
 
@@ -991,10 +994,7 @@ class Builder:
         if dtype is None or shape is None or dtype == np.dtype(object):
             raise ProgramError(f"{w}: a dummy input of type {op.result.type} cannot be made (it needs a "
                                f"static shape and a numeric element type)")
-        size = _materialised_bytes(op.result.type)
-        if size is not None and size > _T.MAX_EXPANDED_BYTES:
-            raise ProgramError(f"{w}: the dummy input {op.result.type} would take {size} bytes on the "
-                               f"host; the runtime materialises at most {_T.MAX_EXPANDED_BYTES} bytes")
+        self._check_host_size(op, w, "dummy input")
         return np.zeros(shape, dtype)
 
     def tf_op(self, op, w, func, ins, outs):

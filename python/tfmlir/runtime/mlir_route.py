@@ -120,6 +120,7 @@ def _all_reduce_to_cross_replica_sum(module):
     from mlir import ir
 
     from ..passes import attributes
+    from ..passes.lib.tf_builders import BuildError, OpBuilder, scalar_attr
 
     found = []
 
@@ -139,22 +140,18 @@ def _all_reduce_to_cross_replica_sum(module):
                                         and ir.RankedTensorType(group_type).has_static_shape
                                         and ir.RankedTensorType(group_type).rank == 2):
             continue  # the group size is not known here
-        ip = ir.InsertionPoint(op)
         result_type = op.results[0].type
-        total = ir.Operation.create("tf.CrossReplicaSum", results=[result_type], operands=[value, groups],
-                                    loc=op.location, ip=ip).results[0]
+        count = None
         if reduce_op == "Mean":
-            size = ir.RankedTensorType(group_type).shape[1]
-            element = ir.ShapedType(result_type).element_type
-            scalar = ir.RankedTensorType.get([], element)
-            if isinstance(element, ir.IntegerType):
-                attr = ir.DenseElementsAttr.get_splat(scalar, ir.IntegerAttr.get(element, size))
-            else:
-                attr = ir.DenseElementsAttr.get_splat(scalar, ir.FloatAttr.get(element, float(size)))
-            count = ir.Operation.create("tf.Const", results=[scalar], attributes={"value": attr},
-                                        loc=op.location, ip=ip).results[0]
-            total = ir.Operation.create("tf.Div", results=[result_type], operands=[total, count],
-                                        loc=op.location, ip=ip).results[0]
+            try:
+                count = scalar_attr(ir.ShapedType(result_type).element_type,
+                                    ir.RankedTensorType(group_type).shape[1])
+            except BuildError:
+                continue  # no constant of that type: left for the legalization to report
+        b = OpBuilder(op)
+        total = b.value("tf.CrossReplicaSum", [value, groups], result_type)
+        if count is not None:
+            total = b.value("tf.Div", [total, b.const(count)], result_type)
         op.results[0].replace_all_uses_with(total)
         op.erase()
 

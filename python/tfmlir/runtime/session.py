@@ -972,8 +972,8 @@ class _PartitionedOutput(H.Step):
                 raise RunError(f"{self.where}: dimension {axis} of size {value.shape[axis]} does not split "
                                f"into {n} equal tiles")
             tiles = [part for tile in tiles for part in np.split(tile, n, axis=axis)]
-        if len(tiles) != len(self.outs):
-            tiles = tiles * len(self.outs) if len(tiles) == 1 else tiles
+        if len(tiles) == 1:
+            tiles = tiles * len(self.outs)  # not split: every output is the value
         if len(tiles) != len(self.outs):
             raise RunError(f"{self.where}: {len(tiles)} tiles for {len(self.outs)} outputs")
         for slot, tile in zip(self.outs, tiles):
